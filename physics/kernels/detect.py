@@ -1,0 +1,86 @@
+"""Event-time equations (Leckie & Greenspan 2005, §3): each contact is the first root of a
+polynomial in t built from the balls' quadratic trajectories r(t) = r₀ + v₀ t + ½ a t².
+
+ball–ball: |Δr(t)|² − (2R)² (quartic); ball–straight cushion: n·r(t) − (n·p + R) (quadratic);
+ball–jaw: |r(t) − c|² − (R + r_jaw)² (quartic); ball–pocket: |r(t) − c|² − r_pocket² (quartic).
+Every search is limited to a window in which both trajectories are valid (until the next
+transition of either ball), and starts with a cheap reachability bound.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from physics.kernels.roots import first_crossing
+
+INF = np.inf
+
+
+@njit(cache=True)
+def travel_bound(vx, vy, ax, ay, T):
+    """Upper bound on the distance a ball moves within T seconds [m]."""
+    if T == INF:
+        return INF
+    return math.hypot(vx, vy) * T + 0.5 * math.hypot(ax, ay) * T * T
+
+
+@njit(cache=True)
+def ball_ball_time(x1, y1, vx1, vy1, ax1, ay1, x2, y2, vx2, vy2, ax2, ay2, R, T, reach):
+    """Time until two balls touch while approaching, within [0, T]; inf if not (reach: travel bound sum)."""
+    dx = x1 - x2
+    dy = y1 - y2
+    dist = math.hypot(dx, dy)
+    if dist - 2.0 * R > reach:
+        return INF
+    dvx = vx1 - vx2
+    dvy = vy1 - vy2
+    dax = 0.5 * (ax1 - ax2)
+    day = 0.5 * (ay1 - ay2)
+    c4 = dax * dax + day * day
+    c3 = 2.0 * (dvx * dax + dvy * day)
+    c2 = dvx * dvx + dvy * dvy + 2.0 * (dx * dax + dy * day)
+    c1 = 2.0 * (dx * dvx + dy * dvy)
+    c0 = dx * dx + dy * dy - 4.0 * R * R
+    return first_crossing(c4, c3, c2, c1, c0, T)
+
+
+@njit(cache=True)
+def ball_circle_time(x, y, vx, vy, ax, ay, cx, cy, radius, T, reach):
+    """Time until the ball centre reaches distance ``radius`` of (cx, cy) from outside; inf if not."""
+    dx = x - cx
+    dy = y - cy
+    if math.hypot(dx, dy) - radius > reach:
+        return INF
+    hax = 0.5 * ax
+    hay = 0.5 * ay
+    c4 = hax * hax + hay * hay
+    c3 = 2.0 * (vx * hax + vy * hay)
+    c2 = vx * vx + vy * vy + 2.0 * (dx * hax + dy * hay)
+    c1 = 2.0 * (dx * vx + dy * vy)
+    c0 = dx * dx + dy * dy - radius * radius
+    return first_crossing(c4, c3, c2, c1, c0, T)
+
+
+@njit(cache=True)
+def ball_segment_time(x, y, vx, vy, ax, ay, seg, R, T):
+    """Time until the ball meets a straight cushion segment from its playing side; inf if not.
+
+    seg = (x1, y1, x2, y2, nx, ny). The contact must fall within the segment's length;
+    ends are covered by the jaw circles.
+    """
+    x1, y1, x2, y2, nx, ny = seg[0], seg[1], seg[2], seg[3], seg[4], seg[5]
+    d0 = nx * (x - x1) + ny * (y - y1) - R
+    d1 = nx * vx + ny * vy
+    d2 = 0.5 * (nx * ax + ny * ay)
+    t = first_crossing(0.0, 0.0, d2, d1, d0, T)
+    if t == INF:
+        return INF
+    px = x + vx * t + 0.5 * ax * t * t - x1
+    py = y + vy * t + 0.5 * ay * t * t - y1
+    ex = x2 - x1
+    ey = y2 - y1
+    s = (px * ex + py * ey) / (ex * ex + ey * ey)
+    if s < 0.0 or s > 1.0:
+        return INF
+    return t

@@ -1,0 +1,296 @@
+"""The event loop: find the next event, advance every ball to it, resolve it, record it,
+and refresh only the cached event times of the balls whose motion changed.
+
+Ties between events at the same time are broken in a fixed order — motion transitions,
+then ball–ball pairs (i < j, lowest i first), then cushions, jaws, pockets (lowest ball
+first) — so reruns are bit-identical.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from physics.kernels.detect import ball_ball_time, ball_circle_time, ball_segment_time, travel_bound
+from physics.kernels.motion import (
+    POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY, acceleration, classify, end_transition, evolve,
+    transition_time,
+)
+from physics.kernels.resolve import ball_ball, ball_cushion, cue_strike
+from physics.params import P_EB, P_R
+
+INF = np.inf
+FLAG_EVENT_CAP = 1
+FLAG_TIME_CAP = 2
+
+EV_STICK, EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_POCKET = 0, 1, 2, 3, 4
+EV_SLIDE_ROLL, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SPIN_STOP = 5, 6, 7, 8
+# While the same pair touches again within this time, its contact is elastic: the
+# "TC model" (Luding & McNamara 1998) that stops inelastic collapse in chains of touching balls.
+CHAIN_WINDOW = 1e-9  # [s]
+
+
+@njit(cache=True)
+def _record(i_ev, t, kind, a, b, target, pos, vel, spin, motion,
+            ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
+    ev_time[i_ev] = t
+    ev_kind[i_ev] = kind
+    ev_a[i_ev] = a
+    ev_b[i_ev] = b
+    ev_target[i_ev] = target
+    for which in range(2):
+        ball = a if which == 0 else b
+        out = ev_state_a if which == 0 else ev_state_b
+        if ball < 0:
+            for k in range(8):
+                out[i_ev, k] = 0.0
+            continue
+        out[i_ev, 0] = pos[ball, 0]
+        out[i_ev, 1] = pos[ball, 1]
+        out[i_ev, 2] = vel[ball, 0]
+        out[i_ev, 3] = vel[ball, 1]
+        out[i_ev, 4] = spin[ball, 0]
+        out[i_ev, 5] = spin[ball, 1]
+        out[i_ev, 6] = spin[ball, 2]
+        out[i_ev, 7] = motion[ball]
+
+
+@njit(cache=True)
+def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+                  t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, reach):
+    """Recompute every cached event time that involves ball i (absolute times)."""
+    n = pos.shape[0]
+    R = p[P_R]
+    st = motion[i]
+    if st >= POCKETED:
+        t_trans[i] = INF
+        t_rail[i] = INF
+        t_pocket[i] = INF
+        for j in range(n):
+            t_pair[i, j] = INF
+            t_pair[j, i] = INF
+        return
+    x, y = pos[i, 0], pos[i, 1]
+    vx, vy = vel[i, 0], vel[i, 1]
+    tau = transition_time(st, vx, vy, spin[i, 0], spin[i, 1], spin[i, 2], p)
+    t_trans[i] = t + tau
+    ax, ay = acceleration(st, vx, vy, spin[i, 0], spin[i, 1], p)
+    acc[i, 0] = ax
+    acc[i, 1] = ay
+    moving = st == SLIDING or st == ROLLING
+    reach[i] = travel_bound(vx, vy, ax, ay, tau) if moving else 0.0
+    # ball–ball
+    for j in range(n):
+        if j == i:
+            continue
+        tij = INF
+        sj = motion[j]
+        j_moving = sj == SLIDING or sj == ROLLING
+        if sj < POCKETED and (moving or j_moving):
+            window = min(tau, t_trans[j] - t)
+            reach_sum = 0.0
+            if moving:
+                reach_sum += travel_bound(vx, vy, ax, ay, window)
+            if j_moving:
+                reach_sum += travel_bound(vel[j, 0], vel[j, 1], acc[j, 0], acc[j, 1], window)
+            dt = ball_ball_time(x, y, vx, vy, ax, ay, pos[j, 0], pos[j, 1], vel[j, 0], vel[j, 1],
+                                acc[j, 0], acc[j, 1], R, window, reach_sum)
+            tij = t + dt
+        t_pair[i, j] = tij
+        t_pair[j, i] = tij
+    # cushions, jaws, pockets
+    best = INF
+    kind = -1
+    ident = -1
+    if moving:
+        for k in range(segments.shape[0]):
+            dt = ball_segment_time(x, y, vx, vy, ax, ay, segments[k], R, tau)
+            if dt < best:
+                best, kind, ident = dt, EV_CUSHION, k
+        for k in range(jaws.shape[0]):
+            dt = ball_circle_time(x, y, vx, vy, ax, ay, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau, reach[i])
+            if dt < best:
+                best, kind, ident = dt, EV_JAW, k
+    t_rail[i] = t + best
+    rail_kind[i] = kind
+    rail_id[i] = ident
+    bestp = INF
+    pid = -1
+    if moving:
+        for k in range(pockets.shape[0]):
+            dt = ball_circle_time(x, y, vx, vy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2], tau, reach[i])
+            if dt < bestp:
+                bestp, pid = dt, k
+    t_pocket[i] = t + bestp
+    pocket_id[i] = pid
+
+
+@njit(cache=True)
+def _advance_all(pos, vel, spin, motion, dt, p):
+    """Move every ball dt seconds along its current closed-form trajectory."""
+    if dt <= 0.0:
+        return
+    for i in range(pos.shape[0]):
+        st = motion[i]
+        if st == STATIONARY or st >= POCKETED:
+            continue
+        x, y, vx, vy, wx, wy, wz = evolve(st, pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1],
+                                          spin[i, 0], spin[i, 1], spin[i, 2], dt, p)
+        pos[i, 0] = x
+        pos[i, 1] = y
+        vel[i, 0] = vx
+        vel[i, 1] = vy
+        spin[i, 0] = wx
+        spin[i, 1] = wy
+        spin[i, 2] = wz
+
+
+@njit(cache=True)
+def _reclassify(i, vel, spin, motion, p):
+    motion[i] = classify(vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], spin[i, 2], p[P_R])
+    if motion[i] == STATIONARY:
+        vel[i, 0] = 0.0
+        vel[i, 1] = 0.0
+        spin[i, 0] = 0.0
+        spin[i, 1] = 0.0
+        spin[i, 2] = 0.0
+
+
+@njit(cache=True)
+def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p,
+                    max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
+    """Simulate one shot in place. Returns (number of logged events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP).
+
+    pos (n, 2), vel (n, 2), spin (n, 3), motion (n,), pocket (n,) are updated in place; shot is
+    (V0, phi [rad], theta [rad], a, b), applied to ball 0 when ``strike``; p is PhysicsParams.to_array().
+    """
+    n = pos.shape[0]
+    t_trans = np.full(n, INF)
+    t_pair = np.full((n, n), INF)
+    t_rail = np.full(n, INF)
+    rail_kind = np.full(n, -1, dtype=np.int64)
+    rail_id = np.full(n, -1, dtype=np.int64)
+    t_pocket = np.full(n, INF)
+    pocket_id = np.full(n, -1, dtype=np.int64)
+    acc = np.zeros((n, 2))
+    reach = np.zeros(n)
+    last_pair_time = np.full((n, n), -INF)
+    t = 0.0
+    count = 0
+    flags = 0
+    for i in range(n):
+        if motion[i] < POCKETED:
+            _reclassify(i, vel, spin, motion, p)
+    if strike:
+        vx, vy, wx, wy, wz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)
+        vel[0, 0] = vx
+        vel[0, 1] = vy
+        spin[0, 0] = wx
+        spin[0, 1] = wy
+        spin[0, 2] = wz
+        _reclassify(0, vel, spin, motion, p)
+        _record(count, 0.0, EV_STICK, 0, -1, -1, pos, vel, spin, motion,
+                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+        count += 1
+    # Transition times first, so that pair windows see every ball's own horizon.
+    for i in range(n):
+        if motion[i] < POCKETED:
+            t_trans[i] = transition_time(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], spin[i, 2], p)
+            ax, ay = acceleration(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], p)
+            acc[i, 0] = ax
+            acc[i, 1] = ay
+    for i in range(n):
+        _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, reach)
+    while True:
+        # next event
+        te = INF
+        kind = -1
+        a = -1
+        b = -1
+        for i in range(n):
+            if t_trans[i] < te:
+                te, kind, a, b = t_trans[i], 100, i, -1
+        for i in range(n):
+            for j in range(i + 1, n):
+                if t_pair[i, j] < te:
+                    te, kind, a, b = t_pair[i, j], EV_BALL_BALL, i, j
+        for i in range(n):
+            if t_rail[i] < te:
+                te, kind, a, b = t_rail[i], rail_kind[i], i, -1
+        for i in range(n):
+            if t_pocket[i] < te:
+                te, kind, a, b = t_pocket[i], EV_POCKET, i, -1
+        if te == INF:
+            break
+        if te > max_time:
+            _advance_all(pos, vel, spin, motion, max_time - t, p)
+            flags |= FLAG_TIME_CAP
+            break
+        if count >= max_events:
+            flags |= FLAG_EVENT_CAP
+            break
+        _advance_all(pos, vel, spin, motion, te - t, p)
+        t = te
+        target = -1
+        if kind == 100:
+            st = motion[a]
+            nst, vx, vy, wx, wy, wz = end_transition(st, vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], p)
+            vel[a, 0] = vx
+            vel[a, 1] = vy
+            spin[a, 0] = wx
+            spin[a, 1] = wy
+            spin[a, 2] = wz
+            motion[a] = nst
+            if st == SLIDING:
+                kind = EV_SLIDE_ROLL
+            elif st == ROLLING:
+                kind = EV_ROLL_SPIN if nst == SPINNING else EV_ROLL_STOP
+            else:
+                kind = EV_SPIN_STOP
+        elif kind == EV_BALL_BALL:
+            chained = t - last_pair_time[a, b] <= CHAIN_WINDOW
+            last_pair_time[a, b] = t
+            e = 1.0 if chained else p[P_EB]
+            r = ball_ball(pos[a, 0], pos[a, 1], vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2],
+                          pos[b, 0], pos[b, 1], vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2], e, p)
+            vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2] = r[0], r[1], r[2], r[3], r[4]
+            vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2] = r[5], r[6], r[7], r[8], r[9]
+            _reclassify(a, vel, spin, motion, p)
+            _reclassify(b, vel, spin, motion, p)
+        elif kind == EV_CUSHION or kind == EV_JAW:
+            target = rail_id[a]
+            if kind == EV_CUSHION:
+                nx = segments[target, 4]
+                ny = segments[target, 5]
+            else:
+                nx = pos[a, 0] - jaws[target, 0]
+                ny = pos[a, 1] - jaws[target, 1]
+                d = math.hypot(nx, ny)
+                nx /= d
+                ny /= d
+            vx, vy, wx, wy, wz = ball_cushion(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny, p)
+            vel[a, 0] = vx
+            vel[a, 1] = vy
+            spin[a, 0] = wx
+            spin[a, 1] = wy
+            spin[a, 2] = wz
+            _reclassify(a, vel, spin, motion, p)
+        else:  # pocket
+            target = pocket_id[a]
+            motion[a] = POCKETED
+            pocket[a] = target
+            vel[a, 0] = 0.0
+            vel[a, 1] = 0.0
+            spin[a, 0] = 0.0
+            spin[a, 1] = 0.0
+            spin[a, 2] = 0.0
+        _record(count, t, kind, a, b, target, pos, vel, spin, motion,
+                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+        count += 1
+        _refresh_ball(a, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, reach)
+        if b >= 0:
+            _refresh_ball(b, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+                          t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, reach)
+    return count, flags

@@ -1,0 +1,158 @@
+"""Instantaneous collision models: cue strike, ball–ball, ball–cushion.
+
+All impulses are applied to the planar velocity and the full 3-D spin; vertical velocity is
+absorbed by the cloth (no airborne model yet).
+"""
+
+import math
+
+from numba import njit
+
+from physics.params import (
+    P_CUE_MASS, P_CUSHION_H, P_EC, P_END_MASS, P_FC, P_M, P_R, P_THROW_A, P_THROW_B, P_THROW_C,
+)
+
+
+@njit(cache=True)
+def cue_strike(V0, phi, theta, a, b, p):
+    """Cue-ball velocity and spin after the stick hits it: (vx, vy, wx, wy, wz).
+
+    Instantaneous point model (Leckie & Greenspan 2005, eqs. 1–3; Alciatore TP A-30): the
+    contact point Q = aR·ŝ + bR·ẑ − c·d̂ (c = R·√(1 − a² − b²)) receives an impulse J along the
+    cue axis ê = (cosθ d̂, −sinθ), J = 2 m V0 / (1 + m/M + 5/(2R²)·|Q × ê|²) with
+    |Q × ê|² = a² + b² cos²θ + c² sin²θ − 2 b c cosθ sinθ (a, b in metres here).
+    Squirt (Alciatore TP A-31): the launch direction turns away from the side of english by
+    atan(2.5·a·√(1−a²) / (1 + m/m_e + 2.5·(1 − a²))) with a the side offset as a fraction of R.
+    """
+    R = p[P_R]
+    m = p[P_M]
+    M = p[P_CUE_MASS]
+    inertia = 0.4 * m * R * R
+    am = a * R
+    bm = b * R
+    c = math.sqrt(max(R * R - am * am - bm * bm, 0.0))
+    ct = math.cos(theta)
+    st = math.sin(theta)
+    lever2 = am * am + bm * bm * ct * ct + c * c * st * st - 2.0 * bm * c * ct * st
+    J = 2.0 * m * V0 / (1.0 + m / M + 2.5 * lever2 / (R * R))
+    dx = math.cos(phi)
+    dy = math.sin(phi)
+    # unit vectors: d = (dx, dy, 0) aim, s = (dy, -dx, 0) shooter's right, z up; e = (ct*d, -st)
+    ex, ey, ez = ct * dx, ct * dy, -st
+    qx = am * dy - c * dx
+    qy = -am * dx - c * dy
+    qz = bm
+    # ω = (Q × J ê) / I
+    k = J / inertia
+    wx = k * (qy * ez - qz * ey)
+    wy = k * (qz * ex - qx * ez)
+    wz = k * (qx * ey - qy * ex)
+    speed = J / m * ct
+    # squirt: right english (a > 0) sends the ball left of the aim line
+    me = p[P_END_MASS]
+    alpha = 0.0
+    if me > 0.0 and a != 0.0:
+        alpha = math.atan(2.5 * a * math.sqrt(max(1.0 - a * a, 0.0)) / (1.0 + m / me + 2.5 * (1.0 - a * a)))
+    vx = speed * math.cos(phi + alpha)
+    vy = speed * math.sin(phi + alpha)
+    return vx, vy, wx, wy, wz
+
+
+@njit(cache=True)
+def ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, e, p):
+    """Post-collision (vx, vy, wx, wy, wz) of two equal balls in contact.
+
+    Normal impulse with restitution e (normally e_b); tangential friction impulse at the contact point with
+    µ(v) = a + b·exp(−c·v) of the slip speed v (Alciatore TP A-14, "throw"), capped at the
+    impulse that stops the slip, m·|s_t|/7 (both balls' translation and rotation).
+    """
+    R = p[P_R]
+    m = p[P_M]
+    inertia = 0.4 * m * R * R
+    nx = x2 - x1
+    ny = y2 - y1
+    d = math.hypot(nx, ny)
+    nx /= d
+    ny /= d
+    vn = (vx1 - vx2) * nx + (vy1 - vy2) * ny  # approach speed (> 0 when closing)
+    if vn <= 0.0:
+        return vx1, vy1, wx1, wy1, wz1, vx2, vy2, wx2, wy2, wz2
+    Jn = 0.5 * m * (1.0 + e) * vn
+    # slip of ball 1's contact point (at +R n) relative to ball 2's (at −R n)
+    sx = (vx1 - vx2) + R * (-(wz1 + wz2) * ny)
+    sy = (vy1 - vy2) + R * ((wz1 + wz2) * nx)
+    sz = R * ((wx1 + wx2) * ny - (wy1 + wy2) * nx)
+    sn = sx * nx + sy * ny
+    tx = sx - sn * nx
+    ty = sy - sn * ny
+    tz = sz
+    slip_speed = math.sqrt(tx * tx + ty * ty + tz * tz)
+    Jt = 0.0
+    if slip_speed > 0.0:
+        mu = p[P_THROW_A] + p[P_THROW_B] * math.exp(-p[P_THROW_C] * slip_speed)
+        Jt = min(mu * Jn, m * slip_speed / 7.0)
+        tx /= slip_speed
+        ty /= slip_speed
+        tz /= slip_speed
+    # impulse on ball 1: −Jn n − Jt t ; on ball 2 the opposite
+    px = -Jn * nx - Jt * tx
+    py = -Jn * ny - Jt * ty
+    pz = -Jt * tz
+    nvx1 = vx1 + px / m
+    nvy1 = vy1 + py / m
+    nvx2 = vx2 - px / m
+    nvy2 = vy2 - py / m
+    # torque: ball 1 contact at +R n, ball 2 at −R n with −P: both get (R n × P)/I
+    k = R / inertia
+    dwx = k * (ny * pz)
+    dwy = k * (-nx * pz)
+    dwz = k * (nx * py - ny * px)
+    return (nvx1, nvy1, wx1 + dwx, wy1 + dwy, wz1 + dwz,
+            nvx2, nvy2, wx2 + dwx, wy2 + dwy, wz2 + dwz)
+
+
+@njit(cache=True)
+def ball_cushion(vx, vy, wx, wy, wz, nx, ny, p):
+    """Post-impact (vx, vy, wx, wy, wz) of a ball hitting a cushion whose inward normal is (nx, ny).
+
+    Han 2005 ("Dynamics in carom and three cushion billiards", J. Mech. Sci. Tech. 19):
+    the cushion touches the ball at height h above the cloth, at angle θ above the ball's
+    centre (sin θ = (h − R)/R). The normal impulse acts along N (centre → contact point) with
+    P_N = (1 + e_c)·m·(v·N); the friction impulse at that point, µ = f_c, is Coulomb-limited by
+    the impulse that stops the slip there, (2/7)·m·|s_t| (sticking case of Han's analysis).
+    """
+    R = p[P_R]
+    m = p[P_M]
+    inertia = 0.4 * m * R * R
+    sin_t = (p[P_CUSHION_H] - R) / R
+    cos_t = math.sqrt(max(1.0 - sin_t * sin_t, 0.0))
+    Nx = -nx * cos_t
+    Ny = -ny * cos_t
+    Nz = sin_t
+    c = vx * Nx + vy * Ny
+    if c <= 0.0:
+        return vx, vy, wx, wy, wz
+    PN = (1.0 + p[P_EC]) * m * c
+    # slip of the contact point ρ = R N: s = v + ω × ρ
+    sx = vx + R * (wy * Nz - wz * Ny)
+    sy = vy + R * (wz * Nx - wx * Nz)
+    sz = R * (wx * Ny - wy * Nx)
+    sN = sx * Nx + sy * Ny + sz * Nz
+    tx = sx - sN * Nx
+    ty = sy - sN * Ny
+    tz = sz - sN * Nz
+    st = math.sqrt(tx * tx + ty * ty + tz * tz)
+    ptx = pty = ptz = 0.0
+    if st > 0.0:
+        Jt = min(p[P_FC] * PN, 2.0 * m * st / 7.0)
+        ptx = -Jt * tx / st
+        pty = -Jt * ty / st
+        ptz = -Jt * tz / st
+    Px = -PN * Nx + ptx
+    Py = -PN * Ny + pty
+    Pz = -PN * Nz + ptz
+    k = R / inertia
+    nwx = wx + k * (Ny * Pz - Nz * Py)
+    nwy = wy + k * (Nz * Px - Nx * Pz)
+    nwz = wz + k * (Nx * Py - Ny * Px)
+    return vx + Px / m, vy + Py / m, nwx, nwy, nwz

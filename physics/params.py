@@ -1,0 +1,112 @@
+"""Ball, cloth, cushion and cue parameters, as one frozen dataclass.
+
+Defaults are the values pooltool uses, so results can be compared with it.
+Derived constants (spinning friction, moment of inertia) are properties, never stored.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+# Index of each value in the float64 vector handed to the numba kernels.
+P_R, P_M, P_US, P_UR, P_USP, P_EB, P_EC, P_FC, P_G = range(9)
+P_CUE_MASS, P_END_MASS, P_THROW_A, P_THROW_B, P_THROW_C, P_CUSHION_H, P_CUSHION_MODEL = range(9, 16)
+N_PARAMS = 16
+
+CUSHION_MODELS = ("han2005",)
+
+
+@dataclass(frozen=True)
+class PhysicsParams:
+    """Physical constants of balls, cloth and cue (SI units).
+
+    Attributes:
+        R: ball radius [m].
+        m: ball mass [kg].
+        u_s: sliding friction coefficient, ball–cloth.
+        u_r: rolling resistance coefficient, ball–cloth.
+        u_sp_factor: spinning friction as a multiple of R (u_sp = u_sp_factor·R [m]), pooltool's convention.
+        e_b: ball–ball coefficient of restitution.
+        e_c: ball–cushion coefficient of restitution.
+        f_c: ball–cushion friction coefficient.
+        g: gravitational acceleration [m/s²].
+        cue_mass: cue stick mass [kg] for the instantaneous-point strike.
+        cue_end_mass: effective end mass of the cue tip [kg], drives squirt (Alciatore TP A-31).
+        throw_a, throw_b, throw_c: ball–ball friction µ(v) = a + b·exp(−c·v) (Alciatore TP A-14).
+        cushion_model: "han2005" (Han 2005, with Coulomb friction at the cushion nose).
+        cushion_height_factor: cushion nose height as a multiple of 2R (WPA: 63.5 % of the ball diameter).
+    """
+
+    R: float = 0.028575
+    m: float = 0.170097
+    u_s: float = 0.2
+    u_r: float = 0.01
+    u_sp_factor: float = 10.0 * 2.0 / 5.0 / 9.0
+    e_b: float = 0.95
+    e_c: float = 0.85
+    f_c: float = 0.2
+    g: float = 9.81
+    cue_mass: float = 0.567
+    cue_end_mass: float = 0.0085
+    throw_a: float = 9.951e-3
+    throw_b: float = 0.108
+    throw_c: float = 1.088
+    cushion_model: str = "han2005"
+    cushion_height_factor: float = 0.635
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "cushion_model":
+                if value not in CUSHION_MODELS:
+                    raise ValueError(f"cushion_model: expected one of {CUSHION_MODELS}, got {value!r}")
+                continue
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+                raise ValueError(f"{f.name}: expected a finite number, got {value!r}")
+        positive = ("R", "m", "u_s", "u_r", "u_sp_factor", "g", "cue_mass")
+        for name in positive:
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name}: expected > 0, got {getattr(self, name)!r}")
+        for name in ("e_b", "e_c"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name}: expected a restitution in [0, 1], got {getattr(self, name)!r}")
+        for name in ("f_c", "cue_end_mass", "throw_a", "throw_b", "throw_c"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name}: expected >= 0, got {getattr(self, name)!r}")
+        if not 0.5 < self.cushion_height_factor < 1.0:
+            raise ValueError(
+                f"cushion_height_factor: expected in (0.5, 1) so the nose is above the ball centre, "
+                f"got {self.cushion_height_factor!r}"
+            )
+
+    @property
+    def u_sp(self) -> float:
+        """Spinning friction length [m] (pooltool's u_sp = u_sp_factor·R)."""
+        return self.u_sp_factor * self.R
+
+    @property
+    def cushion_height(self) -> float:
+        """Height of the cushion nose above the cloth [m]."""
+        return self.cushion_height_factor * 2.0 * self.R
+
+    @property
+    def inertia(self) -> float:
+        """Moment of inertia of a solid ball [kg·m²]."""
+        return 0.4 * self.m * self.R * self.R
+
+    def to_array(self) -> np.ndarray:
+        """Pack into the float64 vector the kernels read (indices P_*)."""
+        out = np.empty(N_PARAMS, dtype=np.float64)
+        out[P_R], out[P_M], out[P_US], out[P_UR] = self.R, self.m, self.u_s, self.u_r
+        out[P_USP], out[P_EB], out[P_EC], out[P_FC], out[P_G] = self.u_sp, self.e_b, self.e_c, self.f_c, self.g
+        out[P_CUE_MASS], out[P_END_MASS] = self.cue_mass, self.cue_end_mass
+        out[P_THROW_A], out[P_THROW_B], out[P_THROW_C] = self.throw_a, self.throw_b, self.throw_c
+        out[P_CUSHION_H] = self.cushion_height
+        out[P_CUSHION_MODEL] = float(CUSHION_MODELS.index(self.cushion_model))
+        return out
+
+
+DEFAULT_PARAMS = PhysicsParams()
