@@ -17,6 +17,7 @@ from physics.validate import validate_state
 
 DEFAULT_MAX_EVENTS = 4000
 DEFAULT_MAX_TIME = 120.0  # [s] of simulated time
+_INITIAL_LOG = 256
 
 
 def shot_array(shot: Shot) -> np.ndarray:
@@ -59,13 +60,28 @@ def simulate(
     validate_state(state, table, params)
     if shot is not None and not state.on_table()[0]:
         raise ValueError("state: the cue ball (ball 0) must be on the table to take a shot")
-    work = state.copy()
-    pos = np.ascontiguousarray(work.pos, dtype=np.float64)
-    vel = np.ascontiguousarray(work.vel, dtype=np.float64)
-    spin = np.ascontiguousarray(work.spin, dtype=np.float64)
-    motion = np.ascontiguousarray(work.motion, dtype=np.int64)
-    pocket = np.ascontiguousarray(work.pocket, dtype=np.int64)
-    n = int(max_events)
+    work = state
+    # Start with a small log buffer; a shot that fills it reruns (deterministically) with the full cap.
+    n = min(int(max_events), _INITIAL_LOG)
+    while True:
+        count, flags, buffers = _run(work, shot, table, params, n, float(max_time))
+        if not (flags & FLAG_EVENT_CAP) or n >= max_events:
+            break
+        n = int(max_events)
+    pos, vel, spin, motion, pocket, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b = buffers
+    log = EventLog(ev_time[:count].copy(), ev_kind[:count].copy(), ev_a[:count].copy(), ev_b[:count].copy(),
+                   ev_target[:count].copy(), ev_state_a[:count].copy(), ev_state_b[:count].copy())
+    final = BallState(pos, vel, spin, motion, pocket)
+    return SimResult(state.copy(), final, log, bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP))
+
+
+def _run(work: BallState, shot: Shot | None, table: Table, params: PhysicsParams, n: int, max_time: float):
+    """One kernel call on fresh copies of ``work`` with an n-row event log."""
+    pos = np.array(work.pos, dtype=np.float64, order="C")
+    vel = np.array(work.vel, dtype=np.float64, order="C")
+    spin = np.array(work.spin, dtype=np.float64, order="C")
+    motion = np.array(work.motion, dtype=np.int64, order="C")
+    pocket = np.array(work.pocket, dtype=np.int64, order="C")
     ev_time = np.empty(n)
     ev_kind = np.empty(n, dtype=np.int64)
     ev_a = np.empty(n, dtype=np.int64)
@@ -77,13 +93,10 @@ def simulate(
     shot_arr = shot_array(shot) if strike else np.zeros(5)
     count, flags = simulate_kernel(
         pos, vel, spin, motion, pocket, shot_arr, strike,
-        table.segments, table.jaws, table.pockets, params.to_array(), n, float(max_time),
+        table.segments, table.jaws, table.pockets, params.to_array(), n, max_time,
         ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b,
     )
-    log = EventLog(ev_time[:count].copy(), ev_kind[:count].copy(), ev_a[:count].copy(), ev_b[:count].copy(),
-                   ev_target[:count].copy(), ev_state_a[:count].copy(), ev_state_b[:count].copy())
-    final = BallState(pos, vel, spin, motion, pocket)
-    return SimResult(state.copy(), final, log, bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP))
+    return count, flags, (pos, vel, spin, motion, pocket, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
 
 
 def sample_positions(result: SimResult, times: np.ndarray, params: PhysicsParams = DEFAULT_PARAMS) -> np.ndarray:

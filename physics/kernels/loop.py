@@ -28,6 +28,13 @@ EV_SLIDE_ROLL, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SPIN_STOP = 5, 6, 7, 8
 # While the same pair touches again within this time, its contact is elastic: the
 # "TC model" (Luding & McNamara 1998) that stops inelastic collapse in chains of touching balls.
 CHAIN_WINDOW = 1e-9  # [s]
+# A pair that meets again within ZENO_WINDOW at an approach speed below ZENO_SPEED is in
+# sustained contact: one ball's cloth friction keeps driving it into the other, and the
+# bounces form a geometric (Zeno) series. After such a contact both balls take their
+# end-of-sliding state at once, v ← v − (2/7)u (angular momentum about the cloth contact is
+# conserved, Alciatore TP 4-1), which removes the driving force and ends the series.
+ZENO_WINDOW = 0.25  # [s]
+ZENO_SPEED = 0.05  # [m/s]
 
 
 @njit(cache=True)
@@ -157,6 +164,18 @@ def _reclassify(i, vel, spin, motion, p):
 
 
 @njit(cache=True)
+def _snap_to_rolling(i, vel, spin, p):
+    """Give ball i the rolling state its sliding phase would end in: v ← v − (2/7)u, ω_xy locked to v."""
+    R = p[P_R]
+    ux = vel[i, 0] - R * spin[i, 1]
+    uy = vel[i, 1] + R * spin[i, 0]
+    vel[i, 0] -= 2.0 / 7.0 * ux
+    vel[i, 1] -= 2.0 / 7.0 * uy
+    spin[i, 0] = -vel[i, 1] / R
+    spin[i, 1] = vel[i, 0] / R
+
+
+@njit(cache=True)
 def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p,
                     max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
     """Simulate one shot in place. Returns (number of logged events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP).
@@ -249,13 +268,19 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             else:
                 kind = EV_SPIN_STOP
         elif kind == EV_BALL_BALL:
-            chained = t - last_pair_time[a, b] <= CHAIN_WINDOW
+            since = t - last_pair_time[a, b]
+            chained = since <= CHAIN_WINDOW
             last_pair_time[a, b] = t
+            approach = (vel[a, 0] - vel[b, 0]) * (pos[b, 0] - pos[a, 0]) + (vel[a, 1] - vel[b, 1]) * (pos[b, 1] - pos[a, 1])
+            zeno = since <= ZENO_WINDOW and approach < ZENO_SPEED * 2.0 * p[P_R]
             e = 1.0 if chained else p[P_EB]
             r = ball_ball(pos[a, 0], pos[a, 1], vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2],
                           pos[b, 0], pos[b, 1], vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2], e, p)
             vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2] = r[0], r[1], r[2], r[3], r[4]
             vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2] = r[5], r[6], r[7], r[8], r[9]
+            if zeno:
+                _snap_to_rolling(a, vel, spin, p)
+                _snap_to_rolling(b, vel, spin, p)
             _reclassify(a, vel, spin, motion, p)
             _reclassify(b, vel, spin, motion, p)
         elif kind == EV_CUSHION or kind == EV_JAW:

@@ -1,0 +1,130 @@
+"""Physics throughput: break and ordinary-shot times, µs per event, compile and cached start.
+
+Prints JSON. Fixed, seeded sets of breaks and random ordinary shots; medians of repeated
+timings per shot (warm, after compilation). Run: python benchmarks/physics_throughput.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import physics  # noqa: E402
+
+
+def break_shots(n: int, seed: int) -> list[tuple[physics.BallState, physics.Shot]]:
+    """n racks with a firm break from the kitchen at the 1 ball, slightly varied."""
+    rng = np.random.default_rng(seed)
+    table = physics.DEFAULT_TABLE
+    out = []
+    for _ in range(n):
+        cx = rng.uniform(0.3, table.width - 0.3)
+        state = physics.nine_ball_rack(rng, cue_position=(cx, table.head_string_y * 0.8))
+        fx, fy = table.foot_spot
+        phi = np.degrees(np.arctan2(fy - state.pos[0, 1], fx - cx)) + rng.normal(0, 0.2)
+        out.append((state, physics.Shot(V0=float(rng.uniform(7.0, 9.0)), phi=float(phi), b=float(rng.uniform(-0.2, 0.2)))))
+    return out
+
+
+def ordinary_shots(n: int, seed: int) -> list[tuple[physics.BallState, physics.Shot]]:
+    """Random layouts of 2–9 balls and a shot aimed at a random object ball with moderate speed and spin."""
+    rng = np.random.default_rng(seed)
+    table, R = physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS.R
+    out = []
+    while len(out) < n:
+        k = int(rng.integers(2, 10))
+        pts: list[tuple[float, float]] = []
+        while len(pts) < k:
+            p = (rng.uniform(R, table.width - R), rng.uniform(R, table.length - R))
+            if all((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 > (2.05 * R) ** 2 for q in pts):
+                pts.append(p)
+        balls = [0, *sorted(rng.choice(np.arange(1, 10), size=k - 1, replace=False).tolist())]
+        state = physics.place_balls(dict(zip(balls, pts)))
+        target = pts[1 + int(rng.integers(0, k - 1))]
+        phi = np.degrees(np.arctan2(target[1] - pts[0][1], target[0] - pts[0][0])) + rng.normal(0, 2.0)
+        shot = physics.Shot(V0=float(rng.uniform(0.8, 3.0)), phi=float(phi),
+                            a=float(rng.uniform(-0.3, 0.3)), b=float(rng.uniform(-0.4, 0.4)))
+        out.append((state, shot))
+    return out
+
+
+def time_shots(shots, repeats: int) -> tuple[list[float], list[int]]:
+    """Median wall time [s] per shot over ``repeats`` runs, and event counts."""
+    times, events = [], []
+    for state, shot in shots:
+        samples = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            result = physics.simulate(state, shot)
+            samples.append(time.perf_counter() - t0)
+        times.append(statistics.median(samples))
+        events.append(len(result.events))
+    return times, events
+
+
+def startup_seconds(fresh_cache: bool) -> float:
+    """Seconds for a new interpreter to import physics and simulate one break (cold: empty numba cache)."""
+    env = dict(os.environ)
+    tmp = None
+    if fresh_cache:
+        tmp = tempfile.mkdtemp(prefix="nineball-numba-")
+        env["NUMBA_CACHE_DIR"] = tmp
+    code = ("import numpy as np, physics; s = physics.nine_ball_rack(np.random.default_rng(0)); "
+            "physics.simulate(s, physics.Shot(V0=8.0, phi=90.0))")
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
+    elapsed = time.perf_counter() - t0
+    if tmp:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return elapsed
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--breaks", type=int, default=50)
+    parser.add_argument("--shots", type=int, default=300)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--skip-startup", action="store_true", help="skip the cold-compile and cached-start runs")
+    args = parser.parse_args(argv)
+    out: dict = {}
+    if not args.skip_startup:
+        out["cold_compile_s"] = round(startup_seconds(fresh_cache=True), 3)
+        startup_seconds(fresh_cache=False)  # make sure the default cache is populated
+        out["cached_start_s"] = round(startup_seconds(fresh_cache=False), 3)
+    breaks = break_shots(args.breaks, args.seed)
+    shots = ordinary_shots(args.shots, args.seed + 1)
+    physics.simulate(*breaks[0])  # compile / load
+    b_times, b_events = time_shots(breaks, args.repeats)
+    s_times, s_events = time_shots(shots, args.repeats)
+    per_event = [t / e for t, e in zip(b_times + s_times, b_events + s_events)]
+    out.update(
+        break_ms_median=round(statistics.median(b_times) * 1e3, 4),
+        shot_ms_median=round(statistics.median(s_times) * 1e3, 4),
+        us_per_event_median=round(statistics.median(per_event) * 1e6, 3),
+        shots_per_s=round(1.0 / statistics.median(s_times), 1),
+        breaks_per_s=round(1.0 / statistics.median(b_times), 1),
+        events_per_break_median=statistics.median(b_events),
+        events_per_break_max=max(b_events),
+        events_per_shot_median=statistics.median(s_events),
+        n_breaks=args.breaks, n_shots=args.shots, repeats=args.repeats, seed=args.seed,
+    )
+    print(json.dumps(out, indent=2))
+    return out
+
+
+if __name__ == "__main__":
+    main()
