@@ -1,0 +1,160 @@
+"""The shot's event record: what the rules read from a simulation, with no dependency on the physics.
+
+The physics core logs rows ``(time, kind, ball_a, ball_b, target)`` (``physics.EventKind`` codes);
+``from_rows`` turns them into ``ShotEvent`` records, keeping only the kinds a ruling needs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, Iterable, Mapping
+
+from nineball_env.rules.errors import InvalidEventLog
+
+CUE = 0
+NINE = 9
+N_BALLS = 10  # the cue ball and object balls 1–9
+OBJECT_BALLS: frozenset[int] = frozenset(range(1, N_BALLS))
+
+
+class ShotEventKind(IntEnum):
+    """The events a ruling reads; a pocket-jaw contact is a ``CUSHION`` (RULES.md definitions)."""
+
+    BALL_BALL = 1  # ball_a touches ball_b
+    CUSHION = 2  # ball_a touches a cushion segment or pocket jaw (target: its index, or -1)
+    POCKET = 4  # ball_a falls into pocket ``target``
+    OFF_TABLE = 9  # ball_a leaves the playing surface without being pocketed
+
+
+#: physics.EventKind code -> ShotEventKind, or None for kinds the rules ignore (stick strike, motion transitions).
+PHYSICS_KIND_CODES: Mapping[int, ShotEventKind | None] = {
+    0: None,  # STICK_BALL
+    1: ShotEventKind.BALL_BALL,
+    2: ShotEventKind.CUSHION,  # BALL_CUSHION
+    3: ShotEventKind.CUSHION,  # BALL_JAW
+    4: ShotEventKind.POCKET,
+    5: None,  # SLIDING_ROLLING
+    6: None,  # ROLLING_SPINNING
+    7: None,  # ROLLING_STATIONARY
+    8: None,  # SPINNING_STATIONARY
+    9: ShotEventKind.OFF_TABLE,
+}
+
+
+def _ball(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) and not hasattr(value, "__index__"):
+        raise InvalidEventLog(f"{what}: expected a ball number 0..{N_BALLS - 1}, got {value!r}")
+    ball = int(value.__index__())
+    if not 0 <= ball < N_BALLS:
+        raise InvalidEventLog(f"{what}: expected a ball number 0..{N_BALLS - 1}, got {ball}")
+    return ball
+
+
+@dataclass(frozen=True)
+class ShotEvent:
+    """One event of a shot: ``time`` [s] from the strike, its kind, the ball(s) and the cushion/pocket index.
+
+    ``ball_b`` is the second ball of a ``BALL_BALL`` event and -1 otherwise; ``target`` is -1 when unknown.
+    """
+
+    time: float
+    kind: ShotEventKind
+    ball_a: int
+    ball_b: int = -1
+    target: int = -1
+
+    def __post_init__(self) -> None:
+        try:
+            time = float(self.time)
+            kind = ShotEventKind(int(self.kind))
+            target = int(self.target)
+        except (TypeError, ValueError):
+            raise InvalidEventLog(f"not a shot event: time={self.time!r}, kind={self.kind!r}, "
+                                  f"target={self.target!r}") from None
+        if not (math.isfinite(time) and time >= 0.0):
+            raise InvalidEventLog(f"time: expected a finite time >= 0 s, got {self.time!r}")
+        ball_a = _ball(self.ball_a, "ball_a")
+        if kind is ShotEventKind.BALL_BALL:
+            ball_b = _ball(self.ball_b, "ball_b")
+            if ball_b == ball_a:
+                raise InvalidEventLog(f"ball-ball event: a ball cannot touch itself (ball {ball_a})")
+        elif self.ball_b != -1:
+            raise InvalidEventLog(f"{kind.name} event: ball_b must be -1, got {self.ball_b!r}")
+        else:
+            ball_b = -1
+        for name, value in (("time", time), ("kind", kind), ("ball_a", ball_a), ("ball_b", ball_b),
+                            ("target", target)):
+            object.__setattr__(self, name, value)
+
+    @property
+    def balls(self) -> tuple[int, ...]:
+        """The ball(s) this event names."""
+        return (self.ball_a, self.ball_b) if self.kind is ShotEventKind.BALL_BALL else (self.ball_a,)
+
+    def __str__(self) -> str:
+        if self.kind is ShotEventKind.BALL_BALL:
+            return f"hit {self.ball_a} {self.ball_b} @{self.time:g}"
+        if self.kind is ShotEventKind.CUSHION:
+            return f"rail {self.ball_a} @{self.time:g}"
+        if self.kind is ShotEventKind.POCKET:
+            return f"pocket {self.ball_a} p{self.target} @{self.time:g}"
+        return f"off {self.ball_a} @{self.time:g}"
+
+
+def hit(a: int, b: int, t: float) -> ShotEvent:
+    """Ball ``a`` touches ball ``b`` at time ``t``."""
+    return ShotEvent(t, ShotEventKind.BALL_BALL, a, b)
+
+
+def rail(ball: int, t: float, cushion: int = -1) -> ShotEvent:
+    """``ball`` touches a cushion or pocket jaw at time ``t``."""
+    return ShotEvent(t, ShotEventKind.CUSHION, ball, target=cushion)
+
+
+def pocket(ball: int, pocket_id: int, t: float) -> ShotEvent:
+    """``ball`` falls into pocket ``pocket_id`` (0..5) at time ``t``."""
+    return ShotEvent(t, ShotEventKind.POCKET, ball, target=pocket_id)
+
+
+def off(ball: int, t: float) -> ShotEvent:
+    """``ball`` leaves the table (not pocketed) at time ``t``."""
+    return ShotEvent(t, ShotEventKind.OFF_TABLE, ball)
+
+
+def _integral(value: Any) -> Any:
+    """A whole-number float (as in a float array of rows) as an int; anything else unchanged."""
+    if isinstance(value, float) or type(value).__name__.startswith("float"):
+        if math.isfinite(value) and float(value).is_integer():
+            return int(value)
+    return value
+
+
+def from_rows(rows: Iterable[Any]) -> tuple[ShotEvent, ...]:
+    """Shot events from ``(time, kind_code, ball_a, ball_b, target)`` rows with physics.EventKind codes.
+
+    A physics ``EventLog`` iterates as such rows, so ``from_rows(result.events)`` converts it (an
+    (n, 5) float array works too); the stick strike and motion transitions are dropped.
+    """
+    events = []
+    for i, row in enumerate(rows):
+        try:
+            time, code, ball_a, ball_b, target = row
+            code = int(code)
+        except (TypeError, ValueError):
+            raise InvalidEventLog(f"row {i}: expected (time, kind, ball_a, ball_b, target), got {row!r}") from None
+        if code not in PHYSICS_KIND_CODES:
+            raise InvalidEventLog(f"row {i}: unknown event kind code {code}")
+        kind = PHYSICS_KIND_CODES[code]
+        if kind is None:
+            continue
+        try:
+            ball_a, ball_b, target = (_integral(v) for v in (ball_a, ball_b, target))
+            if kind is ShotEventKind.BALL_BALL:
+                events.append(ShotEvent(time, kind, ball_a, ball_b, -1))
+            else:
+                events.append(ShotEvent(time, kind, ball_a, -1, target))
+        except InvalidEventLog as err:
+            raise InvalidEventLog(f"row {i}: {err}") from None
+    return tuple(events)

@@ -1,0 +1,83 @@
+"""A match: a race to N racks with alternating breaks (default) or winner breaks (R-MATCH)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+import numpy as np
+
+from nineball_env.rules.errors import IllegalAction
+from nineball_env.rules.rack import new_rack
+from nineball_env.rules.state import RackState, _player
+
+
+class BreakOrder(StrEnum):
+    """Who breaks the next rack (R-MATCH)."""
+
+    ALTERNATE = "alternate"  # the players take turns (default)
+    WINNER = "winner"  # the winner of the last rack breaks [decision]
+
+
+@dataclass(frozen=True)
+class Match:
+    """Score of a race to ``race_to`` racks; frozen: ``record`` returns the next match state.
+
+    Attributes:
+        race_to: racks needed to win the match.
+        break_order: see ``BreakOrder``.
+        breaker: the player who breaks the next (current) rack.
+        racks_won: racks won by players 0 and 1.
+    """
+
+    race_to: int = 5
+    break_order: BreakOrder = BreakOrder.ALTERNATE
+    breaker: int = 0
+    racks_won: tuple[int, int] = (0, 0)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.race_to, bool) or not isinstance(self.race_to, int) or self.race_to < 1:
+            raise ValueError(f"race_to: expected a whole number of racks >= 1, got {self.race_to!r}")
+        object.__setattr__(self, "break_order", BreakOrder(self.break_order))
+        object.__setattr__(self, "breaker", _player(self.breaker, "breaker"))
+        won = tuple(int(w) for w in self.racks_won)
+        if len(won) != 2 or min(won) < 0 or max(won) > self.race_to or min(won) == self.race_to:
+            raise ValueError(f"racks_won: expected two scores in 0..{self.race_to}, at most one reaching it, "
+                             f"got {self.racks_won!r}")
+        object.__setattr__(self, "racks_won", won)
+
+    @property
+    def winner(self) -> int | None:
+        """The player who reached ``race_to`` racks, or None while the match runs."""
+        for player in (0, 1):
+            if self.racks_won[player] == self.race_to:
+                return player
+        return None
+
+    @property
+    def over(self) -> bool:
+        """The match is decided."""
+        return self.winner is not None
+
+    def new_rack(self, rng: np.random.Generator) -> tuple[RackState, tuple[int, ...]]:
+        """The next rack, broken by ``breaker``, and its slot order (R-RACK); foul counts start at zero."""
+        if self.over:
+            raise IllegalAction(f"the match is over: player {self.winner} won it (R-MATCH)")
+        return new_rack(rng, self.breaker)
+
+    def record(self, rack: RackState) -> Match:
+        """The match after ``rack`` ended: its winner scores, and the next breaker follows ``break_order``."""
+        if self.over:
+            raise IllegalAction(f"the match is over: player {self.winner} won it (R-MATCH)")
+        if not isinstance(rack, RackState) or not rack.over:
+            raise IllegalAction("only a finished rack can be recorded (R-GAME-END)")
+        if rack.breaker != self.breaker:
+            raise IllegalAction(f"this rack was broken by player {rack.breaker}, "
+                                f"but player {self.breaker} was due to break (R-MATCH)")
+        won = list(self.racks_won)
+        won[rack.winner] += 1  # type: ignore[index]
+        if self.break_order is BreakOrder.ALTERNATE:
+            breaker = 1 - rack.breaker
+        else:
+            breaker = rack.winner  # type: ignore[assignment]
+        return replace(self, breaker=breaker, racks_won=(won[0], won[1]))

@@ -1,0 +1,118 @@
+"""The rack as a state machine: a new rack, applying rulings, spotting the 9 and placing the cue ball.
+
+Positions are passed in as ``{ball: (x, y)}``; the physics core owns where balls are, this
+module only decides where they may go (R-BIH, R-BREAK-POS, R-SPOT-9).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping
+
+import numpy as np
+
+from nineball_env.rules.errors import IllegalAction
+from nineball_env.rules.events import CUE, NINE
+from nineball_env.rules.geometry import DEFAULT_GEOMETRY, SPOT_GAP, TOUCH_TOL, RackGeometry
+from nineball_env.rules.ruling import Ruling
+from nineball_env.rules.state import BallInHand, RackState
+
+Positions = Mapping[int, tuple[float, float]]
+
+
+def rack_order(rng: np.random.Generator) -> tuple[int, ...]:
+    """The balls of the diamond by slot, apex first and the centre at index 4 (R-RACK).
+
+    The 1 is at the apex, the 9 in the centre, 2–8 in random order; the draw is the same as
+    ``physics.rack.nine_ball_rack``'s, so one generator state gives both the same rack.
+    """
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng: expected a numpy.random.Generator, got {type(rng).__name__}")
+    others = [int(b) for b in rng.permutation(np.arange(2, 9))]
+    return (1, *others[:3], NINE, *others[3:])
+
+
+def new_rack(rng: np.random.Generator, breaker: int = 0) -> tuple[RackState, tuple[int, ...]]:
+    """A fresh rack with ``breaker`` to break from the kitchen (R-BREAK-POS), and its slot order (R-RACK).
+
+    Foul counts start at zero: they never carry over from a previous rack (R-THREE-FOULS).
+    """
+    order = rack_order(rng)
+    return RackState.start(breaker, order), order
+
+
+def apply_ruling(state: RackState, ruling: Ruling) -> RackState:
+    """The rack after ``ruling``, which must have been given on ``state`` (R-GAME-END: nothing follows the end)."""
+    if not isinstance(ruling, Ruling):
+        raise TypeError(f"ruling: expected a Ruling, got {type(ruling).__name__}")
+    if ruling.before != state:
+        raise IllegalAction("this ruling was given on a different rack state")
+    return ruling.after
+
+
+def _others(positions: Positions, skip: int) -> list[tuple[float, float]]:
+    """Centres of every ball in ``positions`` except ball ``skip``, as floats."""
+    out = []
+    for ball, xy in positions.items():
+        if int(ball) == skip:
+            continue
+        x, y = (float(v) for v in xy)
+        out.append((x, y))
+    return out
+
+
+def _clear(x: float, y: float, others: list[tuple[float, float]], distance: float) -> bool:
+    return all(math.hypot(x - ox, y - oy) >= distance for ox, oy in others)
+
+
+def check_cue_placement(state: RackState, xy: tuple[float, float], positions: Positions,
+                        geometry: RackGeometry = DEFAULT_GEOMETRY) -> tuple[float, float]:
+    """Validate a ball-in-hand placement of the cue ball at ``xy``; return it, or raise IllegalAction.
+
+    ``positions`` are the centres of the balls on the table (the cue ball's entry, if any, is ignored).
+    The cue ball must lie on the surface, in the kitchen on the break (R-BREAK-POS), and touch no ball (R-BIH).
+    """
+    if state.ball_in_hand is BallInHand.NONE:
+        raise IllegalAction(f"player {state.shooter} has no ball in hand: the cue ball is played where it lies (R-BIH)")
+    try:
+        x, y = (float(v) for v in xy)
+    except (TypeError, ValueError):
+        raise IllegalAction(f"cue ball placement: expected (x, y) in metres, got {xy!r} (R-BIH)") from None
+    if not (math.isfinite(x) and math.isfinite(y)) or not geometry.on_surface(x, y):
+        raise IllegalAction(f"cue ball placement ({x}, {y}) is not on the playing surface (R-BIH)")
+    if state.ball_in_hand is BallInHand.KITCHEN and not geometry.in_kitchen(x, y):
+        raise IllegalAction(f"on the break the cue ball goes on or behind the head string "
+                            f"y <= {geometry.head_string_y:g} m, got y = {y:g} (R-BREAK-POS)")
+    if not _clear(x, y, _others(positions, CUE), 2 * geometry.ball_radius - TOUCH_TOL):
+        raise IllegalAction(f"cue ball placement ({x:g}, {y:g}) touches another ball (R-BIH)")
+    return (x, y)
+
+
+def spot_nine(positions: Positions, geometry: RackGeometry = DEFAULT_GEOMETRY) -> tuple[float, float]:
+    """Where the 9 is spotted (R-SPOT-9): the foot spot, else the nearest free point behind it on the
+    long string (toward the foot cushion), else the nearest free point in front of it.
+
+    ``positions`` are the centres of the balls that stay on the table (the 9's entry, if any, is
+    ignored; leave out a cue ball that is in hand, since spotting comes first). Raises ValueError
+    when the whole centre line is blocked.
+    """
+    x, foot_y = geometry.foot_spot
+    r = geometry.ball_radius
+    others = _others(positions, NINE)
+    clearance = 2 * r + SPOT_GAP
+    # Candidates: the foot spot and, for each ball near the line, the two points where the 9 just clears it.
+    candidates = [foot_y]
+    for ox, oy in others:
+        dx = abs(ox - x)
+        if dx < clearance:
+            half = math.sqrt(clearance * clearance - dx * dx)
+            candidates += [oy - half, oy + half]
+    free = [y for y in candidates
+            if r <= y <= geometry.length - r and _clear(x, y, others, 2 * r - TOUCH_TOL)]
+    behind = [y for y in free if y >= foot_y]
+    if behind:
+        return (x, min(behind))
+    in_front = [y for y in free if y < foot_y]
+    if in_front:
+        return (x, max(in_front))
+    raise ValueError("no free point on the long centre line to spot the 9 (R-SPOT-9)")

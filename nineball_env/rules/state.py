@@ -1,0 +1,124 @@
+"""The state of one rack between shots: who shoots, what is on the table, the phase and the foul counts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Iterable
+
+from nineball_env.rules.events import NINE, OBJECT_BALLS
+from nineball_env.rules.ids import RACK_ENDINGS, RuleId
+
+PLAYERS = (0, 1)
+
+
+class Phase(StrEnum):
+    """Where a rack stands; it decides which declarations are allowed (R-PUSH-WHO, R-PUSH-CHOICE)."""
+
+    BREAK = "break"
+    PUSH_OUT_ALLOWED = "push-out-allowed"  # the shot right after a legal break (R-PUSH-WHO)
+    PUSH_OUT_CHOICE = "push-out-choice"  # the opponent decides after a legal push-out (R-PUSH-CHOICE)
+    NORMAL = "normal"
+    RACK_OVER = "rack-over"  # R-GAME-END
+
+
+class BallInHand(StrEnum):
+    """Where the incoming shooter may place the cue ball (R-BIH, R-BREAK-POS)."""
+
+    NONE = "none"
+    KITCHEN = "kitchen"
+    ANYWHERE = "anywhere"
+
+
+def _player(value: object, what: str) -> int:
+    if isinstance(value, bool) or value not in PLAYERS:
+        raise ValueError(f"{what}: expected player 0 or 1, got {value!r}")
+    return int(value)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True)
+class RackState:
+    """One rack at the start of a shot (or after its end); frozen, so a rejected call changes nothing.
+
+    Attributes:
+        breaker: the player who breaks (broke) this rack.
+        shooter: the player to act next; None once the rack is over.
+        on_table: object balls on the table (the cue ball is always in play).
+        phase: see ``Phase``.
+        ball_in_hand: where the shooter may place the cue ball before the shot.
+        foul_counts: consecutive fouls of players 0 and 1 (R-THREE-FOULS); 3 only for a rack lost by them.
+        winner: the player who won the rack, or None while it runs.
+        ended_by: R-WIN-9, R-THREE-FOULS or R-FORFEIT once the rack is over.
+    """
+
+    breaker: int = 0
+    shooter: int | None = 0
+    on_table: frozenset[int] = OBJECT_BALLS
+    phase: Phase = Phase.BREAK
+    ball_in_hand: BallInHand = BallInHand.KITCHEN
+    foul_counts: tuple[int, int] = (0, 0)
+    winner: int | None = None
+    ended_by: RuleId | None = None
+
+    def __post_init__(self) -> None:
+        set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
+        set_("breaker", _player(self.breaker, "breaker"))
+        try:
+            on_table = frozenset(int(b) for b in self.on_table)
+            phase = Phase(self.phase)
+            ball_in_hand = BallInHand(self.ball_in_hand)
+            counts = tuple(int(c) for c in self.foul_counts)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"RackState: {err}") from None
+        if not on_table <= OBJECT_BALLS:
+            raise ValueError(f"on_table: expected object balls 1..9, got {sorted(on_table)}")
+        if len(counts) != 2 or not all(0 <= c <= 3 for c in counts):
+            raise ValueError(f"foul_counts: expected two counts in 0..3, got {self.foul_counts!r}")
+        set_("on_table", on_table)
+        set_("phase", phase)
+        set_("ball_in_hand", ball_in_hand)
+        set_("foul_counts", counts)
+        if phase is Phase.RACK_OVER:
+            set_("winner", _player(self.winner, "winner"))
+            if self.ended_by not in RACK_ENDINGS:
+                raise ValueError(f"ended_by: expected one of {sorted(RACK_ENDINGS)}, got {self.ended_by!r}")
+            set_("ended_by", RuleId(self.ended_by))
+            if self.shooter is not None or ball_in_hand is not BallInHand.NONE:
+                raise ValueError("a rack that is over has no shooter and no ball in hand (R-GAME-END)")
+            loser_count = counts[1 - self.winner]  # type: ignore[operator]
+            if (self.ended_by is RuleId.THREE_FOULS) != (loser_count == 3) or counts[self.winner] == 3:  # type: ignore[index]
+                raise ValueError(f"foul_counts {counts}: three fouls must be exactly how the rack was lost")
+            return
+        set_("shooter", _player(self.shooter, "shooter"))
+        if self.winner is not None or self.ended_by is not None:
+            raise ValueError(f"a running rack has no winner (phase {phase})")
+        if NINE not in on_table:
+            raise ValueError("on_table: the 9 stays on the table until the rack ends (R-WIN-9, R-SPOT-9)")
+        if 3 in counts:
+            raise ValueError(f"foul_counts {counts}: a third consecutive foul ends the rack (R-THREE-FOULS)")
+        if (phase is Phase.BREAK) != (ball_in_hand is BallInHand.KITCHEN):
+            raise ValueError("ball in hand in the kitchen belongs to the break and only to it (R-BREAK-POS)")
+        if phase is Phase.BREAK and self.shooter != self.breaker:
+            raise ValueError("the breaker takes the break")
+        if phase in (Phase.PUSH_OUT_ALLOWED, Phase.PUSH_OUT_CHOICE) and ball_in_hand is not BallInHand.NONE:
+            raise ValueError(f"no ball in hand in phase {phase}: it follows a legal break or push-out")
+
+    @classmethod
+    def start(cls, breaker: int = 0, on_table: Iterable[int] = OBJECT_BALLS) -> RackState:
+        """A fresh rack before the break: the breaker has ball in hand in the kitchen (R-BREAK-POS)."""
+        return cls(breaker=breaker, shooter=breaker, on_table=frozenset(on_table))
+
+    @property
+    def over(self) -> bool:
+        """The rack has ended (R-GAME-END)."""
+        return self.phase is Phase.RACK_OVER
+
+    @property
+    def lowest(self) -> int:
+        """The lowest-numbered object ball on the table: the ball to hit first (R-LOWEST)."""
+        return min(self.on_table)
+
+    @property
+    def warnings(self) -> tuple[bool, bool]:
+        """Which players stand on two consecutive fouls (R-WARNING)."""
+        return (self.foul_counts[0] == 2, self.foul_counts[1] == 2)

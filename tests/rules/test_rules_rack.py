@@ -1,0 +1,225 @@
+"""The rack state machine: new racks (R-RACK), placing the cue ball (R-BIH, R-BREAK-POS), spotting the 9 (R-SPOT-9)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from rules_testkit import FOUR_TO_RAIL, state
+
+from nineball_env.rules import (
+    DEFAULT_GEOMETRY,
+    IllegalAction,
+    RackGeometry,
+    RackState,
+    apply_ruling,
+    check_cue_placement,
+    decide,
+    new_rack,
+    rack_order,
+    rail,
+    spot_nine,
+)
+
+G = DEFAULT_GEOMETRY
+R = G.ball_radius
+FX, FY = G.foot_spot
+
+
+def test_r_table_default_geometry() -> None:
+    assert (G.width, G.length) == (1.27, 2.54)
+    assert math.isclose(2 * R, 0.05715)
+    assert G.head_string_y == pytest.approx(2.54 / 4)
+    assert G.foot_spot == pytest.approx((0.635, 2.54 * 0.75))
+    assert RackGeometry(width=1.0, length=2.0).head_string_y == 0.5  # derived, never stored
+
+
+@pytest.mark.parametrize("kwargs", [dict(width=0), dict(length=1.0), dict(ball_radius=math.inf),
+                                    dict(ball_radius=0.4), dict(width=True)])
+def test_r_table_geometry_rejects_nonsense(kwargs) -> None:
+    with pytest.raises(ValueError):
+        RackGeometry(**kwargs)
+
+
+def test_r_rack_one_at_the_apex_nine_in_the_centre_others_shuffled() -> None:
+    orders = {rack_order(np.random.default_rng(seed)) for seed in range(40)}
+    for order in orders:
+        assert order[0] == 1 and order[4] == 9 and sorted(order) == list(range(1, 10))
+    assert len(orders) > 30  # 2–8 really are shuffled
+
+
+def test_r_rack_is_reproducible_from_the_seed() -> None:
+    assert rack_order(np.random.default_rng(7)) == rack_order(np.random.default_rng(7))
+    with pytest.raises(ValueError):
+        rack_order(7)  # type: ignore[arg-type]
+
+
+def test_r_rack_draw_matches_the_physics_layout() -> None:
+    """The same generator state gives the physics core's rack the same order, so the env can combine them."""
+    physics_rack = pytest.importorskip("physics.rack")
+    slots = physics_rack.rack_positions()
+    for seed in range(5):
+        balls = physics_rack.nine_ball_rack(np.random.default_rng(seed))
+        order = rack_order(np.random.default_rng(seed))
+        for slot, ball in enumerate(order):
+            assert balls.pos[ball] == pytest.approx(slots[slot])
+
+
+def test_r_break_pos_new_rack_starts_with_ball_in_hand_in_the_kitchen() -> None:
+    rack, order = new_rack(np.random.default_rng(0), breaker=1)
+    assert rack == RackState.start(1) and rack.on_table == set(order)
+    assert rack.phase == "break" and rack.ball_in_hand == "kitchen" and rack.shooter == 1
+    assert rack.foul_counts == (0, 0)
+
+
+def _rack_positions() -> dict[int, tuple[float, float]]:
+    d = 2 * R + 1e-8
+    rows = [(1,), (2, 3), (4, 9, 5), (6, 7), (8,)]
+    out = {}
+    for i, row in enumerate(rows):
+        for j, ball in enumerate(row):
+            out[ball] = (FX + (j - (len(row) - 1) / 2) * d, FY + i * d * math.sqrt(3) / 2)
+    return out
+
+
+RACKED = _rack_positions()
+
+
+@pytest.mark.parametrize("xy", [(0.635, G.head_string_y), (R, R), (G.width - R, 0.3), (0.2, 0.1)])
+def test_r_break_pos_anywhere_in_the_kitchen(xy) -> None:
+    assert check_cue_placement(RackState.start(), xy, RACKED) == xy
+
+
+@pytest.mark.parametrize("xy", [(0.635, G.head_string_y + 0.001), (0.635, 1.5)])
+def test_r_break_pos_not_beyond_the_head_string(xy) -> None:
+    with pytest.raises(IllegalAction, match="R-BREAK-POS"):
+        check_cue_placement(RackState.start(), xy, RACKED)
+
+
+def test_r_break_pos_not_touching_a_ball_in_the_kitchen() -> None:
+    with pytest.raises(IllegalAction, match="R-BIH"):
+        check_cue_placement(RackState.start(), (0.5, 0.3), {4: (0.5 + 2 * R - 1e-6, 0.3)})
+
+
+def test_r_bih_anywhere_after_a_foul() -> None:
+    rack = decide(state(), [rail(0, .2)]).after
+    assert rack.ball_in_hand == "anywhere"
+    assert check_cue_placement(rack, (0.635, 1.5), RACKED) == (0.635, 1.5)
+    free_beside_the_1 = (FX - 2 * R, FY - 2 * R)
+    assert check_cue_placement(rack, free_beside_the_1, RACKED)
+
+
+@pytest.mark.parametrize("xy,why", [
+    ((FX, FY - 2 * R + 1e-6), "touching the 1"),
+    ((FX, FY), "on top of the 1"),
+    ((R - 0.001, 1.0), "over the cushion"),
+    ((0.5, G.length), "over the foot cushion"),
+    ((math.nan, 1.0), "not a number"),
+    (("x", 1.0), "not a number"),
+    ((1.0,), "not a pair"),
+])
+def test_r_bih_placement_must_be_on_the_surface_and_touch_no_ball(xy, why) -> None:
+    rack = decide(state(), [rail(0, .2)]).after
+    with pytest.raises(IllegalAction, match="R-BIH"):
+        check_cue_placement(rack, xy, RACKED)
+
+
+def test_r_bih_tangent_placement_is_allowed_within_tolerance() -> None:
+    rack = decide(state(), [rail(0, .2)]).after
+    assert check_cue_placement(rack, (FX, FY - 2 * R + 1e-10), {1: (FX, FY)})
+
+
+def test_r_bih_no_placement_without_ball_in_hand() -> None:
+    with pytest.raises(IllegalAction, match="R-BIH"):
+        check_cue_placement(state(), (0.6, 0.5), {})
+
+
+def test_r_bih_the_cue_balls_own_old_position_is_ignored() -> None:
+    rack = decide(state(), [rail(0, .2)]).after
+    assert check_cue_placement(rack, (0.6, 0.5), {0: (0.6, 0.5)})
+
+
+# R-SPOT-9 ----------------------------------------------------------------------------------------
+
+
+def _clear_of_all(xy, positions) -> bool:
+    return all(math.dist(xy, p) >= 2 * R for b, p in positions.items() if b != 9)
+
+
+def test_r_spot_9_on_the_foot_spot_when_free() -> None:
+    assert spot_nine({2: (0.3, 1.0), 9: (0.1, 0.1)}) == (FX, FY)
+    assert spot_nine({}) == (FX, FY)
+
+
+def test_r_spot_9_behind_the_foot_spot_when_it_is_occupied() -> None:
+    positions = {1: (FX, FY)}
+    x, y = spot_nine(positions)
+    assert x == FX and y == pytest.approx(FY + 2 * R, abs=1e-7) and y > FY
+    assert _clear_of_all((x, y), positions)
+
+
+def test_r_spot_9_as_close_as_possible_behind_past_a_row_of_balls() -> None:
+    d = 2 * R
+    positions = {1: (FX, FY), 2: (FX + 0.01, FY + d + 0.005), 3: (FX - 0.02, FY + 3 * d)}
+    x, y = spot_nine(positions)
+    assert _clear_of_all((x, y), positions) and y > FY
+    # no free point on the string between the foot spot and the answer
+    for t in np.linspace(FY, y - 1e-6, 400):
+        assert not _clear_of_all((FX, t), positions)
+
+
+def test_r_spot_9_in_front_when_the_whole_long_string_behind_is_blocked() -> None:
+    # On a full-size table eight balls cannot cover the long string; on a short one they can.
+    g = RackGeometry(width=1.27, length=1.6)
+    fx, fy = g.foot_spot
+    ys = np.arange(fy, g.length, 2 * R * 0.99)
+    positions = {i + 1: (fx, float(y)) for i, y in enumerate(ys[:8])}
+    assert max(y for _, y in positions.values()) + 2 * R > g.length - R  # blocked up to the foot cushion
+    x, y = spot_nine(positions, g)
+    assert x == fx and y < fy
+    assert y == pytest.approx(fy - 2 * R, abs=1e-7) and _clear_of_all((x, y), positions)
+
+
+def test_r_spot_9_ignores_its_own_old_position_and_balls_off_the_line() -> None:
+    assert spot_nine({9: (FX, FY), 3: (FX + 2 * R + 0.001, FY)}) == (FX, FY)
+
+
+def test_r_spot_9_in_the_full_rack_geometry_never_touches_a_ball() -> None:
+    positions = {b: xy for b, xy in RACKED.items() if b != 9}
+    xy = spot_nine(positions)
+    assert _clear_of_all(xy, positions) and xy[1] > FY
+
+
+def test_r_spot_9_fails_loudly_when_the_whole_centre_line_is_blocked() -> None:
+    g = RackGeometry(width=0.5, length=0.5, ball_radius=0.1)
+    with pytest.raises(ValueError, match="R-SPOT-9"):
+        spot_nine({1: (0.25, 0.25)}, g)
+
+
+# Applying rulings --------------------------------------------------------------------------------
+
+
+def test_apply_ruling_advances_the_rack_and_refuses_a_foreign_ruling() -> None:
+    rack = RackState.start()
+    ruling = decide(rack, FOUR_TO_RAIL)
+    assert apply_ruling(rack, ruling) == ruling.after
+    with pytest.raises(IllegalAction):
+        apply_ruling(RackState.start(1), ruling)
+    with pytest.raises(TypeError):
+        apply_ruling(rack, "ruling")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(shooter=2), dict(on_table={0, 9}), dict(on_table={1, 2}), dict(foul_counts=(3, 0)),
+    dict(foul_counts=(1,)), dict(phase="normal", ball_in_hand="kitchen"), dict(ball_in_hand="none"),
+    dict(shooter=1), dict(winner=1), dict(phase="push-out-choice", ball_in_hand="anywhere"),
+    dict(phase="rack-over", shooter=None, ball_in_hand="none"),
+    dict(phase="rack-over", shooter=None, ball_in_hand="none", winner=0, ended_by="R-WIN-9", foul_counts=(0, 3)),
+    dict(phase="rack-over", shooter=None, ball_in_hand="none", winner=0, ended_by="R-THREE-FOULS"),
+    dict(phase="rack-over", shooter=0, ball_in_hand="none", winner=0, ended_by="R-WIN-9"),
+    dict(phase="nonsense"),
+])
+def test_rack_state_rejects_impossible_states(kwargs) -> None:
+    with pytest.raises(ValueError):
+        RackState(**kwargs)
