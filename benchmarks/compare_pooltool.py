@@ -1,0 +1,717 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark of nineball's physics against pooltool.
+
+Runs the same shots in both simulators: same ball positions, cue parameters, table
+geometry and ball parameters, and the same models where pooltool has them (Han 2005
+cushion, frictional ball–ball collisions with Alciatore's friction curve, the
+instantaneous-point cue strike with squirt). Reports, as JSON:
+
+* the per-shot time ratio pooltool / nineball (median of K warm repeats per shot, both
+  timed in the same run and interleaved), summarised as the median over ordinary shots
+  and over breaks;
+* events per shot in each simulator;
+* outcome agreement per named shot (first ball contacted, balls pocketed and their
+  pockets, largest final-position difference) and agreement rates over random shots.
+
+pooltool is optional: without it the script says how to install it and prints
+``{"skipped": "pooltool not importable"}`` (exit 0). See benchmarks/pooltool_setup.md.
+
+Usage::
+
+    python3 benchmarks/compare_pooltool.py --shots 100 --repeats 5 --seed 0 --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import math
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+import physics  # noqa: E402
+from physics.events import EventKind  # noqa: E402
+from physics.params import PhysicsParams  # noqa: E402
+from physics.rack import nine_ball_rack, place_balls  # noqa: E402
+from physics.shot import Shot  # noqa: E402
+from physics.table import POCKET_NAMES, Table, TableSpec  # noqa: E402
+
+SKIPPED = {"skipped": "pooltool not importable"}
+INSTALL_HINT = """\
+pooltool is not importable, so there is nothing to compare against.
+Install it into this interpreter (its PyPI metadata pins a panda3d dev build that PyPI
+does not serve, hence --no-deps and the explicit requirement list):
+
+    pip install --no-deps pooltool-billiards==0.6.0
+    pip install 'panda3d>=1.10.13,<1.11' 'panda3d-gltf>=1.2.0' 'panda3d-simplepbr>=0.12.0' \\
+        'cattrs>=22.1.0' 'msgpack>=1.0.0' 'msgpack-numpy>=0.4.8' 'h5py>=3.10' 'h11>=0.16.0' \\
+        'rich>=14.0.0,<15.0.0' 'numpy-quaternion>=2024.0.12' 'attrs>=21.3.0' 'pyyaml>=5.2' \\
+        'click>=8.0.0' 'pillow>=6.2.0' 'scipy>=1.12.0'
+
+See benchmarks/pooltool_setup.md."""
+
+TARGET_RATIO = 150.0  # ordinary shots must run at least this many times faster than pooltool
+CUE_ID = "cue"  # pooltool's id for ball 0
+A_SIGN = -1.0  # pooltool's a > 0 is *left* english (a = +1 is the leftmost side); nineball's is right
+MAX_EVENTS = 4000  # same cap as physics.simulate's default
+GAP_TOL = 1e-3  # [m] a ball–ball event whose centres are not 2R ± this apart is an anomaly
+
+# pooltool event type name -> nineball EventKind name
+PT_KIND_NAMES = {
+    "stick_ball": "STICK_BALL",
+    "ball_ball": "BALL_BALL",
+    "ball_linear_cushion": "BALL_CUSHION",
+    "ball_circular_cushion": "BALL_JAW",
+    "ball_pocket": "BALL_POCKET",
+    "sliding_rolling": "SLIDING_ROLLING",
+    "rolling_spinning": "ROLLING_SPINNING",
+    "rolling_stationary": "ROLLING_STATIONARY",
+    "spinning_stationary": "SPINNING_STATIONARY",
+}
+
+
+# --------------------------------------------------------------------------- shots
+
+
+@dataclass(frozen=True)
+class ShotCase:
+    """One shot to run in both simulators.
+
+    Attributes:
+        name: unique label.
+        group: "named", "random" or "break".
+        positions: ball number -> (x, y) centre [m], nineball table coordinates.
+        shot: the cue parameters, in nineball's conventions.
+    """
+
+    name: str
+    group: str
+    positions: dict[int, tuple[float, float]]
+    shot: Shot
+
+
+def ghost_ball_phi(cue: tuple[float, float], obj: tuple[float, float], target: tuple[float, float], R: float) -> float:
+    """Aim [deg] that sends ``obj`` towards ``target`` (ghost-ball aim, throw ignored)."""
+    ux, uy = target[0] - obj[0], target[1] - obj[1]
+    norm = math.hypot(ux, uy)
+    gx, gy = obj[0] - 2.0 * R * ux / norm, obj[1] - 2.0 * R * uy / norm
+    return math.degrees(math.atan2(gy - cue[1], gx - cue[0]))
+
+
+def direct_phi(src: tuple[float, float], dst: tuple[float, float]) -> float:
+    """Direction [deg] from ``src`` to ``dst``, counter-clockwise from +x."""
+    return math.degrees(math.atan2(dst[1] - src[1], dst[0] - src[0]))
+
+
+def named_shots(table: Table, params: PhysicsParams) -> list[ShotCase]:
+    """The simple shots whose outcomes must agree: stun, follow, draw, two cuts, a one-rail kick.
+
+    Stun and draw are straight-in shots into the right side pocket (the object ball drops
+    and never rolls back along the cue ball's line); follow is a 10° cut into the same
+    pocket, so the two balls never roll in parallel (see ``PooltoolRunner.outcome`` on why
+    pooltool mishandles that).
+    """
+    W, L, R = table.width, table.length, params.R
+    cue, one = (W - 0.95, L / 2), (W - 0.45, L / 2)
+    side_pocket = (W + 0.05, L / 2)
+    cut = math.radians(10.0)  # the follow shot is a slight cut, so the balls never roll in parallel
+    follow_cue = (one[0] - 2 * R - 0.5 * math.cos(cut), one[1] - 0.5 * math.sin(cut))
+    corner_obj, corner_cue = (0.30, 2.20), (0.75, 1.75)
+    side_obj, side_cue = (1.10, 1.36), (0.70, 1.55)
+    kick_cue, kick_obj, blocker = (0.30, 0.40), (0.30, 1.00), (0.30, 0.70)
+    mirror = (2.0 * (W - R) - kick_obj[0], kick_obj[1])  # image of the object ball in the right rail
+    return [
+        ShotCase("stun", "named", {0: cue, 1: one}, Shot(V0=1.5, phi=0.0, b=-0.25)),
+        ShotCase("follow", "named", {0: follow_cue, 1: one},
+                 Shot(V0=0.8, phi=ghost_ball_phi(follow_cue, one, side_pocket, R), b=0.4)),
+        ShotCase("draw", "named", {0: cue, 1: one}, Shot(V0=2.0, phi=0.0, b=-0.6)),
+        ShotCase("cut_corner", "named", {0: corner_cue, 1: corner_obj},
+                 Shot(V0=2.0, phi=ghost_ball_phi(corner_cue, corner_obj, (0.0, L), R))),
+        ShotCase("cut_side", "named", {0: side_cue, 1: side_obj},
+                 Shot(V0=1.8, phi=ghost_ball_phi(side_cue, side_obj, side_pocket, R))),
+        ShotCase("one_rail_kick", "named", {0: kick_cue, 1: kick_obj, 9: blocker},
+                 Shot(V0=2.0, phi=direct_phi(kick_cue, mirror))),
+    ]
+
+
+def random_layout(rng: np.random.Generator, n_balls: int, table: Table, R: float, gap: float = 0.01) -> dict[int, tuple[float, float]]:
+    """Cue ball plus ``n_balls - 1`` random object balls, all clear of the cushions and of each other."""
+    ids = [0, *sorted(int(i) for i in rng.choice(np.arange(1, 10), n_balls - 1, replace=False))]
+    lo, hi = R + gap, np.array([table.width, table.length]) - R - gap
+    placed: dict[int, tuple[float, float]] = {}
+    for ball in ids:
+        while True:
+            xy = rng.uniform(lo, hi)
+            if all(math.hypot(xy[0] - x, xy[1] - y) >= 2 * R + gap for x, y in placed.values()):
+                placed[ball] = (float(xy[0]), float(xy[1]))
+                break
+    return placed
+
+
+def random_shots(rng: np.random.Generator, n: int, table: Table, params: PhysicsParams) -> list[ShotCase]:
+    """Ordinary shots: 2–5 balls, V0 in [1, 4] m/s aimed at an object ball (any cut), small spin."""
+    cases = []
+    for i in range(n):
+        positions = random_layout(rng, int(rng.integers(2, 6)), table, params.R)
+        target = int(rng.choice([b for b in positions if b != 0]))
+        cue, obj = positions[0], positions[target]
+        dist = math.hypot(obj[0] - cue[0], obj[1] - cue[1])
+        max_cut = math.degrees(math.asin(min(1.0, 2 * params.R / dist)))
+        phi = direct_phi(cue, obj) + float(rng.uniform(-0.8, 0.8)) * max_cut
+        shot = Shot(V0=float(rng.uniform(1.0, 4.0)), phi=phi % 360.0,
+                    a=float(rng.uniform(-0.2, 0.2)), b=float(rng.uniform(-0.3, 0.3)))
+        cases.append(ShotCase(f"random_{i:03d}", "random", positions, shot))
+    return cases
+
+
+def break_shots(rng: np.random.Generator, n: int, table: Table, params: PhysicsParams) -> list[ShotCase]:
+    """Nine-ball breaks from the head string at 7–9 m/s, aimed at the 1-ball."""
+    cases = []
+    for i in range(n):
+        cue_xy = (table.width / 2 + float(rng.uniform(-0.15, 0.15)), table.head_string_y)
+        state = nine_ball_rack(rng, table, params, cue_position=cue_xy)
+        positions = {int(b): (float(state.pos[b, 0]), float(state.pos[b, 1])) for b in state.balls_on_table()}
+        phi = direct_phi(positions[0], positions[1]) + float(rng.uniform(-0.3, 0.3))
+        shot = Shot(V0=float(rng.uniform(7.0, 9.0)), phi=phi, b=float(rng.uniform(-0.2, 0.1)))
+        cases.append(ShotCase(f"break_{i}", "break", positions, shot))
+    return cases
+
+
+# --------------------------------------------------------------------------- outcomes
+
+
+@dataclass
+class Outcome:
+    """What one simulator says a shot did, in nineball numbering.
+
+    Attributes:
+        first_contact: first object ball the cue ball touched, or None.
+        pocketed: ball -> pocket index (``POCKET_NAMES`` order).
+        final_pos: ball -> final (x, y) for balls still on the table.
+        n_events: events logged (pooltool's NONE markers excluded; the strike included).
+        kinds: event count per kind (nineball ``EventKind`` names).
+        sidespin: z-spin of the cue ball just after the strike [rad/s].
+        gap_violations: ball–ball events resolved while the centres were not 2R (± GAP_TOL) apart.
+    """
+
+    first_contact: int | None
+    pocketed: dict[int, int]
+    final_pos: dict[int, tuple[float, float]]
+    n_events: int
+    kinds: dict[str, int] = field(default_factory=dict)
+    sidespin: float = 0.0
+    gap_violations: int = 0
+
+
+def compare_outcomes(nb: Outcome, pt: Outcome, pos_tol_mm: float) -> dict[str, Any]:
+    """First contact, pocketed balls with pockets, and final positions of the balls left in both."""
+    common = sorted(set(nb.final_pos) & set(pt.final_pos))
+    diffs = [math.hypot(nb.final_pos[b][0] - pt.final_pos[b][0], nb.final_pos[b][1] - pt.final_pos[b][1]) for b in common]
+    max_diff_mm = 1000.0 * max(diffs) if diffs else 0.0
+    fc = nb.first_contact == pt.first_contact
+    pk = nb.pocketed == pt.pocketed
+    return {
+        "first_contact": {"nineball": nb.first_contact, "pooltool": pt.first_contact, "agree": fc},
+        "pocketed": {
+            "nineball": {str(b): POCKET_NAMES[p] for b, p in sorted(nb.pocketed.items())},
+            "pooltool": {str(b): POCKET_NAMES[p] for b, p in sorted(pt.pocketed.items())},
+            "agree": pk,
+        },
+        "max_final_pos_diff_mm": round(max_diff_mm, 3),
+        "agree": fc and pk and max_diff_mm <= pos_tol_mm,
+    }
+
+
+# --------------------------------------------------------------------------- nineball side
+
+
+class NineballRunner:
+    """Runs shots through ``physics.simulate``."""
+
+    def __init__(self, table: Table, params: PhysicsParams) -> None:
+        self.table = table
+        self.params = params
+        self.simulate = physics.simulate
+
+    def prepare(self, case: ShotCase) -> Any:
+        """The initial BallState (simulate does not modify it, so it is reused across repeats)."""
+        return place_balls(case.positions)
+
+    def run(self, state: Any, case: ShotCase) -> Any:
+        return self.simulate(state, case.shot, self.table, self.params)
+
+    def outcome(self, result: Any) -> Outcome:
+        """Read first contact, pockets, final positions and event counts from a SimResult."""
+        first = None
+        kinds: dict[str, int] = {}
+        sidespin = 0.0
+        gaps = 0
+        log = result.events
+        for i, ev in enumerate(log):
+            kinds[ev.kind.name] = kinds.get(ev.kind.name, 0) + 1
+            if ev.kind == EventKind.STICK_BALL:
+                sidespin = float(log.state_a[i, 6])
+            elif ev.kind == EventKind.BALL_BALL:
+                gap = math.hypot(*(log.state_a[i, :2] - log.state_b[i, :2]))
+                gaps += abs(gap - 2 * self.params.R) > GAP_TOL
+                if first is None and 0 in (ev.ball_a, ev.ball_b):
+                    first = ev.ball_b if ev.ball_a == 0 else ev.ball_a
+        final = result.state
+        on = final.on_table()
+        pocketed = {int(b): int(final.pocket[b]) for b in range(final.n_balls) if final.pocket[b] >= 0}
+        pos = {int(b): (float(final.pos[b, 0]), float(final.pos[b, 1])) for b in np.flatnonzero(on)}
+        return Outcome(first, pocketed, pos, len(log), kinds, sidespin, int(gaps))
+
+
+# --------------------------------------------------------------------------- pooltool side
+
+
+def import_pooltool() -> ModuleType | None:
+    """pooltool, or None when it cannot be imported."""
+    try:
+        import pooltool
+    except Exception:  # ImportError, or a broken install (e.g. a missing panda3d)
+        return None
+    return pooltool
+
+
+def pooltool_table_specs(spec: TableSpec, params: PhysicsParams) -> Any:
+    """pooltool ``PocketTableSpecs`` with the same cushions, jaws and capture circles as ``spec``.
+
+    pooltool's "pocket width" is the distance between the points where the cushion nose
+    lines meet the facing lines; nineball's mouth is between the tangent points of its jaw
+    circles. Matching the jaw circles (centre and radius) makes the noses, jaws and facings
+    coincide (pooltool's side facings end 0.3 mm off their line deep in the throat).
+    """
+    from pooltool.objects.table.specs import PocketTableSpecs
+
+    corner_angle = spec.corner_jaw_angle - 135.0  # pooltool: facing tilt beyond 45°
+    side_angle = spec.side_jaw_angle - 90.0  # pooltool: facing tilt from the rail normal
+    ca = math.radians(corner_angle + 45.0)
+    sa = math.radians(side_angle)
+    r = spec.jaw_radius
+    dc = r / math.tan((math.pi / 2 + ca) / 2)  # nose vertex -> jaw tangent point
+    ds = r / math.tan((math.pi / 2 + sa) / 2)
+    return PocketTableSpecs(
+        l=spec.length,
+        w=spec.width,
+        cushion_width=spec.facing_length * math.cos(ca),
+        cushion_height=params.cushion_height,
+        corner_pocket_width=spec.corner_mouth - math.sqrt(2.0) * dc,
+        corner_pocket_angle=corner_angle,
+        corner_pocket_depth=spec.corner_pocket_radius + spec.corner_capture_depth - spec.corner_mouth / 2,
+        corner_pocket_radius=spec.corner_pocket_radius,
+        corner_jaw_radius=r,
+        side_pocket_width=spec.side_mouth - 2.0 * ds,
+        side_pocket_angle=side_angle,
+        side_pocket_depth=spec.side_pocket_radius + spec.side_capture_depth,
+        side_pocket_radius=spec.side_pocket_radius,
+        side_jaw_radius=r,
+    )
+
+
+def pooltool_engine(params: PhysicsParams, match_throw: bool = False) -> Any:
+    """A pooltool engine with nineball's models: Han 2005 cushions, Alciatore ball–ball friction.
+
+    pooltool's frictional-inelastic ball–ball model limits the tangential velocity change
+    to µ·e_b·v_n (µ times the post-impact separation speed); nineball bounds the friction
+    impulse by µ times the normal impulse, i.e. µ·(1 + e_b)/2·v_n per unit mass. With
+    ``match_throw`` pooltool's friction curve is scaled by (1 + e_b)/(2·e_b) (≈ 1.026 for
+    e_b = 0.95) so both apply the same friction impulse, µ(v)·J_n.
+    """
+    from pooltool.physics.engine import PhysicsEngine
+    from pooltool.physics.resolve.ball_ball.friction import AlciatoreBallBallFriction
+    from pooltool.physics.resolve.ball_ball.frictional_inelastic import FrictionalInelastic
+    from pooltool.physics.resolve.ball_cushion.han_2005.model import Han2005Circular, Han2005Linear
+    from pooltool.physics.resolve.ball_pocket import CanonicalBallPocket
+    from pooltool.physics.resolve.resolver import Resolver
+    from pooltool.physics.resolve.stick_ball.instantaneous_point import InstantaneousPoint
+    from pooltool.physics.resolve.transition import CanonicalTransition
+
+    if params.cushion_model != "han2005":
+        raise ValueError(f"only the han2005 cushion model is compared, got {params.cushion_model!r}")
+    scale = (1.0 + params.e_b) / (2.0 * params.e_b) if match_throw else 1.0
+    friction = AlciatoreBallBallFriction(a=scale * params.throw_a, b=scale * params.throw_b, c=params.throw_c)
+    resolver = Resolver(
+        ball_ball=FrictionalInelastic(friction=friction),
+        ball_linear_cushion=Han2005Linear(),
+        ball_circular_cushion=Han2005Circular(),
+        ball_pocket=CanonicalBallPocket(),
+        stick_ball=InstantaneousPoint(english_throttle=1.0, squirt_throttle=1.0 if params.cue_end_mass > 0 else 0.0),
+        transition=CanonicalTransition(),
+    )
+    return PhysicsEngine(resolver=resolver)
+
+
+def ball_key(ball: int) -> str:
+    """pooltool ball id of nineball ball ``ball``."""
+    return CUE_ID if ball == 0 else str(ball)
+
+
+def ball_number(key: str) -> int:
+    """nineball ball number of pooltool ball id ``key``."""
+    return 0 if key == CUE_ID else int(key)
+
+
+class PooltoolRunner:
+    """Runs shots through ``pooltool.simulate`` with nineball's table, parameters and models."""
+
+    def __init__(self, pt: ModuleType, table: Table, params: PhysicsParams, match_throw: bool = False) -> None:
+        from pooltool.objects.ball.params import BallParams
+        from pooltool.objects.cue.datatypes import CueSpecs
+
+        self.pt = pt
+        self.table = pt.Table.from_table_specs(pooltool_table_specs(table.spec, params))
+        self.engine = pooltool_engine(params, match_throw)
+        self.ball_params = BallParams(
+            m=params.m, R=params.R, u_s=params.u_s, u_r=params.u_r, u_sp_proportionality=params.u_sp_factor,
+            e_b=params.e_b, e_c=params.e_c, f_c=params.f_c, g=params.g,
+        )
+        end_mass = params.cue_end_mass if params.cue_end_mass > 0 else CueSpecs().end_mass
+        self.cue_specs = CueSpecs(M=params.cue_mass, end_mass=end_mass)
+        self.pocket_index = self._map_pockets(table)
+
+    def _map_pockets(self, table: Table) -> dict[str, int]:
+        """pooltool pocket id -> nineball pocket index, by nearest capture-circle centre."""
+        mapping = {}
+        for key, pocket in self.table.pockets.items():
+            d = np.hypot(table.pockets[:, 0] - pocket.a, table.pockets[:, 1] - pocket.b)
+            mapping[key] = int(np.argmin(d))
+        if sorted(mapping.values()) != list(range(len(POCKET_NAMES))):
+            raise RuntimeError(f"pooltool pockets do not map one-to-one onto nineball's: {mapping}")
+        return mapping
+
+    def prepare(self, case: ShotCase) -> Any:
+        """A fresh, unsimulated pooltool System for ``case``."""
+        pt = self.pt
+        balls = {}
+        for ball, xy in case.positions.items():
+            b = pt.Ball(id=ball_key(ball), params=self.ball_params)
+            b.state.rvw[0] = [xy[0], xy[1], self.ball_params.R]
+            balls[b.id] = b
+        s = case.shot
+        cue = pt.Cue(cue_ball_id=CUE_ID, V0=s.V0, phi=s.phi, theta=s.theta, a=A_SIGN * s.a, b=s.b, specs=self.cue_specs)
+        return pt.System(cue=cue, table=self.table.copy(), balls=balls)
+
+    def run(self, system: Any, case: ShotCase) -> Any:
+        """Simulate ``system`` in place (prepare a new one per run)."""
+        return self.pt.simulate(system, engine=self.engine, inplace=True, max_events=MAX_EVENTS)
+
+    def outcome(self, system: Any) -> Outcome:
+        """Read first contact, pockets, final positions and event counts from a simulated System.
+
+        pooltool 0.6.0 can report a ball–ball collision between balls far apart: when two
+        rolling balls move in the same direction their collision quartic degenerates (the
+        t⁴ and t³ coefficients vanish) and its solver returns t = 0; the resolver then snaps
+        the balls into contact (``make_kiss`` fallback). Such events are counted in
+        ``gap_violations`` (measured on the pre-event positions).
+        """
+        first = None
+        kinds: dict[str, int] = {}
+        pocketed: dict[int, int] = {}
+        sidespin = 0.0
+        gaps = 0
+        n = 0
+        for ev in system.events:
+            name = PT_KIND_NAMES.get(str(ev.event_type))
+            if name is None:  # NONE markers at start and end
+                continue
+            n += 1
+            kinds[name] = kinds.get(name, 0) + 1
+            ids = ev.ids
+            if name == "STICK_BALL":
+                sidespin = float(ev.agents[1].final.state.rvw[2][2])
+            elif name == "BALL_BALL":
+                r1, r2 = (agent.initial.state.rvw[0] for agent in ev.agents)
+                gaps += abs(math.hypot(r1[0] - r2[0], r1[1] - r2[1]) - 2 * self.ball_params.R) > GAP_TOL
+                if first is None and CUE_ID in ids:
+                    first = ball_number(ids[1] if ids[0] == CUE_ID else ids[0])
+            elif name == "BALL_POCKET":
+                pocketed[ball_number(ids[0])] = self.pocket_index[ids[1]]
+        pos = {
+            ball_number(k): (float(b.state.rvw[0][0]), float(b.state.rvw[0][1]))
+            for k, b in system.balls.items()
+            if b.state.s != 4  # pooltool's "pocketed" motion state
+        }
+        return Outcome(first, pocketed, pos, n, kinds, sidespin, int(gaps))
+
+
+# --------------------------------------------------------------------------- timing
+
+
+@dataclass
+class ShotRecord:
+    """Timings and outcomes of one shot in both simulators."""
+
+    case: ShotCase
+    pt_seconds: float
+    pt: Outcome
+    nb_seconds: float | None = None
+    nb: Outcome | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        return self.pt_seconds / self.nb_seconds if self.nb_seconds else None
+
+
+def time_runs(runner: Any, case: ShotCase, repeats: int) -> tuple[float, Any]:
+    """Median wall time [s] of ``repeats`` runs of ``case`` (setup outside the timer), and the last result."""
+    times = []
+    result = None
+    for _ in range(repeats):
+        prepared = runner.prepare(case)
+        t0 = time.perf_counter()
+        result = runner.run(prepared, case)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
+
+
+def run_case(case: ShotCase, pt_runner: PooltoolRunner, nb_runner: NineballRunner | None, repeats: int) -> ShotRecord:
+    """Time one shot in both simulators (interleaved, so both see the same machine state)."""
+    pt_t, pt_res = time_runs(pt_runner, case, repeats)
+    record = ShotRecord(case, pt_t, pt_runner.outcome(pt_res))
+    if nb_runner is not None:
+        nb_t, nb_res = time_runs(nb_runner, case, repeats)
+        record.nb_seconds, record.nb = nb_t, nb_runner.outcome(nb_res)
+    return record
+
+
+def warm_up(cases: Sequence[ShotCase], runners: Iterable[Any]) -> None:
+    """Run each case once in each simulator so numba compilation stays out of the timings."""
+    for runner in runners:
+        for case in cases:
+            runner.run(runner.prepare(case), case)
+
+
+def progress(items: Sequence[ShotCase], enabled: bool) -> Iterable[ShotCase]:
+    """tqdm over ``items`` when installed and enabled, else the items themselves."""
+    if not enabled:
+        return items
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return items
+    return tqdm(items, desc="shots", unit="shot", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return float(statistics.median(values)) if values else None
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return float(statistics.fmean(values)) if values else None
+
+
+def _round(x: float | None, nd: int = 3) -> float | None:
+    return None if x is None else round(x, nd)
+
+
+def group_summary(records: Sequence[ShotRecord]) -> dict[str, Any]:
+    """Timing and event counts over one group of shots."""
+    out: dict[str, Any] = {
+        "n": len(records),
+        "pooltool_ms_median": _round(_median([1e3 * r.pt_seconds for r in records])),
+        "pooltool_events_mean": _round(_mean([r.pt.n_events for r in records]), 2),
+    }
+    if records and records[0].nb is not None:
+        ratios = [r.ratio for r in records if r.ratio is not None]
+        out.update({
+            "nineball_ms_median": _round(_median([1e3 * r.nb_seconds for r in records if r.nb_seconds]), 4),
+            "nineball_events_mean": _round(_mean([r.nb.n_events for r in records if r.nb]), 2),
+            "ratio_median": _round(_median(ratios), 1),
+            "ratio_min": _round(min(ratios), 1) if ratios else None,
+            "ratio_max": _round(max(ratios), 1) if ratios else None,
+        })
+    return out
+
+
+def named_report(records: Sequence[ShotRecord], pos_tol_mm: float) -> dict[str, Any]:
+    """Per named shot: cue parameters, timings, event counts and outcome agreement."""
+    report = {}
+    for r in records:
+        s = r.case.shot
+        entry: dict[str, Any] = {
+            "shot": {"V0": round(s.V0, 4), "phi": round(s.phi, 4), "theta": s.theta, "a": s.a, "b": s.b},
+            "pooltool_ms": _round(1e3 * r.pt_seconds),
+            "events": {"pooltool": r.pt.n_events},
+        }
+        if r.nb is not None:
+            entry["nineball_ms"] = _round(1e3 * r.nb_seconds, 4)
+            entry["ratio"] = _round(r.ratio, 1)
+            entry["events"]["nineball"] = r.nb.n_events
+            entry["event_kinds"] = {"nineball": r.nb.kinds, "pooltool": r.pt.kinds}
+            entry["gap_violations"] = {"nineball": r.nb.gap_violations, "pooltool": r.pt.gap_violations}
+            entry.update(compare_outcomes(r.nb, r.pt, pos_tol_mm))
+        else:
+            entry["pooltool_first_contact"] = r.pt.first_contact
+            entry["pooltool_pocketed"] = {str(b): POCKET_NAMES[p] for b, p in sorted(r.pt.pocketed.items())}
+            entry["event_kinds"] = {"pooltool": r.pt.kinds}
+        report[r.case.name] = entry
+    return report
+
+
+def agreement_rates(comps: Sequence[dict[str, Any]], pos_tol_mm: float) -> dict[str, Any]:
+    """Fractions of compared shots that agree, overall and per criterion."""
+    n = len(comps)
+    if n == 0:
+        return {"n": 0}
+    rate = lambda pred: round(sum(1 for c in comps if pred(c)) / n, 4)  # noqa: E731
+    return {
+        "n": n,
+        "agreement_rate": rate(lambda c: c["agree"]),
+        "first_contact_agreement": rate(lambda c: c["first_contact"]["agree"]),
+        "pocketed_agreement": rate(lambda c: c["pocketed"]["agree"]),
+        "final_pos_within_tol_rate": rate(lambda c: c["max_final_pos_diff_mm"] <= pos_tol_mm),
+        "final_pos_diff_mm_median": _round(_median([c["max_final_pos_diff_mm"] for c in comps]), 3),
+    }
+
+
+def random_report(records: Sequence[ShotRecord], pos_tol_mm: float, max_listed: int = 10) -> dict[str, Any]:
+    """Agreement over the random shots: all of them, and those where neither simulator had a
+    ball–ball gap violation; the first few disagreements are listed."""
+    if not records or records[0].nb is None:
+        return {}
+    comps = [compare_outcomes(r.nb, r.pt, pos_tol_mm) for r in records]
+    clean = [c for r, c in zip(records, comps) if r.nb.gap_violations == 0 and r.pt.gap_violations == 0]
+    listed = [
+        {"name": r.case.name, **{k: c[k] for k in ("first_contact", "pocketed", "max_final_pos_diff_mm")},
+         "gap_violations": {"nineball": r.nb.gap_violations, "pooltool": r.pt.gap_violations}}
+        for r, c in zip(records, comps) if not c["agree"]
+    ]
+    return {
+        **agreement_rates(comps, pos_tol_mm),
+        "without_gap_violations": agreement_rates(clean, pos_tol_mm),
+        "shots_with_gap_violations": {
+            "nineball": sum(1 for r in records if r.nb.gap_violations),
+            "pooltool": sum(1 for r in records if r.pt.gap_violations),
+        },
+        "n_disagreements": len(listed),
+        "disagreements": listed[:max_listed],
+    }
+
+
+def convention_check(records: Sequence[ShotRecord]) -> dict[str, Any]:
+    """Sidespin sign right after the strike in both simulators, for the random shots with |a| > 0.05."""
+    pairs = [(r.nb.sidespin, r.pt.sidespin) for r in records
+             if r.nb is not None and r.case.group == "random" and abs(r.case.shot.a) > 0.05]
+    if not pairs:
+        return {}
+    same = sum(1 for nb, pt in pairs if (nb > 0) == (pt > 0))
+    rel = [abs(nb - pt) / max(abs(nb), abs(pt), 1e-12) for nb, pt in pairs]
+    return {
+        "a_sign_applied_for_pooltool": A_SIGN,
+        "sidespin_sign_agreement": round(same / len(pairs), 4),
+        "sidespin_rel_diff_median": _round(_median(rel), 5),
+    }
+
+
+def break_entry(r: ShotRecord) -> dict[str, Any]:
+    """Pocketed balls and event counts of one break (break outcomes are chaotic: not compared)."""
+    sims = {"pooltool": r.pt, **({"nineball": r.nb} if r.nb is not None else {})}
+    return {
+        "name": r.case.name,
+        "pocketed": {k: sorted(o.pocketed) for k, o in sims.items()},
+        "events": {k: o.n_events for k, o in sims.items()},
+        "event_kinds": {k: o.kinds for k, o in sims.items()},
+        "gap_violations": {k: o.gap_violations for k, o in sims.items()},
+    }
+
+
+def build_report(records: Sequence[ShotRecord], args: argparse.Namespace, nineball_note: str | None) -> dict[str, Any]:
+    """The JSON document."""
+    groups = {g: [r for r in records if r.case.group == g] for g in ("named", "random", "break")}
+    ordinary = groups["named"] + groups["random"]
+    report: dict[str, Any] = {
+        "benchmark": "compare_pooltool",
+        "pooltool_version": importlib.metadata.version("pooltool-billiards"),
+        "config": {"shots": args.shots, "repeats": args.repeats, "seed": args.seed, "breaks": args.breaks,
+                   "pos_tol_mm": args.pos_tol_mm, "throw": args.throw,
+                   "table": "nine_foot", "params": "PhysicsParams()"},
+        "timing": {"ordinary": group_summary(ordinary), "breaks": group_summary(groups["break"])},
+        "named": named_report(groups["named"], args.pos_tol_mm),
+        "random": random_report(groups["random"], args.pos_tol_mm),
+        "breaks": [break_entry(r) for r in groups["break"]],
+    }
+    if nineball_note:
+        report["nineball"] = nineball_note
+    else:
+        ratio = report["timing"]["ordinary"].get("ratio_median")
+        report["target"] = {"ordinary_ratio_min": TARGET_RATIO, "met": ratio is not None and ratio >= TARGET_RATIO}
+        named = report["named"].values()
+        report["named_agreement"] = {"agree": sum(1 for e in named if e.get("agree")), "n": len(named)}
+        report["conventions"] = convention_check(records)
+    return report
+
+
+# --------------------------------------------------------------------------- main
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--shots", type=int, default=50, help="random ordinary shots (default 50)")
+    p.add_argument("--repeats", type=int, default=5, help="timed runs per shot and simulator; the median is kept")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--breaks", type=int, default=3, help="break shots (default 3)")
+    p.add_argument("--pos-tol-mm", type=float, default=10.0, help="final-position tolerance for agreement")
+    p.add_argument("--json", type=Path, default=None, help="also write the JSON report here")
+    p.add_argument("--throw", choices=("matched", "pooltool"), default="matched",
+                   help="ball-ball friction impulse: 'matched' scales pooltool's friction curve so it applies "
+                        "mu*J_n like nineball (default); 'pooltool' keeps pooltool's mu*e_b*v_n")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = p.parse_args(argv)
+    if args.shots < 0 or args.repeats < 1 or args.breaks < 0:
+        p.error("--shots and --breaks must be >= 0 and --repeats >= 1")
+    return args
+
+
+def emit(report: dict[str, Any], path: Path | None) -> None:
+    """Print the report as JSON, and write it to ``path`` when given."""
+    text = json.dumps(report, indent=2)
+    print(text)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    pt = import_pooltool()
+    if pt is None:
+        print(INSTALL_HINT, file=sys.stderr)
+        emit(SKIPPED, args.json)
+        return 0
+    table, params = Table.nine_foot(), PhysicsParams()
+    pt_runner = PooltoolRunner(pt, table, params, match_throw=args.throw == "matched")
+    nb_runner, note = None, None
+    if callable(getattr(physics, "simulate", None)):
+        nb_runner = NineballRunner(table, params)
+    else:
+        note = "physics.simulate not available: pooltool side only"
+        print(note, file=sys.stderr)
+    rng = np.random.default_rng(args.seed)
+    cases = named_shots(table, params) + random_shots(rng, args.shots, table, params)
+    cases += break_shots(rng, args.breaks, table, params)
+    runners = [pt_runner] + ([nb_runner] if nb_runner else [])
+    warm_up([c for c in cases if c.group == "named"] + [c for c in cases if c.group == "break"][:1], runners)
+    records = [run_case(c, pt_runner, nb_runner, args.repeats) for c in progress(cases, not args.no_progress)]
+    emit(build_report(records, args, note), args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
