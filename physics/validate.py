@@ -40,7 +40,7 @@ def validate_state(state: BallState, table: Table, params: PhysicsParams) -> Non
     code, i, j = check_layout(
         np.ascontiguousarray(state.pos, dtype=np.float64), np.ascontiguousarray(state.vel, dtype=np.float64),
         np.ascontiguousarray(state.spin, dtype=np.float64), np.ascontiguousarray(state.motion, dtype=np.int64),
-        table.width, table.length, table.pockets, R, OVERLAP_TOL,
+        table.width, table.length, table.segments, table.jaws, table.pockets, R, OVERLAP_TOL,
     )
     if code == OK:
         return
@@ -52,7 +52,8 @@ def validate_state(state: BallState, table: Table, params: PhysicsParams) -> Non
     if code == OUTSIDE:
         raise ValueError(
             f"state.pos[{i}]: ball {i} at ({x:.4f}, {y:.4f}) is outside the playing surface "
-            f"(centre must lie within [{R:.4f}, {table.width - R:.4f}] x [{R:.4f}, {table.length - R:.4f}] m)"
+            f"(centre must lie within [{R:.4f}, {table.width - R:.4f}] x [{R:.4f}, {table.length - R:.4f}] m, "
+            f"or in a pocket mouth clear of the jaws)"
         )
     if code == IN_POCKET:
         raise ValueError(f"state.pos[{i}]: ball {i} at ({x:.4f}, {y:.4f}) lies inside pocket {j}")

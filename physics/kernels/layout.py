@@ -9,8 +9,30 @@ MAX_MOTION_CODE = 6
 
 
 @njit(cache=True)
-def check_layout(pos, vel, spin, motion, width, length, pockets, R, tol):
-    """First problem found as (code, i, j); (OK, -1, -1) when the layout is legal."""
+def _clear_of_cushions(x, y, segments, jaws, R, tol):
+    """Whether a ball centred at (x, y) lies on the playing side of every nearby cushion and jaw."""
+    for k in range(segments.shape[0]):
+        x1, y1, x2, y2, nx, ny = segments[k, 0], segments[k, 1], segments[k, 2], segments[k, 3], segments[k, 4], segments[k, 5]
+        ex = x2 - x1
+        ey = y2 - y1
+        s = ((x - x1) * ex + (y - y1) * ey) / (ex * ex + ey * ey)
+        d = (x - x1) * nx + (y - y1) * ny
+        if 0.0 <= s <= 1.0 and d < R - tol and d > -4.0 * R:
+            return False
+    for k in range(jaws.shape[0]):
+        if math.hypot(x - jaws[k, 0], y - jaws[k, 1]) < jaws[k, 2] + R - tol:
+            return False
+    return True
+
+
+@njit(cache=True)
+def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, R, tol):
+    """First problem found as (code, i, j); (OK, -1, -1) when the layout is legal.
+
+    A centre must lie within R of no cushion: inside the rectangle [R, width − R] × [R, length − R],
+    or in a pocket's mouth (within 0.15 m of its capture circle's centre, on the playing side of
+    its facings and clear of its jaws), where a ball can come to rest hanging in the jaws.
+    """
     n = pos.shape[0]
     for i in range(n):
         if motion[i] < 0 or motion[i] > MAX_MOTION_CODE:
@@ -28,7 +50,14 @@ def check_layout(pos, vel, spin, motion, width, length, pockets, R, tol):
         x = pos[i, 0]
         y = pos[i, 1]
         if x < r_in or x > width - r_in or y < r_in or y > length - r_in:
-            return OUTSIDE, i, -1
+            near_pocket = False
+            for k in range(pockets.shape[0]):
+                if math.hypot(x - pockets[k, 0], y - pockets[k, 1]) < 0.15:
+                    near_pocket = True
+            if not near_pocket or x < -R or x > width + R or y < -R or y > length + R:
+                return OUTSIDE, i, -1
+            if not _clear_of_cushions(x, y, segments, jaws, R, tol):
+                return OUTSIDE, i, -1
         for k in range(pockets.shape[0]):
             dx = x - pockets[k, 0]
             dy = y - pockets[k, 1]

@@ -33,8 +33,13 @@ CHAIN_WINDOW = 1e-9  # [s]
 # bounces form a geometric (Zeno) series. After such a contact both balls take their
 # end-of-sliding state at once, v ← v − (2/7)u (angular momentum about the cloth contact is
 # conserved, Alciatore TP 4-1), which removes the driving force and ends the series.
+# If they still close on each other after that (a rolling ball pressing past another at a
+# thin angle), each ball's velocity is turned, at constant speed, just enough for the pair to
+# part at ZENO_PART (a ball slower than that stops): the sustained-contact slide of one ball
+# around the other, with no energy added.
 ZENO_WINDOW = 0.25  # [s]
 ZENO_SPEED = 0.05  # [m/s]
+ZENO_PART = 1e-3  # [m/s]
 
 
 @njit(cache=True)
@@ -176,6 +181,56 @@ def _snap_to_rolling(i, vel, spin, p):
 
 
 @njit(cache=True)
+def _turn_away(i, nx, ny, target, vel, spin, p):
+    """Turn ball i's (rolling) velocity at constant speed so that v·n = target; stop it if too slow."""
+    R = p[P_R]
+    speed = math.hypot(vel[i, 0], vel[i, 1])
+    vn = vel[i, 0] * nx + vel[i, 1] * ny
+    if vn <= target:
+        return
+    if speed <= abs(target):
+        vel[i, 0] = 0.0
+        vel[i, 1] = 0.0
+    else:
+        tx, ty = -ny, nx
+        vt = vel[i, 0] * tx + vel[i, 1] * ty
+        new_vt = math.sqrt(speed * speed - target * target)
+        if vt < 0.0:
+            new_vt = -new_vt
+        vel[i, 0] = target * nx + new_vt * tx
+        vel[i, 1] = target * ny + new_vt * ty
+    spin[i, 0] = -vel[i, 1] / R
+    spin[i, 1] = vel[i, 0] / R
+
+
+@njit(cache=True)
+def _part_pair(a, b, pos, vel, spin, p):
+    """Make balls a and b separate at ZENO_PART at least, turning (never speeding up) their velocities."""
+    nx = pos[b, 0] - pos[a, 0]
+    ny = pos[b, 1] - pos[a, 1]
+    d = math.hypot(nx, ny)
+    nx /= d
+    ny /= d
+    va = vel[a, 0] * nx + vel[a, 1] * ny
+    vb = vel[b, 0] * nx + vel[b, 1] * ny
+    if vb - va >= ZENO_PART:
+        return
+    # the ball that drives the approach more turns first, to part at half the margin each way
+    _turn_away(a, nx, ny, min(va, vb - ZENO_PART) if va > -vb else -0.5 * ZENO_PART, vel, spin, p)
+    va = vel[a, 0] * nx + vel[a, 1] * ny
+    if vb - va < ZENO_PART:
+        _turn_away(b, -nx, -ny, -(va + ZENO_PART), vel, spin, p)
+    va = vel[a, 0] * nx + vel[a, 1] * ny
+    vb = vel[b, 0] * nx + vel[b, 1] * ny
+    if vb - va < ZENO_PART:  # both too slow to part: stop both
+        for i in (a, b):
+            vel[i, 0] = 0.0
+            vel[i, 1] = 0.0
+            spin[i, 0] = 0.0
+            spin[i, 1] = 0.0
+
+
+@njit(cache=True)
 def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p,
                     max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
     """Simulate one shot in place. Returns (number of logged events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP).
@@ -281,6 +336,7 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             if zeno:
                 _snap_to_rolling(a, vel, spin, p)
                 _snap_to_rolling(b, vel, spin, p)
+                _part_pair(a, b, pos, vel, spin, p)
             _reclassify(a, vel, spin, motion, p)
             _reclassify(b, vel, spin, motion, p)
         elif kind == EV_CUSHION or kind == EV_JAW:
