@@ -1,0 +1,1 @@
+"""nineball agents: baseline, search and learned players, and head-to-head evaluation."""
