@@ -9,7 +9,7 @@ import numpy as np
 
 from nineball_env.rules.errors import IllegalAction
 from nineball_env.rules.rack import new_rack
-from nineball_env.rules.state import RackState, _player
+from nineball_env.rules.state import RackState, as_player
 
 
 class BreakOrder(StrEnum):
@@ -39,7 +39,7 @@ class Match:
         if isinstance(self.race_to, bool) or not isinstance(self.race_to, int) or self.race_to < 1:
             raise ValueError(f"race_to: expected a whole number of racks >= 1, got {self.race_to!r}")
         object.__setattr__(self, "break_order", BreakOrder(self.break_order))
-        object.__setattr__(self, "breaker", _player(self.breaker, "breaker"))
+        object.__setattr__(self, "breaker", as_player(self.breaker, "breaker"))
         won = tuple(int(w) for w in self.racks_won)
         if len(won) != 2 or min(won) < 0 or max(won) > self.race_to or min(won) == self.race_to:
             raise ValueError(f"racks_won: expected two scores in 0..{self.race_to}, at most one reaching it, "

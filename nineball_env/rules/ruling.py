@@ -15,7 +15,7 @@ from typing import Iterable
 from nineball_env.rules.errors import IllegalAction
 from nineball_env.rules.events import NINE, ShotEvent
 from nineball_env.rules.ids import RuleId
-from nineball_env.rules.state import BallInHand, Phase, RackState, _player
+from nineball_env.rules.state import BallInHand, Phase, RackState, as_player
 from nineball_env.rules.summary import ShotSummary, summarize
 
 
@@ -130,7 +130,11 @@ def format_outcome(ruling: Ruling) -> str:
 
 
 def break_fouls(state: RackState, s: ShotSummary) -> list[RuleId]:
-    """Every rule a break broke (R-BREAK-FIRST, R-BREAK-LEGAL, R-BREAK-SCRATCH, R-BREAK-JUMP)."""
+    """Every rule a break broke (R-BREAK-FIRST, R-BREAK-LEGAL, R-BREAK-SCRATCH, R-BREAK-JUMP).
+
+    R-BREAK-LEGAL is judged on its own: any object ball pocketed, or four distinct object balls at a
+    cushion after the cue ball's first contact (whichever ball that was; none without a contact).
+    """
     fouls = []
     if state.lowest not in s.first_contact:  # simultaneous contacts: in the shooter's favour
         fouls.append(RuleId.BREAK_FIRST)
@@ -204,7 +208,7 @@ def forfeit(state: RackState, player: int) -> Ruling:
     if not isinstance(state, RackState):
         raise TypeError(f"state: expected a RackState, got {type(state).__name__}")
     try:
-        player = _player(player, "player")
+        player = as_player(player, "player")
     except ValueError as err:
         raise IllegalAction(f"{err} (R-FORFEIT)") from None
     if state.over:
@@ -248,54 +252,59 @@ def _choice(state: RackState, declaration: Declaration) -> Ruling:
 
 
 def _outcome(state: RackState, declaration: Declaration, s: ShotSummary, fouls: list[RuleId]) -> Ruling:
-    """Penalty or reward for a shot whose fouls are known (R-FOUL-PENALTY, R-CONTINUE, R-WIN-9, ...)."""
+    """Penalty or reward for a shot whose fouls are known; each branch below is one rule of RULES.md."""
     shooter: int = state.shooter  # type: ignore[assignment]
     opponent = 1 - shooter
     is_break = state.phase is Phase.BREAK
     is_push = declaration is Declaration.PUSH_OUT
-    cited: list[RuleId] = [RuleId.PUSH_FREE] if is_push else []
-    if is_push and s.object_pocketed:
-        cited.append(RuleId.PUSH_POCKETED)
     nine_down = NINE in s.pocketed or NINE in s.off_table
-    remaining = state.on_table - set(s.pocketed) - set(s.off_table)
+    remaining = state.on_table - set(s.pocketed) - set(s.off_table)  # pocketed balls stay down (R-FOUL-PENALTY)
     counts = list(state.foul_counts)
+    cited: list[RuleId] = []
+    if is_push:
+        cited.append(RuleId.PUSH_FREE)
+        if s.object_pocketed:
+            cited.append(RuleId.PUSH_POCKETED)
+
+    def ruling(after: RackState, spotted: bool = False) -> Ruling:
+        return Ruling(state, declaration, _ordered(fouls), tuple(cited), s.pocketed, s.off_table, spotted, after)
+
+    def over(winner: int, ended_by: RuleId) -> RackState:
+        return replace(state, shooter=None, on_table=remaining, phase=Phase.RACK_OVER,
+                       ball_in_hand=BallInHand.NONE, foul_counts=tuple(counts), winner=winner, ended_by=ended_by)
+
+    def play_on(shooter: int, phase: Phase, ball_in_hand: BallInHand, spot: bool) -> RackState:
+        on_table = remaining | {NINE} if spot else remaining
+        return replace(state, shooter=shooter, on_table=on_table, phase=phase, ball_in_hand=ball_in_hand,
+                       foul_counts=tuple(counts))
 
     if fouls:
         counts[shooter] += 1
-        if counts[shooter] == 3:
+        if counts[shooter] == 3:  # R-THREE-FOULS: the rack is lost (nothing is spotted)
             cited.append(RuleId.THREE_FOULS)
-            after = RackState(state.breaker, None, remaining, Phase.RACK_OVER, BallInHand.NONE,
-                              tuple(counts), opponent, RuleId.THREE_FOULS)  # type: ignore[arg-type]
-            return Ruling(state, declaration, _ordered(fouls), tuple(cited), s.pocketed, s.off_table, False, after)
-        cited += [RuleId.BREAK_FOUL_BIH] if is_break else [RuleId.FOUL_PENALTY]
-        cited.append(RuleId.BIH)
-        if nine_down:
+            return ruling(over(opponent, RuleId.THREE_FOULS))
+        # R-FOUL-PENALTY / R-BREAK-FOUL-BIH: the opponent, ball in hand anywhere (R-BIH), no push-out.
+        cited += [RuleId.BREAK_FOUL_BIH if is_break else RuleId.FOUL_PENALTY, RuleId.BIH]
+        if nine_down:  # R-SPOT-9 (R-BREAK-9 when it dropped on a foul break)
             cited += [RuleId.BREAK_9, RuleId.SPOT_9] if is_break and NINE in s.pocketed else [RuleId.SPOT_9]
         if counts[shooter] == 2:
             cited.append(RuleId.WARNING)
-        after = RackState(state.breaker, opponent, remaining | {NINE}, Phase.NORMAL, BallInHand.ANYWHERE,
-                          tuple(counts))  # type: ignore[arg-type]
-        return Ruling(state, declaration, _ordered(fouls), tuple(cited), s.pocketed, s.off_table, nine_down, after)
+        return ruling(play_on(opponent, Phase.NORMAL, BallInHand.ANYWHERE, nine_down), nine_down)
 
     counts[shooter] = 0  # a legal shot, a legal push-out included, clears the count (R-THREE-FOULS)
-    if is_push:  # R-PUSH-POCKETED: nothing counts, the 9 comes back; the opponent chooses (R-PUSH-CHOICE)
+    if is_push:  # R-PUSH-POCKETED: nothing counts and the 9 comes back; the opponent chooses (R-PUSH-CHOICE)
         if nine_down:
             cited.append(RuleId.SPOT_9)
         cited.append(RuleId.PUSH_CHOICE)
-        after = RackState(state.breaker, opponent, remaining | {NINE}, Phase.PUSH_OUT_CHOICE, BallInHand.NONE,
-                          tuple(counts))  # type: ignore[arg-type]
-        return Ruling(state, declaration, (), tuple(cited), s.pocketed, s.off_table, nine_down, after)
-    if NINE in s.pocketed:  # a legal shot cannot drive the 9 off the table (R-FOUL-JUMP)
+        return ruling(play_on(opponent, Phase.PUSH_OUT_CHOICE, BallInHand.NONE, nine_down), nine_down)
+    if NINE in s.pocketed:  # R-WIN-9 (a legal shot cannot have driven the 9 off the table: R-FOUL-JUMP)
         cited += [RuleId.BREAK_9, RuleId.WIN_9] if is_break else [RuleId.WIN_9]
-        after = RackState(state.breaker, None, remaining, Phase.RACK_OVER, BallInHand.NONE,
-                          tuple(counts), shooter, RuleId.WIN_9)  # type: ignore[arg-type]
-        return Ruling(state, declaration, (), tuple(cited), s.pocketed, s.off_table, False, after)
+        return ruling(over(shooter, RuleId.WIN_9))
+    # R-CONTINUE / R-BREAK-CONTINUE; after a legal break the next shot may be a push-out (R-PUSH-WHO).
     cited.append(RuleId.BREAK_CONTINUE if is_break else RuleId.CONTINUE)
     next_shooter = shooter if s.object_pocketed else opponent
-    next_phase = Phase.PUSH_OUT_ALLOWED if is_break else Phase.NORMAL  # R-PUSH-WHO
-    after = RackState(state.breaker, next_shooter, remaining, next_phase, BallInHand.NONE,
-                      tuple(counts))  # type: ignore[arg-type]
-    return Ruling(state, declaration, (), tuple(cited), s.pocketed, s.off_table, False, after)
+    next_phase = Phase.PUSH_OUT_ALLOWED if is_break else Phase.NORMAL
+    return ruling(play_on(next_shooter, next_phase, BallInHand.NONE, spot=False))
 
 
 def _ordered(fouls: list[RuleId]) -> tuple[RuleId, ...]:

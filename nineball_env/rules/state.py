@@ -30,7 +30,8 @@ class BallInHand(StrEnum):
     ANYWHERE = "anywhere"
 
 
-def _player(value: object, what: str) -> int:
+def as_player(value: object, what: str) -> int:
+    """``value`` as player 0 or 1, or a ValueError naming ``what``."""
     if isinstance(value, bool) or value not in PLAYERS:
         raise ValueError(f"{what}: expected player 0 or 1, got {value!r}")
     return int(value)  # type: ignore[call-overload]
@@ -61,8 +62,10 @@ class RackState:
     ended_by: RuleId | None = None
 
     def __post_init__(self) -> None:
-        set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
-        set_("breaker", _player(self.breaker, "breaker"))
+        def set_(name: str, value: object) -> None:
+            object.__setattr__(self, name, value)  # normalise a field of the frozen instance
+
+        set_("breaker", as_player(self.breaker, "breaker"))
         try:
             on_table = frozenset(int(b) for b in self.on_table)
             phase = Phase(self.phase)
@@ -79,17 +82,18 @@ class RackState:
         set_("ball_in_hand", ball_in_hand)
         set_("foul_counts", counts)
         if phase is Phase.RACK_OVER:
-            set_("winner", _player(self.winner, "winner"))
+            set_("winner", as_player(self.winner, "winner"))
             if self.ended_by not in RACK_ENDINGS:
                 raise ValueError(f"ended_by: expected one of {sorted(RACK_ENDINGS)}, got {self.ended_by!r}")
             set_("ended_by", RuleId(self.ended_by))
             if self.shooter is not None or ball_in_hand is not BallInHand.NONE:
                 raise ValueError("a rack that is over has no shooter and no ball in hand (R-GAME-END)")
-            loser_count = counts[1 - self.winner]  # type: ignore[operator]
-            if (self.ended_by is RuleId.THREE_FOULS) != (loser_count == 3) or counts[self.winner] == 3:  # type: ignore[index]
+            winner: int = self.winner  # type: ignore[assignment]
+            lost_on_fouls = self.ended_by is RuleId.THREE_FOULS
+            if lost_on_fouls != (counts[1 - winner] == 3) or counts[winner] == 3:
                 raise ValueError(f"foul_counts {counts}: three fouls must be exactly how the rack was lost")
             return
-        set_("shooter", _player(self.shooter, "shooter"))
+        set_("shooter", as_player(self.shooter, "shooter"))
         if self.winner is not None or self.ended_by is not None:
             raise ValueError(f"a running rack has no winner (phase {phase})")
         if NINE not in on_table:

@@ -218,6 +218,7 @@ def test_apply_ruling_advances_the_rack_and_refuses_a_foreign_ruling() -> None:
     dict(phase="rack-over", shooter=None, ball_in_hand="none", winner=0, ended_by="R-WIN-9", foul_counts=(0, 3)),
     dict(phase="rack-over", shooter=None, ball_in_hand="none", winner=0, ended_by="R-THREE-FOULS"),
     dict(phase="rack-over", shooter=0, ball_in_hand="none", winner=0, ended_by="R-WIN-9"),
+    dict(phase="rack-over", shooter=None, ball_in_hand="none", winner=0, ended_by="R-LOWEST"),
     dict(phase="nonsense"),
 ])
 def test_rack_state_rejects_impossible_states(kwargs) -> None:

@@ -219,7 +219,8 @@ CASES = [
 
 @pytest.mark.parametrize(
     ("rule", "rack", "events", "declaration", "expected"),
-    [pytest.param(rule, rack, events, decl, exp, id=f"{rule}: {what}") for rule, what, rack, events, decl, exp in CASES],
+    [pytest.param(rule, rack, events, decl, exp, id=f"{rule}: {what}")
+     for rule, what, rack, events, decl, exp in CASES],
 )
 def test_rule(rule: str, rack, events, declaration, expected) -> None:
     check(decide(rack, events, declaration), **expected)
@@ -382,3 +383,16 @@ def test_describe_lists_the_whole_decision() -> None:
 
 def test_shot_event_is_the_only_accepted_record() -> None:
     assert isinstance(hit(0, 1, .1), ShotEvent)
+
+
+def test_decide_and_forfeit_need_a_rack_state() -> None:
+    with pytest.raises(TypeError):
+        decide("rack", [])  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        forfeit(None, 0)  # type: ignore[arg-type]
+
+
+def test_ruling_keeps_the_action_it_judged() -> None:
+    ruling = decide(AFTER_BREAK, [rail(0, .3)], "push-out")
+    assert ruling.shooter == 1 and ruling.before == AFTER_BREAK and ruling.declaration is Declaration.PUSH_OUT
+    assert not ruling.foul and ruling.pocketed == () and ruling.off_table == ()
