@@ -7,6 +7,7 @@
 """
 
 from physics.api import DEFAULT_MAX_EVENTS, DEFAULT_MAX_TIME, sample_positions, simulate
+from physics.batch import BatchResult, simulate_batch
 from physics.events import Event, EventKind, EventLog, SimResult
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.rack import nine_ball_rack, place_balls, rack_positions
@@ -16,8 +17,8 @@ from physics.table import DEFAULT_TABLE, POCKET_NAMES, Table, TableSpec
 from physics.validate import validate_state
 
 __all__ = [
-    "BallState", "CUE", "DEFAULT_MAX_EVENTS", "DEFAULT_MAX_TIME", "DEFAULT_PARAMS", "DEFAULT_TABLE", "Event",
+    "BallState", "BatchResult", "CUE", "DEFAULT_MAX_EVENTS", "DEFAULT_MAX_TIME", "DEFAULT_PARAMS", "DEFAULT_TABLE", "Event",
     "EventKind", "EventLog", "Motion", "N_BALLS", "POCKET_NAMES", "PhysicsParams", "SimResult", "Shot", "Table",
-    "TableSpec", "nine_ball_rack", "place_balls", "rack_positions", "sample_positions", "simulate",
+    "TableSpec", "nine_ball_rack", "place_balls", "rack_positions", "sample_positions", "simulate", "simulate_batch",
     "validate_state",
 ]

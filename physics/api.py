@@ -61,13 +61,11 @@ def simulate(
     if shot is not None and not state.on_table()[0]:
         raise ValueError("state: the cue ball (ball 0) must be on the table to take a shot")
     work = state
-    # Start with a small log buffer; a shot that fills it reruns (deterministically) with the full cap.
-    n = min(int(max_events), _INITIAL_LOG)
-    while True:
-        count, flags, buffers = _run(work, shot, table, params, n, float(max_time))
-        if not (flags & FLAG_EVENT_CAP) or n >= max_events:
-            break
-        n = int(max_events)
+    # Start with a small log; a shot with more events reruns (deterministically) with a log that fits.
+    count, flags, buffers = _run(work, shot, table, params, min(int(max_events), _INITIAL_LOG), int(max_events),
+                                 float(max_time))
+    if count > buffers[5].shape[0]:
+        count, flags, buffers = _run(work, shot, table, params, count, int(max_events), float(max_time))
     pos, vel, spin, motion, pocket, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b = buffers
     log = EventLog(ev_time[:count].copy(), ev_kind[:count].copy(), ev_a[:count].copy(), ev_b[:count].copy(),
                    ev_target[:count].copy(), ev_state_a[:count].copy(), ev_state_b[:count].copy())
@@ -75,7 +73,8 @@ def simulate(
     return SimResult(state.copy(), final, log, bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP))
 
 
-def _run(work: BallState, shot: Shot | None, table: Table, params: PhysicsParams, n: int, max_time: float):
+def _run(work: BallState, shot: Shot | None, table: Table, params: PhysicsParams, n: int, max_events: int,
+         max_time: float):
     """One kernel call on fresh copies of ``work`` with an n-row event log."""
     pos = np.array(work.pos, dtype=np.float64, order="C")
     vel = np.array(work.vel, dtype=np.float64, order="C")
@@ -93,7 +92,7 @@ def _run(work: BallState, shot: Shot | None, table: Table, params: PhysicsParams
     shot_arr = shot_array(shot) if strike else np.zeros(5)
     count, flags = simulate_kernel(
         pos, vel, spin, motion, pocket, shot_arr, strike,
-        table.segments, table.jaws, table.pockets, params.to_array(), n, max_time,
+        table.segments, table.jaws, table.pockets, params.to_array(), max_events, max_time,
         ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b,
     )
     return count, flags, (pos, vel, spin, motion, pocket, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)

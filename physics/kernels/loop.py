@@ -9,7 +9,7 @@ first) — so reruns are bit-identical.
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from physics.kernels.detect import ball_ball_time, ball_circle_time, ball_segment_time, travel_bound
 from physics.kernels.motion import (
@@ -233,10 +233,13 @@ def _part_pair(a, b, pos, vel, spin, p):
 @njit(cache=True)
 def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p,
                     max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
-    """Simulate one shot in place. Returns (number of logged events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP).
+    """Simulate one shot in place. Returns (number of events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP).
 
     pos (n, 2), vel (n, 2), spin (n, 3), motion (n,), pocket (n,) are updated in place; shot is
     (V0, phi [rad], theta [rad], a, b), applied to ball 0 when ``strike``; p is PhysicsParams.to_array().
+    The first len(ev_time) events are written to the ev_* buffers; later ones are simulated but not
+    logged (the caller reruns with a larger log when it needs them all), so the physics never
+    depends on the log's size.
     """
     n = pos.shape[0]
     t_trans = np.full(n, INF)
@@ -263,8 +266,9 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
         spin[0, 1] = wy
         spin[0, 2] = wz
         _reclassify(0, vel, spin, motion, p)
-        _record(count, 0.0, EV_STICK, 0, -1, -1, pos, vel, spin, motion,
-                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+        if count < ev_time.shape[0]:
+            _record(count, 0.0, EV_STICK, 0, -1, -1, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
         count += 1
     # Transition times first, so that pair windows see every ball's own horizon.
     for i in range(n):
@@ -366,8 +370,9 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             spin[a, 0] = 0.0
             spin[a, 1] = 0.0
             spin[a, 2] = 0.0
-        _record(count, t, kind, a, b, target, pos, vel, spin, motion,
-                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+        if count < ev_time.shape[0]:
+            _record(count, t, kind, a, b, target, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
         count += 1
         _refresh_ball(a, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                       t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, reach)
@@ -375,3 +380,16 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             _refresh_ball(b, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                           t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, reach)
     return count, flags
+
+
+@njit(cache=True, parallel=True)
+def simulate_batch_kernel(pos, vel, spin, motion, pocket, shots, strike, segments, jaws, pockets, p,
+                          max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b,
+                          counts, flags):
+    """``simulate_kernel`` on B tables in parallel (leading axis of every array is the table)."""
+    for k in prange(pos.shape[0]):
+        c, f = simulate_kernel(pos[k], vel[k], spin[k], motion[k], pocket[k], shots[k], strike[k], segments, jaws,
+                               pockets, p, max_events, max_time, ev_time[k], ev_kind[k], ev_a[k], ev_b[k],
+                               ev_target[k], ev_state_a[k], ev_state_b[k])
+        counts[k] = c
+        flags[k] = f

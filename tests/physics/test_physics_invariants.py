@@ -166,14 +166,14 @@ def _pocket_time(result, ball):
     return rows[0] if rows else np.inf
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layouts_and_shots())
 def test_random_layouts_and_shots_are_physical(case):
     _check_shot_physics(*case)
 
 
 @pytest.mark.slow
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layouts_and_shots())
 def test_thousands_of_random_layouts_and_shots_are_physical(case):
     _check_shot_physics(*case)
