@@ -1,0 +1,90 @@
+"""Batched physics throughput: shots/s against batch size, on 1 and 2 threads, in one run.
+
+Prints JSON; ``--plot PATH`` also draws shots/s against batch size (needs matplotlib).
+Run: python benchmarks/batch_scaling.py --plot benchmarks/batch_scaling.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numba
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import physics  # noqa: E402
+from benchmarks.physics_throughput import break_shots, ordinary_shots  # noqa: E402
+
+
+def shots_per_second(cases, batch: int, threads: int, repeats: int) -> float:
+    """Median shots/s of simulate_batch over ``repeats`` runs of ``batch`` tables."""
+    states = [cases[k % len(cases)][0] for k in range(batch)]
+    shots = [cases[k % len(cases)][1] for k in range(batch)]
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        physics.simulate_batch(states, shots, threads=threads, log_capacity=8)
+        samples.append(batch / (time.perf_counter() - t0))
+    return statistics.median(samples)
+
+
+def single_shots_per_second(cases, n: int, repeats: int) -> float:
+    """Median shots/s of the single-table ``simulate`` in a Python loop."""
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for k in range(n):
+            physics.simulate(*cases[k % len(cases)])
+        samples.append(n / (time.perf_counter() - t0))
+    return statistics.median(samples)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="1,4,16,64,256,1024")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--plot", help="write a PNG plot here")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    max_threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    out: dict = {"threads_available": numba.config.NUMBA_NUM_THREADS, "sizes": sizes}
+    for kind, cases in (("ordinary", ordinary_shots(256, args.seed + 1)), ("break", break_shots(64, args.seed))):
+        physics.simulate_batch([c[0] for c in cases[:2]], [c[1] for c in cases[:2]])  # compile / load
+        rows = {}
+        for threads in range(1, max_threads + 1):
+            rows[f"{threads}_thread"] = [round(shots_per_second(cases, b, threads, args.repeats), 1) for b in sizes]
+        out[kind] = rows
+        out[kind]["single_loop"] = round(single_shots_per_second(cases, 256, args.repeats), 1)
+        if max_threads >= 2:
+            out[kind]["scaling_1_to_2_at_largest_batch"] = round(rows["2_thread"][-1] / rows["1_thread"][-1], 3)
+    print(json.dumps(out, indent=2))
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+        for ax, kind in zip(axes, ("ordinary", "break")):
+            for threads in range(1, max_threads + 1):
+                ax.plot(sizes, out[kind][f"{threads}_thread"], marker="o", label=f"simulate_batch, {threads} thread(s)")
+            ax.axhline(out[kind]["single_loop"], color="grey", linestyle="--", label="simulate in a Python loop")
+            ax.set_xscale("log")
+            ax.set_xlabel("batch size (tables)")
+            ax.set_ylabel("shots / s")
+            ax.set_title(f"{kind} shots")
+            ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+    return out
+
+
+if __name__ == "__main__":
+    main()
