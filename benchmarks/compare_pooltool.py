@@ -161,7 +161,8 @@ def random_layout(rng: np.random.Generator, n_balls: int, table: Table, R: float
 
 
 def random_shots(rng: np.random.Generator, n: int, table: Table, params: PhysicsParams) -> list[ShotCase]:
-    """Ordinary shots: 2–5 balls, V0 in [1, 4] m/s aimed at an object ball (any cut), small spin."""
+    """Ordinary shots: 2–5 balls, V0 in [1, 4] m/s aimed at an object ball (any cut), small spin,
+    cue elevation up to 10°."""
     cases = []
     for i in range(n):
         positions = random_layout(rng, int(rng.integers(2, 6)), table, params.R)
@@ -170,7 +171,7 @@ def random_shots(rng: np.random.Generator, n: int, table: Table, params: Physics
         dist = math.hypot(obj[0] - cue[0], obj[1] - cue[1])
         max_cut = math.degrees(math.asin(min(1.0, 2 * params.R / dist)))
         phi = direct_phi(cue, obj) + float(rng.uniform(-0.8, 0.8)) * max_cut
-        shot = Shot(V0=float(rng.uniform(1.0, 4.0)), phi=phi % 360.0,
+        shot = Shot(V0=float(rng.uniform(1.0, 4.0)), phi=phi % 360.0, theta=float(rng.uniform(0.0, 10.0)),
                     a=float(rng.uniform(-0.2, 0.2)), b=float(rng.uniform(-0.3, 0.3)))
         cases.append(ShotCase(f"random_{i:03d}", "random", positions, shot))
     return cases
@@ -293,7 +294,7 @@ def pooltool_table_specs(spec: TableSpec, params: PhysicsParams) -> Any:
     pooltool's "pocket width" is the distance between the points where the cushion nose
     lines meet the facing lines; nineball's mouth is between the tangent points of its jaw
     circles. Matching the jaw circles (centre and radius) makes the noses, jaws and facings
-    coincide (pooltool's side facings end 0.3 mm off their line deep in the throat).
+    coincide, except pooltool's side facings (see ``straighten_side_facings``).
     """
     from pooltool.objects.table.specs import PocketTableSpecs
 
@@ -307,7 +308,9 @@ def pooltool_table_specs(spec: TableSpec, params: PhysicsParams) -> Any:
     return PocketTableSpecs(
         l=spec.length,
         w=spec.width,
-        cushion_width=spec.facing_length * math.cos(ca),
+        # pooltool's facings end where they reach cushion_width behind the nose line: make
+        # both kinds at least as long as nineball's (their far ends lie inside the capture circles)
+        cushion_width=max((spec.facing_length + dc) * math.cos(ca), (spec.facing_length + ds) * math.cos(sa)),
         cushion_height=params.cushion_height,
         corner_pocket_width=spec.corner_mouth - math.sqrt(2.0) * dc,
         corner_pocket_angle=corner_angle,
@@ -320,6 +323,38 @@ def pooltool_table_specs(spec: TableSpec, params: PhysicsParams) -> Any:
         side_pocket_radius=spec.side_pocket_radius,
         side_jaw_radius=r,
     )
+
+
+SIDE_FACING_IDS = ("4", "5", "13", "14")  # pooltool 0.6.0's side-pocket facing segments
+
+
+def straighten_side_facings(ptable: Any, side_angle: float) -> Any:
+    """A copy of pooltool table ``ptable`` whose side-pocket facings run at ``side_angle`` [deg].
+
+    pooltool 0.6.0 puts the outer end of each side facing at ``cushion_width·sin(angle)``
+    along the rail where the straight facing needs ``cushion_width·tan(angle)``: a 14°
+    facing comes out at ≈ 13.5°, which turns balls rebounding off it by ≈ 1°. This keeps
+    each facing's jaw tangent point and moves its outer end onto the exact line.
+    """
+    import attrs
+    from pooltool.objects.table.components import CushionSegments, LinearCushionSegment
+
+    tan_a = math.tan(math.radians(side_angle))
+    linear = dict(ptable.cushion_segments.linear)
+    for key in SIDE_FACING_IDS:
+        seg = linear[key]
+        outer, tangent = np.array(seg.p1), np.array(seg.p2)
+        run = abs(outer[0] - tangent[0])
+        outer[1] = tangent[1] + math.copysign(run * tan_a, outer[1] - tangent[1])
+        linear[key] = LinearCushionSegment(key, p1=outer, p2=tangent.copy(), direction=seg.direction)
+    segments = CushionSegments(linear=linear, circular=dict(ptable.cushion_segments.circular))
+    return attrs.evolve(ptable, cushion_segments=segments)
+
+
+def pooltool_table(pt: ModuleType, spec: TableSpec, params: PhysicsParams) -> Any:
+    """The pooltool Table with nineball's geometry: noses, jaws, facings and capture circles."""
+    ptable = pt.Table.from_table_specs(pooltool_table_specs(spec, params))
+    return straighten_side_facings(ptable, spec.side_jaw_angle - 90.0)
 
 
 def pooltool_engine(params: PhysicsParams, match_throw: bool = False) -> Any:
@@ -355,6 +390,20 @@ def pooltool_engine(params: PhysicsParams, match_throw: bool = False) -> Any:
     return PhysicsEngine(resolver=resolver)
 
 
+def pooltool_tip_offset(shot: Shot) -> tuple[float, float]:
+    """pooltool's (a, b) for nineball's ``shot``.
+
+    nineball's a and b locate the contact point on the ball in the table frame (b is its
+    height above the centre); pooltool measures them in the plane perpendicular to the cue,
+    which is tilted by theta. Rotating the contact point back by theta:
+    b_pt = cos(theta)·b − sin(theta)·sqrt(1 − a² − b²). pooltool's a is mirrored (A_SIGN).
+    Identical for theta = 0.
+    """
+    t = math.radians(shot.theta)
+    depth = math.sqrt(max(1.0 - shot.a * shot.a - shot.b * shot.b, 0.0))
+    return A_SIGN * shot.a, math.cos(t) * shot.b - math.sin(t) * depth
+
+
 def ball_key(ball: int) -> str:
     """pooltool ball id of nineball ball ``ball``."""
     return CUE_ID if ball == 0 else str(ball)
@@ -373,7 +422,7 @@ class PooltoolRunner:
         from pooltool.objects.cue.datatypes import CueSpecs
 
         self.pt = pt
-        self.table = pt.Table.from_table_specs(pooltool_table_specs(table.spec, params))
+        self.table = pooltool_table(pt, table.spec, params)
         self.engine = pooltool_engine(params, match_throw)
         self.ball_params = BallParams(
             m=params.m, R=params.R, u_s=params.u_s, u_r=params.u_r, u_sp_proportionality=params.u_sp_factor,
@@ -402,7 +451,8 @@ class PooltoolRunner:
             b.state.rvw[0] = [xy[0], xy[1], self.ball_params.R]
             balls[b.id] = b
         s = case.shot
-        cue = pt.Cue(cue_ball_id=CUE_ID, V0=s.V0, phi=s.phi, theta=s.theta, a=A_SIGN * s.a, b=s.b, specs=self.cue_specs)
+        a, b = pooltool_tip_offset(s)
+        cue = pt.Cue(cue_ball_id=CUE_ID, V0=s.V0, phi=s.phi, theta=s.theta, a=a, b=b, specs=self.cue_specs)
         return pt.System(cue=cue, table=self.table.copy(), balls=balls)
 
     def run(self, system: Any, case: ShotCase) -> Any:

@@ -70,6 +70,18 @@ def test_ghost_ball_aim_points_at_the_contact_position(cp):
     assert abs(cross) < 1e-12
 
 
+def test_tip_offset_conversion_to_pooltool(cp):
+    from physics.shot import Shot
+
+    assert cp.pooltool_tip_offset(Shot(V0=2.0, phi=0.0, a=0.2, b=-0.3)) == pytest.approx((-0.2, -0.3))
+    shot = Shot(V0=2.0, phi=0.0, theta=25.0, a=0.1, b=0.4)
+    a_pt, b_pt = cp.pooltool_tip_offset(shot)
+    # pooltool turns its cue-frame offset into the contact point's height by rotating by theta
+    t = math.radians(shot.theta)
+    height = math.sin(t) * math.sqrt(1 - a_pt**2 - b_pt**2) + math.cos(t) * b_pt
+    assert (-a_pt, height) == pytest.approx((shot.a, shot.b))
+
+
 def test_compare_outcomes_flags_each_criterion(cp):
     base = cp.Outcome(1, {1: 4}, {0: (0.5, 0.5)}, 7)
     assert cp.compare_outcomes(base, base, 10.0)["agree"]
@@ -90,7 +102,14 @@ def test_pooltool_table_matches_nineball_geometry(cp):
     from physics.table import Table
 
     table, params = Table.nine_foot(), PhysicsParams()
-    ptable = pt.Table.from_table_specs(cp.pooltool_table_specs(table.spec, params))
+    ptable = cp.pooltool_table(pt, table.spec, params)
+
+    def off_line(p, seg):  # distance of point p from the line through nineball segment seg
+        (x1, y1, x2, y2) = seg[:4]
+        return abs((x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)) / math.hypot(x2 - x1, y2 - y1)
+
+    for cushion in ptable.cushion_segments.linear.values():  # noses and facings on the same lines
+        assert min(off_line(cushion.p1, s) + off_line(cushion.p2, s) for s in table.segments) < 1e-9
     for jaw in ptable.cushion_segments.circular.values():  # same jaw circles
         d = np.hypot(table.jaws[:, 0] - jaw.center[0], table.jaws[:, 1] - jaw.center[1])
         assert d.min() < 1e-9 and jaw.radius == pytest.approx(table.spec.jaw_radius)
