@@ -41,34 +41,55 @@ class Event(NamedTuple):
 
 @dataclass(frozen=True, eq=False)
 class EventLog:
-    """Time-ordered events as arrays (one row per event).
+    """Time-ordered events, one row per event, as one packed (n, 21) array with column views.
 
-    Attributes:
-        time, kind, ball_a, ball_b, target: per-event columns.
-        state_a, state_b: (n, 8) post-event state (x, y, vx, vy, wx, wy, wz, motion) of ball_a / ball_b.
+    Columns: time, kind, ball_a, ball_b, target, then the post-event state
+    (x, y, vx, vy, wx, wy, wz, motion) of ball_a and of ball_b.
     """
 
-    time: np.ndarray
-    kind: np.ndarray
-    ball_a: np.ndarray
-    ball_b: np.ndarray
-    target: np.ndarray
-    state_a: np.ndarray
-    state_b: np.ndarray
+    rows: np.ndarray
+
+    @property
+    def time(self) -> np.ndarray:
+        return self.rows[:, 0]
+
+    @property
+    def kind(self) -> np.ndarray:
+        return self.rows[:, 1].astype(np.int64)
+
+    @property
+    def ball_a(self) -> np.ndarray:
+        return self.rows[:, 2].astype(np.int64)
+
+    @property
+    def ball_b(self) -> np.ndarray:
+        return self.rows[:, 3].astype(np.int64)
+
+    @property
+    def target(self) -> np.ndarray:
+        return self.rows[:, 4].astype(np.int64)
+
+    @property
+    def state_a(self) -> np.ndarray:
+        return self.rows[:, 5:13]
+
+    @property
+    def state_b(self) -> np.ndarray:
+        return self.rows[:, 13:21]
 
     def __len__(self) -> int:
-        return int(self.time.shape[0])
+        return int(self.rows.shape[0])
 
     def __getitem__(self, i: int) -> Event:
-        return Event(float(self.time[i]), EventKind(int(self.kind[i])), int(self.ball_a[i]),
-                     int(self.ball_b[i]), int(self.target[i]))
+        r = self.rows[i]
+        return Event(float(r[0]), EventKind(int(r[1])), int(r[2]), int(r[3]), int(r[4]))
 
     def __iter__(self) -> Iterator[Event]:
         for i in range(len(self)):
             yield self[i]
 
     def of_kind(self, *kinds: EventKind) -> list[Event]:
-        mask = np.isin(self.kind, [int(k) for k in kinds])
+        mask = np.isin(self.rows[:, 1], [float(k) for k in kinds])
         return [self[int(i)] for i in np.flatnonzero(mask)]
 
     def pocketed(self) -> list[int]:
@@ -97,7 +118,7 @@ class SimResult:
 
     @property
     def duration(self) -> float:
-        return float(self.events.time[-1]) if len(self.events) else 0.0
+        return float(self.events.rows[-1, 0]) if len(self.events) else 0.0
 
     @property
     def n_events(self) -> int:

@@ -55,6 +55,22 @@ class BallState:
             pocket=np.full(n_balls, -1, dtype=np.int64),
         )
 
+    def packed(self) -> np.ndarray:
+        """One (n, 9) float64 array: x, y, vx, vy, wx, wy, wz, motion, pocket (the kernels' layout)."""
+        out = np.empty((self.pos.shape[0], 9))
+        out[:, 0:2] = self.pos
+        out[:, 2:4] = self.vel
+        out[:, 4:7] = self.spin
+        out[:, 7] = self.motion
+        out[:, 8] = self.pocket
+        return out
+
+    @classmethod
+    def from_packed(cls, arr: np.ndarray) -> "BallState":
+        """Inverse of ``packed``."""
+        return cls(arr[:, 0:2].copy(), arr[:, 2:4].copy(), arr[:, 4:7].copy(),
+                   arr[:, 7].astype(np.int64), arr[:, 8].astype(np.int64))
+
     @property
     def n_balls(self) -> int:
         return self.pos.shape[0]

@@ -42,6 +42,11 @@ def validate_state(state: BallState, table: Table, params: PhysicsParams) -> Non
         np.ascontiguousarray(state.spin, dtype=np.float64), np.ascontiguousarray(state.motion, dtype=np.int64),
         table.width, table.length, table.segments, table.jaws, table.pockets, R, OVERLAP_TOL,
     )
+    raise_layout_error(code, i, j, state, table, R)
+
+
+def raise_layout_error(code: int, i: int, j: int, state: BallState, table: Table, R: float) -> None:
+    """Raise the ValueError that describes layout problem ``code`` of balls i, j (no-op for OK)."""
     if code == OK:
         return
     if code == BAD_MOTION:

@@ -9,9 +9,9 @@ first) — so reruns are bit-identical.
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from physics.kernels.detect import ball_ball_time, ball_circle_time, ball_segment_time, travel_bound
+from physics.kernels.detect import ball_ball_time, ball_circle_time, ball_segment_time
 from physics.kernels.motion import (
     POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY, acceleration, classify, end_transition, evolve,
     transition_time,
@@ -68,8 +68,48 @@ def _record(i_ev, t, kind, a, b, target, pos, vel, spin, motion,
 
 
 @njit(cache=True)
+def _axis_range(x, v, a, T):
+    """Range of x + v t + ½ a t² over t in [0, T]."""
+    end = x + v * T + 0.5 * a * T * T
+    lo = min(x, end)
+    hi = max(x, end)
+    if a != 0.0:
+        ts = -v / a
+        if 0.0 < ts < T:
+            ext = x + v * ts + 0.5 * a * ts * ts
+            lo = min(lo, ext)
+            hi = max(hi, ext)
+    return lo, hi
+
+
+@njit(cache=True)
+def _path_box(i, tau, pos, vel, acc, motion, box):
+    """Axis-aligned box around ball i's centre path until its next transition (a point if it does not move)."""
+    st = motion[i]
+    if st == SLIDING or st == ROLLING:
+        box[i, 0], box[i, 1] = _axis_range(pos[i, 0], vel[i, 0], acc[i, 0], tau)
+        box[i, 2], box[i, 3] = _axis_range(pos[i, 1], vel[i, 1], acc[i, 1], tau)
+    else:
+        box[i, 0] = box[i, 1] = pos[i, 0]
+        box[i, 2] = box[i, 3] = pos[i, 1]
+
+
+@njit(cache=True)
+def _boxes_apart(box, i, j, gap):
+    """Whether the path boxes of balls i and j stay more than ``gap`` apart on some axis."""
+    return (box[i, 0] - gap > box[j, 1] or box[j, 0] - gap > box[i, 1]
+            or box[i, 2] - gap > box[j, 3] or box[j, 2] - gap > box[i, 3])
+
+
+@njit(cache=True)
+def _circle_off_box(box, i, cx, cy, r):
+    """Whether a circle (cx, cy, r) lies clear of ball i's path box."""
+    return cx + r < box[i, 0] or cx - r > box[i, 1] or cy + r < box[i, 2] or cy - r > box[i, 3]
+
+
+@njit(cache=True)
 def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
-                  t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, reach):
+                  t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
     """Recompute every cached event time that involves ball i (absolute times)."""
     n = pos.shape[0]
     R = p[P_R]
@@ -90,7 +130,7 @@ def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
     acc[i, 0] = ax
     acc[i, 1] = ay
     moving = st == SLIDING or st == ROLLING
-    reach[i] = travel_bound(vx, vy, ax, ay, tau) if moving else 0.0
+    _path_box(i, tau, pos, vel, acc, motion, box)
     # ball–ball
     for j in range(n):
         if j == i:
@@ -98,15 +138,10 @@ def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
         tij = INF
         sj = motion[j]
         j_moving = sj == SLIDING or sj == ROLLING
-        if sj < POCKETED and (moving or j_moving):
+        if sj < POCKETED and (moving or j_moving) and not _boxes_apart(box, i, j, 2.0 * R):
             window = min(tau, t_trans[j] - t)
-            reach_sum = 0.0
-            if moving:
-                reach_sum += travel_bound(vx, vy, ax, ay, window)
-            if j_moving:
-                reach_sum += travel_bound(vel[j, 0], vel[j, 1], acc[j, 0], acc[j, 1], window)
             dt = ball_ball_time(x, y, vx, vy, ax, ay, pos[j, 0], pos[j, 1], vel[j, 0], vel[j, 1],
-                                acc[j, 0], acc[j, 1], R, window, reach_sum)
+                                acc[j, 0], acc[j, 1], R, window, INF)
             tij = t + dt
         t_pair[i, j] = tij
         t_pair[j, i] = tij
@@ -120,7 +155,9 @@ def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
             if dt < best:
                 best, kind, ident = dt, EV_CUSHION, k
         for k in range(jaws.shape[0]):
-            dt = ball_circle_time(x, y, vx, vy, ax, ay, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau, reach[i])
+            if _circle_off_box(box, i, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R):
+                continue
+            dt = ball_circle_time(x, y, vx, vy, ax, ay, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau, INF)
             if dt < best:
                 best, kind, ident = dt, EV_JAW, k
     t_rail[i] = t + best
@@ -130,7 +167,9 @@ def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
     pid = -1
     if moving:
         for k in range(pockets.shape[0]):
-            dt = ball_circle_time(x, y, vx, vy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2], tau, reach[i])
+            if _circle_off_box(box, i, pockets[k, 0], pockets[k, 1], pockets[k, 2]):
+                continue
+            dt = ball_circle_time(x, y, vx, vy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2], tau, INF)
             if dt < bestp:
                 bestp, pid = dt, k
     t_pocket[i] = t + bestp
@@ -250,7 +289,7 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
     t_pocket = np.full(n, INF)
     pocket_id = np.full(n, -1, dtype=np.int64)
     acc = np.zeros((n, 2))
-    reach = np.zeros(n)
+    box = np.zeros((n, 4))
     last_pair_time = np.full((n, n), -INF)
     t = 0.0
     count = 0
@@ -277,9 +316,10 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             ax, ay = acceleration(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], p)
             acc[i, 0] = ax
             acc[i, 1] = ay
+            _path_box(i, t_trans[i], pos, vel, acc, motion, box)
     for i in range(n):
         _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
-                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, reach)
+                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     while True:
         # next event
         te = INF
@@ -375,21 +415,9 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
                     ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
         count += 1
         _refresh_ball(a, t, pos, vel, spin, motion, segments, jaws, pockets, p,
-                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, reach)
+                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
         if b >= 0:
             _refresh_ball(b, t, pos, vel, spin, motion, segments, jaws, pockets, p,
-                          t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, reach)
+                          t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     return count, flags
 
-
-@njit(cache=True, parallel=True)
-def simulate_batch_kernel(pos, vel, spin, motion, pocket, shots, strike, segments, jaws, pockets, p,
-                          max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b,
-                          counts, flags):
-    """``simulate_kernel`` on B tables in parallel (leading axis of every array is the table)."""
-    for k in prange(pos.shape[0]):
-        c, f = simulate_kernel(pos[k], vel[k], spin[k], motion[k], pocket[k], shots[k], strike[k], segments, jaws,
-                               pockets, p, max_events, max_time, ev_time[k], ev_kind[k], ev_a[k], ev_b[k],
-                               ev_target[k], ev_state_a[k], ev_state_b[k])
-        counts[k] = c
-        flags[k] = f

@@ -1,0 +1,71 @@
+"""The one entry point the Python API calls: validate the layout, then simulate, on packed arrays.
+
+Packing the state into one (n, 9) array and the log into one (cap, 21) array keeps the
+Python → numba call cheap (few arguments to unbox); the single and the batched path both
+call ``run_shot``, so they cannot disagree.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from physics.kernels.layout import OK, check_layout
+from physics.kernels.loop import simulate_kernel
+from physics.params import P_R
+
+STATE_W = 9  # x, y, vx, vy, wx, wy, wz, motion, pocket
+LOG_W = 21  # time, kind, ball_a, ball_b, target, state_a (8), state_b (8)
+NO_CUE_BALL = 100  # layout code: a strike was asked for with the cue ball off the table
+POCKETED = 4
+
+
+@njit(cache=True)
+def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, tol, max_events, max_time, log):
+    """Check the layout, then simulate in place: returns (n_events, flags, layout_code, i, j)."""
+    n = state.shape[0]
+    pos = np.empty((n, 2))
+    vel = np.empty((n, 2))
+    spin = np.empty((n, 3))
+    motion = np.empty(n, dtype=np.int64)
+    pocket = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        pos[i, 0] = state[i, 0]
+        pos[i, 1] = state[i, 1]
+        vel[i, 0] = state[i, 2]
+        vel[i, 1] = state[i, 3]
+        spin[i, 0] = state[i, 4]
+        spin[i, 1] = state[i, 5]
+        spin[i, 2] = state[i, 6]
+        motion[i] = np.int64(state[i, 7])
+        pocket[i] = np.int64(state[i, 8])
+    code, bad_i, bad_j = check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, p[P_R], tol)
+    if code != OK:
+        return 0, 0, code, bad_i, bad_j
+    if strike and motion[0] >= POCKETED:
+        return 0, 0, NO_CUE_BALL, 0, -1
+    count, flags = simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p,
+                                   max_events, max_time, log[:, 0], log[:, 1], log[:, 2], log[:, 3], log[:, 4],
+                                   log[:, 5:13], log[:, 13:21])
+    for i in range(n):
+        state[i, 0] = pos[i, 0]
+        state[i, 1] = pos[i, 1]
+        state[i, 2] = vel[i, 0]
+        state[i, 3] = vel[i, 1]
+        state[i, 4] = spin[i, 0]
+        state[i, 5] = spin[i, 1]
+        state[i, 6] = spin[i, 2]
+        state[i, 7] = motion[i]
+        state[i, 8] = pocket[i]
+    return count, flags, OK, -1, -1
+
+
+@njit(cache=True, parallel=True)
+def run_batch(states, shots, strike, segments, jaws, pockets, p, width, length, tol, max_events, max_time, logs, out):
+    """``run_shot`` on B tables in parallel; out[k] = (n_events, flags, layout_code, i, j)."""
+    for k in prange(states.shape[0]):
+        c, f, code, i, j = run_shot(states[k], shots[k], strike[k], segments, jaws, pockets, p, width, length, tol,
+                                    max_events, max_time, logs[k])
+        out[k, 0] = c
+        out[k, 1] = f
+        out[k, 2] = code
+        out[k, 3] = i
+        out[k, 4] = j
