@@ -12,14 +12,18 @@ MAX_TIP_OFFSET = 0.9  # |(a, b)| as a fraction of R; 1.0 would be a tangent hit
 
 @dataclass(frozen=True)
 class Shot:
-    """Cue parameters, in pooltool's conventions.
+    """Cue parameters (pooltool's units; see the notes on a and b).
 
     Attributes:
         V0: cue stick speed at impact [m/s], in (0, 12].
         phi: aim direction [deg], counter-clockwise from +x (0 = towards the right rail).
         theta: cue elevation above the cloth [deg], in [0, 89].
-        a: side offset of the tip from the ball centre, fraction of R (+ = right english).
-        b: vertical offset, fraction of R (+ = follow, − = draw); a² + b² ≤ 0.9².
+        a: side offset of the contact point from the ball centre, fraction of R
+            (+ = right english; pooltool's a has the opposite sign).
+        b: height of the contact point above the ball centre, fraction of R (+ = follow,
+            − = draw); a² + b² ≤ 0.9². For θ > 0 this is measured vertically in the ball's frame
+            (Leckie & Greenspan), not across the cue axis as in pooltool:
+            b_pooltool = cos θ · b − sin θ · √(1 − a² − b²).
     """
 
     V0: float
