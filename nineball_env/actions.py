@@ -1,0 +1,191 @@
+"""The one flat action of every phase: named indices, the [-1, 1] ↔ physical mapping, and readable helpers.
+
+A player's decision is always a vector in ``Box(-1, 1, (9,), float32)``; the phase decides which
+components are read (the others are ignored):
+
+======  ==============  ======================================  ==========================================
+index   name            physical value                          read when
+======  ==============  ======================================  ==========================================
+0       ``AIM``         phi = 180·u deg (CCW from +x)           every shot
+1       ``SPEED``       V0 = v_min + (u+1)/2·(v_max − v_min)    every shot
+2       ``SIDE``        a = tip_max·u (fraction of R, + right)  every shot
+3       ``VERTICAL``    b = tip_max·u (+ follow, − draw)        every shot
+4       ``ELEVATION``   theta = (u+1)/2·theta_max deg           every shot
+5       ``PLACE_X``     x over [R, width − R]                   ball in hand (kitchen or anywhere)
+6       ``PLACE_Y``     y over [R, head string] / [R, L − R]    ball in hand (kitchen / anywhere)
+7       ``PUSH_OUT``    u > 0 declares a push-out               the shot right after a legal break
+8       ``PASS_BACK``   u > 0 passes the shot back              the choice after the opponent's push-out
+======  ==============  ======================================  ==========================================
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+
+from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Shot, Table
+
+
+class A(IntEnum):
+    """Index of each action component."""
+
+    AIM = 0
+    SPEED = 1
+    SIDE = 2
+    VERTICAL = 3
+    ELEVATION = 4
+    PLACE_X = 5
+    PLACE_Y = 6
+    PUSH_OUT = 7
+    PASS_BACK = 8
+
+
+N_ACTION = len(A)
+
+#: Where the cue ball may be placed; the values equal the rules' ``BallInHand`` values.
+BIH_NONE, BIH_KITCHEN, BIH_ANYWHERE = "none", "kitchen", "anywhere"
+
+
+@dataclass(frozen=True)
+class ActionScale:
+    """Physical ranges the [-1, 1] components map onto (SI units, degrees)."""
+
+    v_min: float = 0.5
+    v_max: float = 10.0
+    tip_max: float = 0.5
+    theta_max: float = 30.0
+
+    def __post_init__(self) -> None:
+        for name in ("v_min", "v_max", "tip_max", "theta_max"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{name}: expected a finite number, got {value!r}")
+        if not 0.0 < self.v_min < self.v_max <= 12.0:
+            raise ValueError(f"v_min, v_max: expected 0 < v_min < v_max <= 12 m/s, got {self.v_min}, {self.v_max}")
+        if not 0.0 <= self.tip_max <= 0.9 / math.sqrt(2.0):
+            raise ValueError(f"tip_max: expected in [0, {0.9 / math.sqrt(2.0):.4f}] so a²+b² <= 0.81, "
+                             f"got {self.tip_max}")
+        if not 0.0 <= self.theta_max <= 89.0:
+            raise ValueError(f"theta_max: expected in [0, 89] degrees, got {self.theta_max}")
+
+
+DEFAULT_SCALE = ActionScale()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decoded action: a shot (with placement and push-out flag) or the push-out choice.
+
+    Attributes:
+        shot: the cue strike before noise; None for the push-out choice.
+        placement: the cue-ball centre (x, y) [m] when the player has ball in hand, else None.
+        push_out: the shot is declared a push-out.
+        pass_back: (choice only) hand the shot back to the pusher instead of shooting.
+    """
+
+    shot: Shot | None
+    placement: tuple[float, float] | None = None
+    push_out: bool = False
+    pass_back: bool = False
+
+
+def _lin(u: float, lo: float, hi: float) -> float:
+    return lo + (u + 1.0) * 0.5 * (hi - lo)
+
+
+def _unlin(v: float, lo: float, hi: float) -> float:
+    return 2.0 * (v - lo) / (hi - lo) - 1.0 if hi > lo else 0.0
+
+
+def placement_box(ball_in_hand: str, table: Table = DEFAULT_TABLE,
+                  params: PhysicsParams = DEFAULT_PARAMS) -> tuple[float, float, float, float]:
+    """(x_lo, x_hi, y_lo, y_hi) [m] of the cue-ball centre for ``ball_in_hand`` "kitchen" or "anywhere"."""
+    R = params.R
+    y_hi = table.head_string_y if ball_in_hand == BIH_KITCHEN else table.length - R
+    return (R, table.width - R, R, y_hi)
+
+
+def check_action(action: object) -> np.ndarray:
+    """The action as a float64 vector of length 9, or ValueError naming the problem (shape, NaN, range)."""
+    try:
+        arr = np.asarray(action, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"action: expected {N_ACTION} numbers in [-1, 1], got {action!r}") from None
+    if arr.shape != (N_ACTION,):
+        raise ValueError(f"action: expected shape ({N_ACTION},), got {arr.shape}")
+    if -1.0 <= arr.min() and arr.max() <= 1.0:  # the common case in one pass (NaN fails both tests)
+        return arr
+    if not np.all(np.isfinite(arr)):
+        bad = [A(i).name for i in np.flatnonzero(~np.isfinite(arr))]
+        raise ValueError(f"action: NaN or infinite component(s) {bad}")
+    if np.any(np.abs(arr) > 1.0):
+        bad = [f"{A(i).name}={arr[i]:g}" for i in np.flatnonzero(np.abs(arr) > 1.0)]
+        raise ValueError(f"action: component(s) outside [-1, 1]: {', '.join(bad)}")
+    return arr
+
+
+def action_to_shot(action: np.ndarray, scale: ActionScale = DEFAULT_SCALE) -> Shot:
+    """The cue strike encoded in components AIM … ELEVATION of a checked action."""
+    u = action
+    phi = 180.0 * float(u[A.AIM])
+    V0 = _lin(float(u[A.SPEED]), scale.v_min, scale.v_max)
+    theta = _lin(float(u[A.ELEVATION]), 0.0, scale.theta_max)
+    return Shot(V0=V0, phi=phi, theta=theta, a=scale.tip_max * float(u[A.SIDE]),
+                b=scale.tip_max * float(u[A.VERTICAL]))
+
+
+def action_to_placement(action: np.ndarray, ball_in_hand: str, table: Table = DEFAULT_TABLE,
+                        params: PhysicsParams = DEFAULT_PARAMS) -> tuple[float, float]:
+    """The cue-ball centre [m] encoded in PLACE_X, PLACE_Y for ``ball_in_hand`` "kitchen" or "anywhere"."""
+    x_lo, x_hi, y_lo, y_hi = placement_box(ball_in_hand, table, params)
+    return (_lin(float(action[A.PLACE_X]), x_lo, x_hi), _lin(float(action[A.PLACE_Y]), y_lo, y_hi))
+
+
+def decode(action: np.ndarray, *, ball_in_hand: str = BIH_NONE, push_out_allowed: bool = False,
+           choice: bool = False, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
+           scale: ActionScale = DEFAULT_SCALE) -> Decision:
+    """The decision a checked action means in the current phase; components the phase does not use are ignored."""
+    if choice:
+        return Decision(shot=None, pass_back=bool(action[A.PASS_BACK] > 0.0))
+    placement = None if ball_in_hand == BIH_NONE else action_to_placement(action, ball_in_hand, table, params)
+    return Decision(shot=action_to_shot(action, scale), placement=placement,
+                    push_out=bool(push_out_allowed and action[A.PUSH_OUT] > 0.0))
+
+
+def shot_to_action(shot: Shot | None = None, *, placement: tuple[float, float] | None = None,
+                   ball_in_hand: str = BIH_ANYWHERE, push_out: bool = False, pass_back: bool = False,
+                   table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
+                   scale: ActionScale = DEFAULT_SCALE) -> np.ndarray:
+    """The float32 action for a readable shot (degrees, m/s, fractions of R) and placement [m].
+
+    Values outside the scale's ranges are clipped to [-1, 1]; ``ball_in_hand`` says which box the
+    placement is encoded in ("kitchen" on the break). Flags map to +1 (set) or −1 (not set).
+    """
+    u = np.zeros(N_ACTION, dtype=np.float64)
+    if shot is not None:
+        phi = (float(shot.phi) + 180.0) % 360.0 - 180.0  # (-180, 180]
+        if phi == -180.0:
+            phi = 180.0
+        u[A.AIM] = phi / 180.0
+        u[A.SPEED] = _unlin(float(shot.V0), scale.v_min, scale.v_max)
+        tip = scale.tip_max if scale.tip_max > 0 else 1.0
+        u[A.SIDE] = float(shot.a) / tip
+        u[A.VERTICAL] = float(shot.b) / tip
+        u[A.ELEVATION] = _unlin(float(shot.theta), 0.0, scale.theta_max)
+    if placement is not None:
+        if ball_in_hand == BIH_NONE:
+            raise ValueError("ball_in_hand: a placement needs 'kitchen' or 'anywhere', got 'none'")
+        x_lo, x_hi, y_lo, y_hi = placement_box(ball_in_hand, table, params)
+        u[A.PLACE_X] = _unlin(float(placement[0]), x_lo, x_hi)
+        u[A.PLACE_Y] = _unlin(float(placement[1]), y_lo, y_hi)
+    u[A.PUSH_OUT] = 1.0 if push_out else -1.0
+    u[A.PASS_BACK] = 1.0 if pass_back else -1.0
+    return np.clip(u, -1.0, 1.0).astype(np.float32)
+
+
+def choice_action(pass_back: bool) -> np.ndarray:
+    """The action for the push-out choice: shoot (False) or pass the shot back (True)."""
+    return shot_to_action(None, pass_back=pass_back)

@@ -1,0 +1,205 @@
+"""Two-player nine-ball as a PettingZoo AEC env: the rules decide who moves next (needs the pettingzoo extra).
+
+Agents ``player_0`` and ``player_1`` use the action and observation of ``NineBall-v0``
+(``nineball_env.actions``, ``nineball_env.observation``); ``observe(agent)`` is from that
+agent's point of view. A player who pockets legally is selected again.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+
+try:
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as err:  # pragma: no cover - exercised only without the extra
+    raise ImportError('nineball_env.aec needs PettingZoo: pip install "nineball[pettingzoo]"') from err
+
+from nineball_env import actions, observation
+from nineball_env.env import ruling_info
+from nineball_env.game import Game, GameConfig, Outcome, with_shot
+from nineball_env.noise import NoiseConfig, make_noise, perturb
+from nineball_env.render import RENDER_MODES, HumanWindow, Renderer, check_render_mode
+from physics import PhysicsParams, Table
+
+AGENTS = ("player_0", "player_1")
+
+
+class NineBallAEC(AECEnv):
+    """Nine-ball for two agents, for self-play and head-to-head play.
+
+    Rewards: +1 to the winner and −1 to the loser of each rack, 0 otherwise. Every agent is
+    terminated when the rack (``match_race=None``) or the match is decided, and truncated after
+    ``max_decisions`` decisions. Arguments as ``NineBallEnv``: ``match_race``, ``first_breaker``
+    ("player_0", "player_1" or "random"), ``break_order``, ``noise``, ``strict_placement``,
+    ``render_mode``, ``action_scale``, ``table``, ``params``. ``infos[agent]`` has the same keys
+    every step: the ruling on the last decision, its pocketed balls, placement and event count,
+    who made it, the phase, ball in hand, foul counts and score (own first).
+    """
+
+    metadata = {"name": "nineball_v0", "render_modes": RENDER_MODES, "is_parallelizable": False,
+                "render_fps": 4}
+
+    def __init__(self, render_mode: str | None = None, *, match_race: int | None = None,
+                 first_breaker: str = "random", break_order: str = "alternate",
+                 noise: str | Mapping[str, float] | NoiseConfig | None = "none", strict_placement: bool = False,
+                 max_decisions: int = 400, action_scale: actions.ActionScale | None = None,
+                 table: Table | None = None, params: PhysicsParams | None = None) -> None:
+        super().__init__()
+        check_render_mode(render_mode)
+        if first_breaker not in (*AGENTS, "random"):
+            raise ValueError(f"first_breaker: expected one of {[*AGENTS, 'random']}, got {first_breaker!r}")
+        if match_race is not None and (isinstance(match_race, bool) or not isinstance(match_race, int) or match_race < 1):
+            raise ValueError(f"match_race: expected None (one rack) or a whole number >= 1, got {match_race!r}")
+        if isinstance(max_decisions, bool) or not isinstance(max_decisions, int) or max_decisions < 1:
+            raise ValueError(f"max_decisions: expected a whole number >= 1, got {max_decisions!r}")
+        base = GameConfig()
+        self.config = GameConfig(table=table or base.table, params=params or base.params, race_to=match_race or 1,
+                                 break_order=break_order, strict_placement=bool(strict_placement))
+        self.first_breaker = first_breaker
+        self.noise = make_noise(noise)
+        self.scale = action_scale or actions.DEFAULT_SCALE
+        self.max_decisions = max_decisions
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self._action_space = spaces.Box(-1.0, 1.0, (actions.N_ACTION,), np.float32)
+        self._observation_space = observation.observation_space()
+        self.action_spaces = {a: self._action_space for a in AGENTS}
+        self.observation_spaces = {a: self._observation_space for a in AGENTS}
+        self.np_random, _ = seeding.np_random(None)
+        self._game: Game | None = None
+        self._renderer: Renderer | None = None
+        self._window: HumanWindow | None = None
+        if render_mode == "human":
+            r = Renderer(self.config.table, self.config.params)
+            self._window = HumanWindow(r.width_px, r.height_px)
+
+    def observation_space(self, agent: str) -> spaces.Box:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Box:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(seed)
+        breaker = AGENTS.index(self.first_breaker) if self.first_breaker in AGENTS else int(self.np_random.integers(2))
+        self._game = Game(self.config, self.np_random, breaker)
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: self._info(a, None) for a in self.agents}
+        self.decisions = 0
+        self.agent_selection = AGENTS[self._game.to_move]  # type: ignore[index]
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> np.ndarray:
+        game = self._require_game()
+        t = self.config.table
+        return observation.encode(game.balls.pos, game.on_table(), game.rack, game.match, AGENTS.index(agent),
+                                  t.width, t.length)
+
+    def step(self, action: np.ndarray | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        act = actions.check_action(action)  # ValueError, nothing changed
+        game = self._require_game()
+        player = AGENTS.index(agent)
+        snap = game.snapshot()
+        try:
+            decision = game.decode(act, self.scale)
+            if decision.shot is not None and not self.noise.silent:
+                decision = with_shot(decision, perturb(decision.shot, self.noise, self.np_random, self.config.params))
+            outcome = game.apply(player, decision)
+        except BaseException:
+            game.restore(snap)
+            raise
+        self.decisions += 1
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if outcome.rack_winner is not None:
+            self.rewards[AGENTS[outcome.rack_winner]] = 1.0
+            self.rewards[AGENTS[1 - outcome.rack_winner]] = -1.0
+        if game.over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.decisions >= self.max_decisions:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self.infos = {a: self._info(a, outcome) for a in self.agents}
+        nxt = game.to_move
+        self.agent_selection = AGENTS[nxt] if nxt is not None else AGENTS[1 - player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode is None:
+            return None
+        game = self._require_game()
+        if self._renderer is None:
+            self._renderer = Renderer(self.config.table, self.config.params)
+        frame = self._renderer.draw(game.balls, game.last.result if game.last is not None else None)
+        if self.render_mode == "human":
+            self._window.show(frame)  # type: ignore[union-attr]
+            return None
+        return frame
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    def get_state(self):
+        """A snapshot of the game (balls, rack, match, generator); bookkeeping of agents is not included."""
+        return self._require_game().snapshot()
+
+    def set_state(self, state) -> None:
+        """Return the game to a ``get_state`` snapshot and select the player to move."""
+        game = self._require_game()
+        game.restore(state)
+        if game.to_move is not None:
+            self.agent_selection = AGENTS[game.to_move]
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_window"] = None
+        state["_renderer"] = None
+        return state
+
+    def _require_game(self) -> Game:
+        if self._game is None:
+            raise RuntimeError("call reset() first")
+        return self._game
+
+    def _info(self, agent: str, outcome: Outcome | None) -> dict:
+        game = self._game
+        me = AGENTS.index(agent)
+        rack, match = game.rack, game.match  # type: ignore[union-attr]
+        return {
+            "ruling": ruling_info(outcome),
+            "by": AGENTS[outcome.player] if outcome else "",
+            "pocketed": tuple(outcome.ruling.pocketed) if outcome else (),
+            "placement_adjusted": bool(outcome and outcome.placement_adjusted),
+            "n_events": outcome.n_events if outcome else 0,
+            "phase": str(rack.phase),
+            "ball_in_hand": str(rack.ball_in_hand),
+            "foul_counts": (rack.foul_counts[me], rack.foul_counts[1 - me]),
+            "score": (match.racks_won[me], match.racks_won[1 - me]),
+        }
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """``NineBallAEC`` wrapped in PettingZoo's order-enforcing wrapper (the usual ``env()`` factory)."""
+    return wrappers.OrderEnforcingWrapper(NineBallAEC(**kwargs))
+
+
+raw_env = NineBallAEC

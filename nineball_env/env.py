@@ -1,0 +1,291 @@
+"""NineBall-v0: one learner against an opponent policy, one decision of the learner per step."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from nineball_env import actions, observation, opponents, rewards
+from nineball_env.aiming import AimingPolicy
+from nineball_env.game import Game, GameConfig, GameSnapshot, Outcome, with_shot
+from nineball_env.noise import NoiseConfig, make_noise, perturb
+from nineball_env.render import RENDER_MODES, HumanWindow, Renderer, check_render_mode
+from physics import PhysicsParams, Table
+
+LEARNER, OPPONENT = 0, 1
+MAX_OPPONENT_DECISIONS = 1000  # a safety net: the rules end every inning long before this
+MAX_REDEALS = 100  # deals the opponent may win outright before reset gives up
+FIRST_BREAKERS = ("learner", "opponent", "random")
+
+
+class NineBallEnv(gym.Env):
+    """Nine-ball against an opponent policy: every decision a player makes is an action.
+
+    ## Description
+    A rack (or a race-to-N match) of nine-ball (RULES.md) on a 9-ft table with event-based
+    physics. The learner is player 0; the opponent's decisions run inside ``step``, and the rules
+    decide who acts next (a player who pockets legally shoots again). One step is one decision of
+    the learner: a shot — with the cue-ball placement when it has ball in hand (in the kitchen on the
+    break, anywhere after a foul) and the push-out declaration when one is allowed — or, after
+    the opponent's legal push-out, the choice to shoot or pass the shot back.
+
+    ## Action Space
+    ``Box(-1, 1, (9,), float32)``, the same in every phase; components the phase does not use are
+    ignored. ``nineball_env.actions.shot_to_action`` / ``action_to_shot`` convert readable shots.
+
+    | Index | Name        | Maps to                                               | Read when                        |
+    |-------|-------------|-------------------------------------------------------|----------------------------------|
+    | 0     | AIM         | phi = 180·u deg, counter-clockwise from +x            | every shot                       |
+    | 1     | SPEED       | V0 = 0.5 + (u+1)/2 · 9.5 m/s (0.5 … 10 m/s)           | every shot                       |
+    | 2     | SIDE        | a = 0.5·u (tip offset, fraction of R, + right)        | every shot                       |
+    | 3     | VERTICAL    | b = 0.5·u (+ follow, − draw)                          | every shot                       |
+    | 4     | ELEVATION   | theta = (u+1)/2 · 30 deg                              | every shot                       |
+    | 5     | PLACE_X     | x from R to width − R                                 | ball in hand                     |
+    | 6     | PLACE_Y     | y from R to the head string (break) or length − R     | ball in hand                     |
+    | 7     | PUSH_OUT    | u > 0 declares a push-out                             | the shot after a legal break     |
+    | 8     | PASS_BACK   | u > 0 passes the shot back, else shoot                | after the opponent's push-out    |
+
+    An action outside the space, NaN or infinite raises ``ValueError`` and changes nothing. A
+    placement that touches a ball, a pocket or lies outside the region moves to the nearest legal
+    spot (``info["placement_adjusted"]``), or raises with ``strict_placement=True``.
+
+    ## Observation Space
+    ``Box(0, 1, (54,), float32)``, from the learner's point of view (``nineball_env.observation``):
+
+    | Slice | Name     | Meaning                                                                  |
+    |-------|----------|--------------------------------------------------------------------------|
+    | 0:20  | pos      | (x/width, y/length) of balls 0–9; 0 for a ball off the table or in hand  |
+    | 20:30 | on_table | 1 if ball 0–9 is on the table (the cue ball is 0 while in hand)          |
+    | 30:39 | lowest   | one-hot lowest object ball 1–9 (R-LOWEST)                                |
+    | 39:43 | phase    | one-hot break / push-out allowed / push-out choice / normal              |
+    | 43:46 | in_hand  | one-hot ball in hand none / kitchen / anywhere                           |
+    | 46:48 | fouls    | consecutive fouls / 2 of (learner, opponent)                             |
+    | 48:50 | warning  | (learner, opponent) stand on two fouls (R-WARNING)                       |
+    | 50:52 | score    | racks won / race_to of (learner, opponent); 0 in a one-rack episode      |
+    | 52    | to_move  | 1 when the learner is to decide                                          |
+    | 53    | breaker  | 1 when the learner broke this rack                                       |
+
+    ## Rewards
+    +1 when the learner wins a rack, −1 when it loses one (by the 9, three fouls), 0 otherwise.
+    Shaping terms (``reward_shaping``: ``pot``, ``foul``, ``opponent_pot``, ``opponent_foul``, per
+    event) are off by default. ``info["reward_parts"]`` splits every reward.
+
+    ## Starting State
+    A tight rack (1 on the foot spot, 9 in the centre, the rest shuffled by the env's generator),
+    the cue ball in the breaker's hand in the kitchen. The first breaker is chosen by
+    ``first_breaker``; when the opponent breaks, its decisions run in ``reset``. A deal in which the
+    opponent wins before the learner's first decision is dealt again (``info["redeals"]``).
+
+    ## Episode End
+    Terminated when the rack (``match_race=None``) or the match is decided. Truncated by the
+    time limit of ``gymnasium.make("NineBall-v0")`` (200 learner decisions). In a process that
+    has not imported ``nineball_env`` (e.g. SB3's ``SubprocVecEnv`` workers) use the id
+    ``"nineball_env:NineBall-v0"``, which imports it first.
+
+    ## Information
+    Every step's ``info`` has the same keys: ``ruling`` (``declaration``, ``foul``, ``fouls`` and
+    ``cited`` rule IDs, ``text``), ``pocketed``, ``placement`` ((nan, nan) without ball in hand),
+    ``placement_adjusted``, ``n_events``, ``opponent`` (``decisions``, ``fouls``, ``pocketed``,
+    ``rulings``), ``phase``, ``ball_in_hand``, ``foul_counts``, ``score``, ``racks`` (winners of the
+    racks that ended in the step), ``redeals`` and ``reward_parts``.
+
+    ## Arguments
+    * ``opponent``: agent with ``act(obs)``, SB3-style model with ``predict(obs)``, or callable
+      ``(obs, info) -> action`` (``nineball_env.opponents``); default ``AimingPolicy()``.
+    * ``match_race``: None for one rack, or N for a race to N racks.
+    * ``first_breaker``: "learner", "opponent" or "random" (seeded). ``break_order``: "alternate"/"winner".
+    * ``noise``: "none", "icga", a dict of sigmas (phi, V0, theta [deg, m/s], a, b [m]) or a ``NoiseConfig``.
+    * ``reward_shaping``: dict of shaping weights (see Rewards). ``strict_placement``: raise on illegal placements.
+    * ``render_mode``: None, "rgb_array" or "human" (needs pygame). ``table``, ``params``, ``action_scale``.
+
+    ## Version History
+    * v0: initial version.
+    """
+
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
+
+    def __init__(self, render_mode: str | None = None, *, opponent: opponents.Opponent | None = None,
+                 match_race: int | None = None, first_breaker: str = "random", break_order: str = "alternate",
+                 noise: str | Mapping[str, float] | NoiseConfig | None = "none",
+                 reward_shaping: Mapping[str, float] | rewards.RewardShaping | None = None,
+                 strict_placement: bool = False, action_scale: actions.ActionScale | None = None,
+                 table: Table | None = None, params: PhysicsParams | None = None) -> None:
+        check_render_mode(render_mode)
+        if first_breaker not in FIRST_BREAKERS:
+            raise ValueError(f"first_breaker: expected one of {FIRST_BREAKERS}, got {first_breaker!r}")
+        if match_race is not None and (isinstance(match_race, bool) or not isinstance(match_race, int) or match_race < 1):
+            raise ValueError(f"match_race: expected None (one rack) or a whole number >= 1, got {match_race!r}")
+        base = GameConfig()
+        self.config = GameConfig(table=table or base.table, params=params or base.params, race_to=match_race or 1,
+                                 break_order=break_order, strict_placement=bool(strict_placement))
+        self.first_breaker = first_breaker
+        self.noise = make_noise(noise)
+        self.shaping = rewards.make_shaping(reward_shaping)
+        self.scale = action_scale or actions.DEFAULT_SCALE
+        self.opponent = opponents.check_opponent(
+            opponent if opponent is not None else AimingPolicy(self.config.table, self.config.params))
+        self.render_mode = render_mode
+        self.action_space = spaces.Box(-1.0, 1.0, (actions.N_ACTION,), np.float32)
+        self.observation_space = observation.observation_space()
+        self._game: Game | None = None
+        self._renderer: Renderer | None = None
+        self._window: HumanWindow | None = None
+        if render_mode == "human":
+            self._window = HumanWindow(*self._frame_size())
+
+    # -- Gymnasium API ----------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        opponents.reseed(self.opponent, self.np_random)
+        redeals = 0
+        while True:
+            breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(self.first_breaker)
+            if breaker is None:
+                breaker = int(self.np_random.integers(2))
+            self._game = Game(self.config, self.np_random, breaker)
+            theirs = self._opponent_turns()
+            if not self._game.over:
+                break
+            redeals += 1
+            if redeals > MAX_REDEALS:
+                raise RuntimeError(f"the opponent won {redeals} deals before the learner's first decision")
+        info = self._info(None, theirs, dict.fromkeys(rewards.REWARD_PARTS, 0.0), redeals)
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(LEARNER), info
+
+    def step(self, action):
+        act = actions.check_action(action)  # validate: ValueError, nothing changed
+        game = self._require_game()
+        if game.over:
+            raise RuntimeError("the episode is over: call reset()")
+        snap = game.snapshot()
+        try:
+            decision = self._decide(act)  # scale the action, add noise
+            mine = game.apply(LEARNER, decision)  # simulate → rule → apply
+            theirs = self._opponent_turns()  # the opponent's decisions until the learner's next one
+        except BaseException:
+            game.restore(snap)  # a rejected action (strict placement, a bad opponent action) changes nothing
+            raise
+        parts = rewards.reward_parts([mine, *theirs], LEARNER, self.shaping)
+        info = self._info(mine, theirs, parts, 0)
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(LEARNER), float(sum(parts.values())), game.over, False, info
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn('render() called without a render_mode: pass render_mode="rgb_array" or "human"')
+            return None
+        game = self._require_game()
+        if self._renderer is None:
+            self._renderer = Renderer(self.config.table, self.config.params)
+        last = game.last.result if game.last is not None else None
+        frame = self._renderer.draw(game.balls, last)
+        if self.render_mode == "human":
+            self._window.show(frame)  # type: ignore[union-attr]
+            return None
+        return frame
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    # -- state for search agents ------------------------------------------------------------------
+
+    def get_state(self) -> GameSnapshot:
+        """A snapshot of the game (balls, rack, match and the env's generator) to come back to with ``set_state``.
+        The opponent is not part of it (the default opponent has no state); ``clone()`` copies everything."""
+        return self._require_game().snapshot()
+
+    def set_state(self, state: GameSnapshot) -> None:
+        """Return to a snapshot taken with ``get_state`` on an env with the same configuration."""
+        if not isinstance(state, GameSnapshot):
+            raise ValueError(f"state: expected a snapshot from get_state(), got {type(state).__name__}")
+        self._require_game().restore(state)
+
+    def clone(self) -> "NineBallEnv":
+        """An independent deep copy of the env (game, generator and opponent), without a render window."""
+        return copy.deepcopy(self)
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_window"] = None  # a window does not pickle; the renderer is rebuilt on demand
+        state["_renderer"] = None
+        return state
+
+    # -- internals --------------------------------------------------------------------------------
+
+    def _require_game(self) -> Game:
+        if self._game is None:
+            raise RuntimeError("call reset() before step(), render() or get_state()")
+        return self._game
+
+    def _frame_size(self) -> tuple[int, int]:
+        r = Renderer(self.config.table, self.config.params)
+        return r.width_px, r.height_px
+
+    def _decide(self, act: np.ndarray) -> actions.Decision:
+        """What ``act`` means for the player to move, with execution noise from ``self.np_random`` on the shot."""
+        decision = self._game.decode(act, self.scale)  # type: ignore[union-attr]
+        if decision.shot is None or self.noise.silent:
+            return decision
+        return with_shot(decision, perturb(decision.shot, self.noise, self.np_random, self.config.params))
+
+    def _opponent_turns(self) -> list[Outcome]:
+        """Play the opponent's decisions until the learner is to decide or the game is over."""
+        game, done = self._game, []
+        while game.to_move == OPPONENT:  # type: ignore[union-attr]
+            if len(done) >= MAX_OPPONENT_DECISIONS:
+                raise RuntimeError(f"the opponent made {MAX_OPPONENT_DECISIONS} decisions in a row")
+            rack = game.rack  # type: ignore[union-attr]
+            info = {"player": OPPONENT, "phase": str(rack.phase), "ball_in_hand": str(rack.ball_in_hand)}
+            act = opponents.query(self.opponent, self._observe(OPPONENT), info)
+            done.append(game.apply(OPPONENT, self._decide(act)))  # type: ignore[union-attr]
+        return done
+
+    def _observe(self, player: int) -> np.ndarray:
+        game = self._game
+        t = self.config.table
+        return observation.encode(game.balls.pos, game.on_table(), game.rack, game.match, player,  # type: ignore[union-attr]
+                                  t.width, t.length)
+
+    def _info(self, mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float], redeals: int) -> dict:
+        game = self._game
+        rack, match = game.rack, game.match  # type: ignore[union-attr]
+        return {
+            "ruling": ruling_info(mine),
+            "pocketed": tuple(mine.ruling.pocketed) if mine else (),
+            "placement": mine.placement if mine and mine.placement else (float("nan"), float("nan")),
+            "placement_adjusted": bool(mine and mine.placement_adjusted),
+            "n_events": mine.n_events if mine else 0,
+            "opponent": {
+                "decisions": len(theirs),
+                "fouls": sum(o.ruling.foul for o in theirs),
+                "pocketed": tuple(b for o in theirs for b in o.ruling.pocketed),
+                "rulings": tuple(f"{o.ruling.declaration}: {o.ruling.describe()}" for o in theirs),
+            },
+            "phase": str(rack.phase),
+            "ball_in_hand": str(rack.ball_in_hand),
+            "foul_counts": (rack.foul_counts[LEARNER], rack.foul_counts[OPPONENT]),
+            "score": (match.racks_won[LEARNER], match.racks_won[OPPONENT]),
+            "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent"
+                           for o in ([mine] if mine else []) + theirs if o.rack_winner is not None),
+            "redeals": redeals,
+            "reward_parts": parts,
+        }
+
+
+def ruling_info(outcome: Outcome | None) -> dict[str, Any]:
+    """The ruling part of ``info`` (empty values before the learner's first decision)."""
+    if outcome is None:
+        return {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}
+    r = outcome.ruling
+    return {"declaration": str(r.declaration), "foul": r.foul, "fouls": tuple(str(f) for f in r.fouls),
+            "cited": tuple(str(c) for c in r.cited), "text": r.describe()}

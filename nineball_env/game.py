@@ -1,0 +1,264 @@
+"""A game of nine-ball: the physics ball state, the rules' rack and match state, and the seeded generator.
+
+This is the physics → rules adapter: a decision is simulated, its event log converted with
+``rules.from_rows`` and ruled on with ``rules.decide``; the ruling is then applied to the balls
+(the 9 is spotted, a cue ball in hand is taken off the table) and finished racks go to the match.
+Players are 0 and 1; the rules say who acts next.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+import physics
+from nineball_env import placement as placing
+from nineball_env import rules
+from nineball_env import actions
+from nineball_env.actions import Decision
+from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, SimResult, Table
+
+#: Lookup by physics.EventKind code: the kinds the rules read (ball-ball, cushion, jaw, pocket, off table).
+_RULED = np.zeros(16, dtype=bool)
+_RULED[[1, 2, 3, 4, 9]] = True
+MAX_CONTINUATIONS = 4  # extra simulate calls when a shot hits the event or time cap
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """How a game is played: table, physics, match length, break order, caps and placement strictness."""
+
+    table: Table = DEFAULT_TABLE
+    params: PhysicsParams = DEFAULT_PARAMS
+    race_to: int = 1
+    break_order: str = "alternate"
+    strict_placement: bool = False
+    max_events: int = physics.DEFAULT_MAX_EVENTS
+    max_time: float = physics.DEFAULT_MAX_TIME
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.table, Table):
+            raise ValueError(f"table: expected a physics.Table, got {type(self.table).__name__}")
+        if not isinstance(self.params, PhysicsParams):
+            raise ValueError(f"params: expected a physics.PhysicsParams, got {type(self.params).__name__}")
+        if isinstance(self.race_to, bool) or not isinstance(self.race_to, int) or self.race_to < 1:
+            raise ValueError(f"race_to: expected a whole number of racks >= 1, got {self.race_to!r}")
+        if self.break_order not in tuple(rules.BreakOrder):
+            raise ValueError(f"break_order: expected one of {[b.value for b in rules.BreakOrder]}, "
+                             f"got {self.break_order!r}")
+
+    @property
+    def geometry(self) -> rules.RackGeometry:
+        """The table numbers the rules place and spot balls with."""
+        return rules.RackGeometry(self.table.width, self.table.length, self.params.R)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one decision did.
+
+    Attributes:
+        player: who decided.
+        ruling: the rules' ruling (fouls, cited rules, pocketed balls, the next rack state).
+        placement: where the cue ball was placed (ball in hand), else None.
+        placement_adjusted: the requested placement was illegal and moved to the nearest legal spot.
+        n_events: events the physics logged for the shot (0 for the push-out choice).
+        rack_winner: the player who won the rack if this decision ended it, else None.
+        result: the simulation (None for the push-out choice), for rendering.
+    """
+
+    player: int
+    ruling: rules.Ruling
+    placement: tuple[float, float] | None = None
+    placement_adjusted: bool = False
+    n_events: int = 0
+    rack_winner: int | None = None
+    result: SimResult | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    """Everything needed to put a game back where it was (the generator's state included)."""
+
+    balls: BallState
+    rack: rules.RackState
+    match: rules.Match
+    rng_state: dict
+    last: Outcome | None
+
+
+@functools.lru_cache(maxsize=16)
+def _rack_slots(table: Table, params: PhysicsParams) -> np.ndarray:
+    """The diamond's slot centres for a table and ball size (computed once)."""
+    slots = physics.rack_positions(table, params)
+    slots.flags.writeable = False
+    return slots
+
+
+def rack_balls(order: tuple[int, ...], table: Table, params: PhysicsParams) -> BallState:
+    """Balls on the diamond slots in ``order`` (R-RACK), the cue ball in hand (off the table)."""
+    balls = BallState.empty()
+    idx = list(order)
+    balls.pos[idx] = _rack_slots(table, params)
+    balls.motion[idx] = int(Motion.STATIONARY)
+    return balls
+
+
+class Game:
+    """One match (a single rack when ``race_to`` = 1) between players 0 and 1."""
+
+    def __init__(self, config: GameConfig, rng: np.random.Generator, first_breaker: int = 0) -> None:
+        if not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng: expected a numpy.random.Generator, got {type(rng).__name__}")
+        self.config = config
+        self.geometry = config.geometry  # the rules' view of the table, built once
+        self.rng = rng
+        self.match = rules.Match(race_to=config.race_to, break_order=rules.BreakOrder(config.break_order),
+                                 breaker=first_breaker)
+        self.rack, order = self.match.new_rack(rng)
+        self.balls = rack_balls(order, config.table, config.params)
+        self.last: Outcome | None = None
+
+    # -- state ------------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """The match (the rack, in a one-rack game) is decided."""
+        return self.match.over
+
+    @property
+    def to_move(self) -> int | None:
+        """The player to decide next, or None when the game is over."""
+        return None if self.over else self.rack.shooter
+
+    def on_table(self) -> np.ndarray:
+        """Boolean mask of balls 0–9 on the table (the cue ball is off it while in hand)."""
+        return self.balls.on_table()
+
+    def snapshot(self) -> GameSnapshot:
+        """A copy of the game's state, the generator's included."""
+        return GameSnapshot(self.balls.copy(), self.rack, self.match, self.rng.bit_generator.state, self.last)
+
+    def restore(self, snap: GameSnapshot) -> None:
+        """Put the game back to ``snap`` (the generator too)."""
+        self.balls = snap.balls.copy()
+        self.rack, self.match, self.last = snap.rack, snap.match, snap.last
+        self.rng.bit_generator.state = snap.rng_state
+
+    # -- decisions --------------------------------------------------------------------------------
+
+    def decode(self, act: np.ndarray, scale: actions.ActionScale = actions.DEFAULT_SCALE) -> Decision:
+        """What the checked action ``act`` means in the current phase (unused components are ignored)."""
+        rack, cfg = self.rack, self.config
+        return actions.decode(act, ball_in_hand=rack.ball_in_hand, push_out_allowed=rack.phase is rules.Phase.PUSH_OUT_ALLOWED,
+                              choice=rack.phase is rules.Phase.PUSH_OUT_CHOICE, table=cfg.table, params=cfg.params,
+                              scale=scale)
+
+    def apply(self, player: int, decision: Decision) -> Outcome:
+        """Play ``decision`` for ``player``: simulate, rule, apply. Raises ValueError (nothing changed) when it
+        is not that player's turn, the decision does not fit the phase, or a strict placement is illegal."""
+        if self.over:
+            raise ValueError(f"the game is over (won by player {self.match.winner}): reset it (R-GAME-END)")
+        if player != self.rack.shooter:
+            raise ValueError(f"player {player} cannot act: it is player {self.rack.shooter}'s decision (R-CONTINUE)")
+        if self.rack.phase is rules.Phase.PUSH_OUT_CHOICE:
+            declaration = rules.Declaration.PASS_BACK if decision.pass_back else rules.Declaration.SHOOT
+            return self._finish(rules.decide(self.rack, (), declaration), player)
+        if decision.shot is None:
+            raise ValueError(f"player {player} must shoot in phase {self.rack.phase}, not choose (R-PUSH-CHOICE)")
+        start, spot, adjusted = self.balls, None, False
+        if self.rack.ball_in_hand is not rules.BallInHand.NONE:
+            spot, adjusted = self._placement(decision.placement)
+            start = self.balls.copy()
+            start.place(0, *spot)
+        elif not self.balls.on_table()[0]:
+            raise RuntimeError("internal: the cue ball is off the table but nobody has ball in hand")
+        declaration = rules.Declaration.PUSH_OUT if (
+            decision.push_out and self.rack.phase is rules.Phase.PUSH_OUT_ALLOWED) else rules.Declaration.SHOT
+        result, rows = self._simulate(start, decision.shot)
+        ruling = rules.decide(self.rack, rules.from_rows(rows), declaration)
+        self.balls = result.state.copy()
+        return self._finish(ruling, player, spot, adjusted, len(result.events), result)
+
+    def _placement(self, requested: tuple[float, float] | None) -> tuple[tuple[float, float], bool]:
+        """The legal cue-ball spot for a ball-in-hand request (R-BIH, R-BREAK-POS) and whether it was moved."""
+        cfg = self.config
+        if requested is None:
+            raise ValueError("placement: the player has ball in hand and must place the cue ball (R-BIH)")
+        kitchen = self.rack.ball_in_hand is rules.BallInHand.KITCHEN
+        on = self.balls.on_table()
+        on[0] = False
+        others = self.balls.pos[on]
+        x, y = float(requested[0]), float(requested[1])
+        spot = (x, y)
+        adjusted = not placing.is_free(x, y, others, cfg.table, cfg.params, kitchen)
+        if adjusted:
+            where = "in the kitchen (R-BREAK-POS)" if kitchen else "on the table (R-BIH)"
+            if cfg.strict_placement:
+                raise ValueError(f"placement: cue ball at ({x:.4f}, {y:.4f}) m is not a free spot {where}: "
+                                 "it touches a ball, a pocket or the rail")
+            spot = placing.nearest_free(x, y, others, cfg.table, cfg.params, kitchen)
+        positions = dict(zip(np.flatnonzero(on).tolist(), map(tuple, others.tolist())))
+        return rules.check_cue_placement(self.rack, spot, positions, self.geometry), adjusted
+
+    def _simulate(self, start: BallState, shot: physics.Shot) -> tuple[SimResult, list[tuple]]:
+        """Run the shot to rest (continuing past the event/time caps) and return the log's ruled rows."""
+        cfg = self.config
+        result = physics.simulate(start, shot, cfg.table, cfg.params, max_events=cfg.max_events,
+                                  max_time=cfg.max_time)
+        rows = _ruled_rows(result, 0.0)
+        final, offset = result.state, result.duration
+        for _ in range(MAX_CONTINUATIONS):
+            if final.at_rest():
+                break
+            more = physics.simulate(final, None, cfg.table, cfg.params, max_events=cfg.max_events,
+                                    max_time=cfg.max_time)
+            rows += _ruled_rows(more, offset)
+            final, offset = more.state, offset + more.duration
+        if not final.at_rest():  # give up: stop whatever still moves where it is
+            moving = final.on_table() & (final.motion != int(Motion.STATIONARY))
+            final.vel[moving] = 0.0
+            final.spin[moving] = 0.0
+            final.motion[moving] = int(Motion.STATIONARY)
+        if final is not result.state:
+            result = SimResult(result.initial, final, result.events, result.hit_event_cap, result.hit_time_cap)
+        return result, rows
+
+    def _finish(self, ruling: rules.Ruling, player: int, spot: tuple[float, float] | None = None,
+                adjusted: bool = False, n_events: int = 0, result: SimResult | None = None) -> Outcome:
+        """Apply ``ruling`` to the balls (spot the 9, take a cue ball in hand), the rack and the match."""
+        after = ruling.after
+        if ruling.nine_spotted:
+            on = self.balls.on_table()
+            on[9] = False
+            if after.ball_in_hand is not rules.BallInHand.NONE:
+                on[0] = False  # spotting comes before the incoming player places the cue ball (R-SPOT-9)
+            positions = dict(zip(np.flatnonzero(on).tolist(), map(tuple, self.balls.pos[on].tolist())))
+            self.balls.place(9, *rules.spot_nine(positions, self.geometry))
+        if after.ball_in_hand is not rules.BallInHand.NONE:
+            self.balls.remove(0)
+        self.rack = after
+        winner = None
+        if after.over:
+            winner = after.winner
+            self.match = self.match.record(after)
+            if not self.match.over:
+                self.rack, order = self.match.new_rack(self.rng)
+                self.balls = rack_balls(order, self.config.table, self.config.params)
+        self.last = Outcome(player, ruling, spot, adjusted, n_events, winner, result)
+        return self.last
+
+
+def _ruled_rows(result: SimResult, offset: float) -> list[tuple]:
+    """The ``(time, kind, ball_a, ball_b, target)`` rows of the kinds the rules read, times shifted by ``offset``."""
+    ev = result.events
+    keep = _RULED[ev.kind]
+    return list(zip((ev.time[keep] + offset).tolist(), ev.kind[keep].tolist(), ev.ball_a[keep].tolist(),
+                    ev.ball_b[keep].tolist(), ev.target[keep].tolist()))
+
+
+def with_shot(decision: Decision, shot: physics.Shot | None) -> Decision:
+    """``decision`` with its shot replaced (for the noisy shot)."""
+    return replace(decision, shot=shot)

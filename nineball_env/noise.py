@@ -1,0 +1,82 @@
+"""Execution noise: Gaussian errors on (phi, V0, theta, a, b), drawn from the env's generator.
+
+The ``icga`` preset is the noise of the Computational Pool tournaments (ICGA 2005–2008):
+σφ = 0.125°, σθ = 0.1°, σV = 0.075 m/s, σa = σb = 0.5 mm.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Mapping
+
+import numpy as np
+
+from physics import DEFAULT_PARAMS, PhysicsParams, Shot
+from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET
+
+MIN_SPEED = 0.01  # [m/s] a noisy speed never drops to zero (Shot needs V0 > 0)
+
+
+@dataclass(frozen=True)
+class NoiseConfig:
+    """Standard deviations of the execution error (degrees, m/s, metres of tip offset)."""
+
+    phi: float = 0.0
+    V0: float = 0.0
+    theta: float = 0.0
+    a: float = 0.0
+    b: float = 0.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+                raise ValueError(f"noise sigma {f.name}: expected a finite number >= 0, got {value!r}")
+
+    @property
+    def silent(self) -> bool:
+        """No noise at all (no draws are made)."""
+        return not any(getattr(self, f.name) for f in fields(self))
+
+
+PRESETS: dict[str, NoiseConfig] = {
+    "none": NoiseConfig(),
+    "icga": NoiseConfig(phi=0.125, V0=0.075, theta=0.1, a=0.0005, b=0.0005),
+}
+
+
+def make_noise(spec: str | Mapping[str, float] | NoiseConfig | None) -> NoiseConfig:
+    """A NoiseConfig from a preset name ("none", "icga"), a dict of sigmas, a NoiseConfig or None."""
+    if spec is None:
+        return PRESETS["none"]
+    if isinstance(spec, NoiseConfig):
+        return spec
+    if isinstance(spec, str):
+        if spec not in PRESETS:
+            raise ValueError(f"noise: expected one of {sorted(PRESETS)}, a dict of sigmas or a NoiseConfig, got {spec!r}")
+        return PRESETS[spec]
+    if isinstance(spec, Mapping):
+        known = {f.name for f in fields(NoiseConfig)}
+        unknown = set(spec) - known
+        if unknown:
+            raise ValueError(f"noise: unknown sigma(s) {sorted(unknown)}; expected keys from {sorted(known)}")
+        return NoiseConfig(**{k: float(v) for k, v in spec.items()})
+    raise ValueError(f"noise: expected a preset name, a dict of sigmas or a NoiseConfig, got {type(spec).__name__}")
+
+
+def perturb(shot: Shot, noise: NoiseConfig, rng: np.random.Generator,
+            params: PhysicsParams = DEFAULT_PARAMS) -> Shot:
+    """``shot`` with Gaussian errors added, clipped to the legal Shot ranges; unchanged if the noise is silent."""
+    if noise.silent:
+        return shot
+    e = rng.standard_normal(5)
+    V0 = min(max(shot.V0 + noise.V0 * e[1], MIN_SPEED), MAX_SPEED)
+    theta = min(max(shot.theta + noise.theta * e[2], 0.0), MAX_ELEVATION)
+    a = shot.a + noise.a / params.R * e[3]
+    b = shot.b + noise.b / params.R * e[4]
+    r = math.hypot(a, b)
+    limit = MAX_TIP_OFFSET * (1.0 - 1e-9)
+    if r > limit:
+        a, b = a * limit / r, b * limit / r
+    return Shot(V0=V0, phi=shot.phi + noise.phi * e[0], theta=theta, a=a, b=b)

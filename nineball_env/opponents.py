@@ -1,0 +1,46 @@
+"""The opponent protocol: turn any policy object or callable into ``observation, info -> action``.
+
+Accepted, in this order: an object with ``act(observation)`` (nineball agents), one with
+``predict(observation, deterministic=True)`` (a stable-baselines3 model), or a callable
+``(observation, info) -> action``. An opponent with ``seed(int)`` is re-seeded from the env's
+generator on every ``reset`` so that a seeded episode replays exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from nineball_env.actions import N_ACTION
+
+Opponent = Any  # an agent object or a callable, see the module docstring
+
+
+def check_opponent(opponent: Opponent) -> Opponent:
+    """``opponent`` if it follows the protocol, else ValueError."""
+    if not (hasattr(opponent, "act") or hasattr(opponent, "predict") or callable(opponent)):
+        raise ValueError(f"opponent: expected an object with act(observation), predict(observation) or a callable "
+                         f"(observation, info) -> action, got {type(opponent).__name__}")
+    return opponent
+
+
+def query(opponent: Opponent, obs: np.ndarray, info: dict) -> np.ndarray:
+    """The opponent's action as float64, clipped to [-1, 1]; ValueError for a wrong shape or NaN."""
+    if hasattr(opponent, "act"):
+        action = opponent.act(obs)
+    elif hasattr(opponent, "predict"):
+        action, _ = opponent.predict(obs, deterministic=True)
+    else:
+        action = opponent(obs, info)
+    arr = np.asarray(action, dtype=np.float64).reshape(-1)
+    if arr.shape != (N_ACTION,) or not np.all(np.isfinite(arr)):
+        raise ValueError(f"opponent action: expected {N_ACTION} finite numbers, got {action!r}")
+    return np.clip(arr, -1.0, 1.0)
+
+
+def reseed(opponent: Opponent, rng: np.random.Generator) -> None:
+    """Re-seed an opponent that has ``seed(int)`` from ``rng`` (one draw, made only for such opponents)."""
+    seed: Callable[[int], None] | None = getattr(opponent, "seed", None)
+    if callable(seed):
+        seed(int(rng.integers(2**31)))

@@ -1,0 +1,68 @@
+"""Rewards: +1 / −1 for a rack won / lost, plus optional shaping terms (all off by default)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Iterable, Mapping
+
+from nineball_env.game import Outcome
+
+REWARD_PARTS = ("rack", "pot", "foul", "opponent_pot", "opponent_foul")
+
+
+@dataclass(frozen=True)
+class RewardShaping:
+    """Weights of the shaping terms, per event (use negative values for penalties).
+
+    Attributes:
+        pot: per object ball the learner pockets on a legal shot (push-outs do not count).
+        foul: per foul of the learner.
+        opponent_pot: per object ball the opponent pockets on a legal shot.
+        opponent_foul: per foul of the opponent.
+    """
+
+    pot: float = 0.0
+    foul: float = 0.0
+    opponent_pot: float = 0.0
+    opponent_foul: float = 0.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"reward_shaping[{f.name!r}]: expected a finite number, got {value!r}")
+
+
+def make_shaping(spec: Mapping[str, float] | RewardShaping | None) -> RewardShaping:
+    """A RewardShaping from a dict of weights, a RewardShaping or None (no shaping)."""
+    if spec is None:
+        return RewardShaping()
+    if isinstance(spec, RewardShaping):
+        return spec
+    if not isinstance(spec, Mapping):
+        raise ValueError(f"reward_shaping: expected a dict of weights, got {type(spec).__name__}")
+    known = {f.name for f in fields(RewardShaping)}
+    if set(spec) - known:
+        raise ValueError(f"reward_shaping: unknown term(s) {sorted(set(spec) - known)}; expected {sorted(known)}")
+    return RewardShaping(**spec)
+
+
+def _legal_pots(o: Outcome) -> int:
+    r = o.ruling
+    if r.foul or r.declaration != "shot":
+        return 0
+    return sum(1 for b in r.pocketed if b != 0)
+
+
+def reward_parts(outcomes: Iterable[Outcome], learner: int, shaping: RewardShaping) -> dict[str, float]:
+    """The reward of one step split into its parts (``REWARD_PARTS``); the reward is their sum."""
+    parts = dict.fromkeys(REWARD_PARTS, 0.0)
+    for o in outcomes:
+        mine = o.player == learner
+        if o.rack_winner is not None:
+            parts["rack"] += 1.0 if o.rack_winner == learner else -1.0
+        parts["pot" if mine else "opponent_pot"] += _legal_pots(o) * (shaping.pot if mine else shaping.opponent_pot)
+        if o.ruling.foul:
+            parts["foul" if mine else "opponent_foul"] += shaping.foul if mine else shaping.opponent_foul
+    return parts
