@@ -8,6 +8,7 @@ Players are 0 and 1; the rules say who acts next.
 
 from __future__ import annotations
 
+import copy
 import functools
 from dataclasses import dataclass, field, replace
 
@@ -147,6 +148,13 @@ class Game:
         self.rack, self.match, self.last = snap.rack, snap.match, snap.last
         self.rng.bit_generator.state = snap.rng_state
 
+    def clone(self) -> "Game":
+        """An independent copy (its own generator in the same state): try decisions on it and throw it away."""
+        twin = copy.copy(self)
+        twin.rng = np.random.Generator(type(self.rng.bit_generator)())
+        twin.restore(self.snapshot())
+        return twin
+
     # -- decisions --------------------------------------------------------------------------------
 
     def decode(self, act: np.ndarray, scale: actions.ActionScale = actions.DEFAULT_SCALE) -> Decision:
@@ -190,18 +198,18 @@ class Game:
         kitchen = self.rack.ball_in_hand is rules.BallInHand.KITCHEN
         on = self.balls.on_table()
         on[0] = False
-        others = self.balls.pos[on]
+        balls = np.flatnonzero(on).tolist()
+        points = self.balls.pos[on].tolist()
         x, y = float(requested[0]), float(requested[1])
         spot = (x, y)
-        adjusted = not placing.is_free(x, y, others, cfg.table, cfg.params, kitchen)
+        adjusted = not placing.is_free(x, y, points, cfg.table, cfg.params, kitchen)
         if adjusted:
             where = "in the kitchen (R-BREAK-POS)" if kitchen else "on the table (R-BIH)"
             if cfg.strict_placement:
                 raise ValueError(f"placement: cue ball at ({x:.4f}, {y:.4f}) m is not a free spot {where}: "
                                  "it touches a ball, a pocket or the rail")
-            spot = placing.nearest_free(x, y, others, cfg.table, cfg.params, kitchen)
-        positions = dict(zip(np.flatnonzero(on).tolist(), map(tuple, others.tolist())))
-        return rules.check_cue_placement(self.rack, spot, positions, self.geometry), adjusted
+            spot = placing.nearest_free(x, y, np.array(points).reshape(-1, 2), cfg.table, cfg.params, kitchen)
+        return rules.check_cue_placement(self.rack, spot, dict(zip(balls, points)), self.geometry), adjusted
 
     def _simulate(self, start: BallState, shot: physics.Shot) -> tuple[SimResult, list[tuple]]:
         """Run the shot to rest (continuing past the event/time caps) and return the log's ruled rows."""
@@ -209,15 +217,15 @@ class Game:
         result = physics.simulate(start, shot, cfg.table, cfg.params, max_events=cfg.max_events,
                                   max_time=cfg.max_time)
         rows = _ruled_rows(result, 0.0)
-        final, offset = result.state, result.duration
+        final, offset, capped = result.state, result.duration, result.hit_event_cap or result.hit_time_cap
         for _ in range(MAX_CONTINUATIONS):
-            if final.at_rest():
+            if not capped:
                 break
             more = physics.simulate(final, None, cfg.table, cfg.params, max_events=cfg.max_events,
                                     max_time=cfg.max_time)
             rows += _ruled_rows(more, offset)
-            final, offset = more.state, offset + more.duration
-        if not final.at_rest():  # give up: stop whatever still moves where it is
+            final, offset, capped = more.state, offset + more.duration, more.hit_event_cap or more.hit_time_cap
+        if capped and not final.at_rest():  # give up: stop whatever still moves where it is
             moving = final.on_table() & (final.motion != int(Motion.STATIONARY))
             final.vel[moving] = 0.0
             final.spin[moving] = 0.0
@@ -254,9 +262,10 @@ class Game:
 def _ruled_rows(result: SimResult, offset: float) -> list[tuple]:
     """The ``(time, kind, ball_a, ball_b, target)`` rows of the kinds the rules read, times shifted by ``offset``."""
     ev = result.events
-    keep = _RULED[ev.kind]
-    return list(zip((ev.time[keep] + offset).tolist(), ev.kind[keep].tolist(), ev.ball_a[keep].tolist(),
-                    ev.ball_b[keep].tolist(), ev.target[keep].tolist()))
+    idx = np.flatnonzero(_RULED[ev.kind])
+    times = ev.time[idx] + offset if offset else ev.time[idx]
+    return list(zip(times.tolist(), ev.kind[idx].tolist(), ev.ball_a[idx].tolist(), ev.ball_b[idx].tolist(),
+                    ev.target[idx].tolist()))
 
 
 def with_shot(decision: Decision, shot: physics.Shot | None) -> Decision:

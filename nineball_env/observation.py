@@ -53,12 +53,11 @@ def encode(pos: np.ndarray, on_table: np.ndarray, rack: RackState, match: Match,
     """The observation of ``player`` (0 or 1) for ball centres ``pos`` (10, 2) [m] and the mask ``on_table``."""
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     other = 1 - player
-    on = np.asarray(on_table, dtype=bool)
-    xy = pos * (1.0 / width, 1.0 / length)
-    xy[~on] = 0.0
-    obs[0:20] = xy.ravel()
-    obs[20:30] = on
-    if not rack.over:
+    xy = obs[0:20].reshape(N_BALLS, 2)
+    np.multiply(pos, (1.0 / width, 1.0 / length), out=xy, casting="unsafe")  # centres lie on the table: in [0, 1]
+    xy[~on_table] = 0.0
+    obs[20:30] = on_table
+    if rack.phase is not Phase.RACK_OVER:
         obs[29 + min(rack.on_table)] = 1.0  # the lowest ball (R-LOWEST)
         obs[39 + _PHASE_INDEX[rack.phase]] = 1.0
         obs[52] = rack.shooter == player
@@ -72,7 +71,6 @@ def encode(pos: np.ndarray, on_table: np.ndarray, rack: RackState, match: Match,
         obs[50] = match.racks_won[player] / match.race_to
         obs[51] = match.racks_won[other] / match.race_to
     obs[53] = rack.breaker == player
-    np.clip(obs, 0.0, 1.0, out=obs)
     return obs
 
 

@@ -6,8 +6,6 @@ capture circle (the physics would swallow the ball), and touches no ball.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
@@ -21,48 +19,69 @@ def region(table: Table, params: PhysicsParams, kitchen: bool) -> tuple[float, f
     return (R, table.width - R, R, table.head_string_y if kitchen else table.length - R)
 
 
-def is_free(x: float, y: float, others: np.ndarray, table: Table = DEFAULT_TABLE,
+def is_free(x: float, y: float, others: np.ndarray | list, table: Table = DEFAULT_TABLE,
             params: PhysicsParams = DEFAULT_PARAMS, kitchen: bool = False, margin: float = 0.0) -> bool:
     """A cue ball centred at (x, y) is a legal placement among the ball centres ``others`` (k, 2) [m]."""
-    x_lo, x_hi, y_lo, y_hi = region(table, params, kitchen)
-    if not (x_lo <= x <= x_hi and y_lo <= y <= y_hi):
+    R = params.R
+    if not (R <= x <= table.spec.width - R and R <= y <= (table.spec.length / 4.0 if kitchen else table.spec.length - R)):
         return False
     for px, py, pr in table.pockets.tolist():
         if (px - x) ** 2 + (py - y) ** 2 < (pr + margin) ** 2:
             return False
-    reach = (2.0 * params.R + margin) ** 2
-    for ox, oy in np.asarray(others, dtype=float).reshape(-1, 2).tolist():  # a few balls: plain floats are fastest
+    reach = (2.0 * R + margin) ** 2
+    points = others if isinstance(others, list) else np.asarray(others, dtype=float).reshape(-1, 2).tolist()
+    for ox, oy in points:  # a few balls: plain floats are fastest
         if (ox - x) ** 2 + (oy - y) ** 2 < reach:
             return False
     return True
 
 
-def _circle_circle(c1: np.ndarray, r1: float, c2: np.ndarray, r2: float) -> list[np.ndarray]:
-    d = float(np.hypot(*(c2 - c1)))
-    if d == 0.0 or d > r1 + r2 or d < abs(r1 - r2):
-        return []
-    a = (r1 * r1 - r2 * r2 + d * d) / (2.0 * d)
-    h = math.sqrt(max(r1 * r1 - a * a, 0.0))
-    u = (c2 - c1) / d
-    mid = c1 + a * u
-    n = np.array([-u[1], u[0]])
-    return [mid + h * n, mid - h * n]
+def free_mask(points: np.ndarray, others: np.ndarray, table: Table = DEFAULT_TABLE,
+              params: PhysicsParams = DEFAULT_PARAMS, kitchen: bool = False) -> np.ndarray:
+    """``is_free`` for many candidate centres (n, 2) at once: a boolean mask (n,)."""
+    x_lo, x_hi, y_lo, y_hi = region(table, params, kitchen)
+    x, y = points[:, 0], points[:, 1]
+    ok = (x >= x_lo) & (x <= x_hi) & (y >= y_lo) & (y <= y_hi)
+    pk = table.pockets
+    ok &= np.all((x[:, None] - pk[:, 0]) ** 2 + (y[:, None] - pk[:, 1]) ** 2 >= pk[:, 2] ** 2, axis=1)
+    if len(others):
+        d2 = (x[:, None] - others[:, 0]) ** 2 + (y[:, None] - others[:, 1]) ** 2
+        ok &= np.all(d2 >= (2.0 * params.R) ** 2, axis=1)
+    return ok
 
 
-def _circle_lines(c: np.ndarray, r: float, box: tuple[float, float, float, float]) -> list[np.ndarray]:
+def _boundary_points(centres: np.ndarray, radii: np.ndarray, box: tuple[float, float, float, float],
+                     p0: np.ndarray) -> np.ndarray:
+    """Candidate spots on the blocked area's boundary: projections of ``p0`` onto each circle, the circles'
+    crossings with the region's edges and with each other, and the region's corners."""
     x_lo, x_hi, y_lo, y_hi = box
-    out = []
-    for x in (x_lo, x_hi):
-        dx = x - c[0]
-        if abs(dx) <= r:
-            h = math.sqrt(r * r - dx * dx)
-            out += [np.array([x, c[1] + h]), np.array([x, c[1] - h])]
-    for y in (y_lo, y_hi):
-        dy = y - c[1]
-        if abs(dy) <= r:
-            h = math.sqrt(r * r - dy * dy)
-            out += [np.array([c[0] + h, y]), np.array([c[0] - h, y])]
-    return out
+    out = [p0[None, :], np.array([[x_lo, y_lo], [x_lo, y_hi], [x_hi, y_lo], [x_hi, y_hi]])]
+    delta = p0 - centres
+    dist = np.hypot(delta[:, 0], delta[:, 1])
+    unit = np.where(dist[:, None] > 0, delta / np.where(dist > 0, dist, 1.0)[:, None], [0.0, 1.0])
+    out.append(centres + unit * radii[:, None])
+    for axis, (lo, hi) in ((0, (x_lo, x_hi)), (1, (y_lo, y_hi))):
+        for edge in (lo, hi):
+            off = edge - centres[:, axis]
+            h = np.sqrt(np.clip(radii ** 2 - off ** 2, 0.0, None))
+            hit = np.abs(off) <= radii
+            for sign in (1.0, -1.0):
+                pts = np.empty((int(hit.sum()), 2))
+                pts[:, axis] = edge
+                pts[:, 1 - axis] = centres[hit, 1 - axis] + sign * h[hit]
+                out.append(pts)
+    i, j = np.triu_indices(len(centres), k=1)
+    c1, c2, r1, r2 = centres[i], centres[j], radii[i], radii[j]
+    d = np.hypot(*(c2 - c1).T)
+    hit = (d > 0) & (d <= r1 + r2) & (d >= np.abs(r1 - r2))
+    c1, c2, r1, r2, d = c1[hit], c2[hit], r1[hit], r2[hit], d[hit]
+    a = (r1 ** 2 - r2 ** 2 + d ** 2) / (2.0 * d)
+    h = np.sqrt(np.clip(r1 ** 2 - a ** 2, 0.0, None))
+    u = (c2 - c1) / d[:, None]
+    mid = c1 + a[:, None] * u
+    normal = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    out += [mid + h[:, None] * normal, mid - h[:, None] * normal]
+    return np.concatenate(out)
 
 
 def nearest_free(x: float, y: float, others: np.ndarray, table: Table = DEFAULT_TABLE,
@@ -71,33 +90,19 @@ def nearest_free(x: float, y: float, others: np.ndarray, table: Table = DEFAULT_
     blocked area (a clearance circle around a ball or pocket, or the region's edge), else a grid search."""
     if is_free(x, y, others, table, params, kitchen):
         return (float(x), float(y))
+    others = np.asarray(others, dtype=float).reshape(-1, 2)
     box = region(table, params, kitchen)
     x_lo, x_hi, y_lo, y_hi = box
     p0 = np.array([min(max(x, x_lo), x_hi), min(max(y, y_lo), y_hi)])
-    circles = [(np.asarray(o, dtype=float), 2.0 * params.R + GAP) for o in others]
-    circles += [(np.asarray(pk[:2], dtype=float), float(pk[2]) + GAP) for pk in table.pockets]
-    cands = [p0, np.array([x_lo, y_lo]), np.array([x_lo, y_hi]), np.array([x_hi, y_lo]), np.array([x_hi, y_hi])]
-    for c, r in circles:
-        delta = p0 - c
-        dist = float(np.hypot(*delta))
-        unit = delta / dist if dist > 0 else np.array([0.0, 1.0])
-        q = c + unit * r
-        cands.append(np.array([min(max(q[0], x_lo), x_hi), min(max(q[1], y_lo), y_hi)]))
-        cands += _circle_lines(c, r, box)
-    for i in range(len(circles)):
-        for j in range(i + 1, len(circles)):
-            cands += _circle_circle(circles[i][0], circles[i][1], circles[j][0], circles[j][1])
-    target = np.array([x, y], dtype=float)
-    best, best_d = None, math.inf
-    for q in cands:
-        d = float(np.hypot(*(q - target)))
-        if d < best_d and is_free(q[0], q[1], others, table, params, kitchen):
-            best, best_d = q, d
-    if best is None:  # every boundary point is blocked: scan the region
-        for q in np.stack(np.meshgrid(np.linspace(x_lo, x_hi, 64), np.linspace(y_lo, y_hi, 128)), -1).reshape(-1, 2):
-            d = float(np.hypot(*(q - target)))
-            if d < best_d and is_free(q[0], q[1], others, table, params, kitchen, margin=GAP):
-                best, best_d = q, d
-    if best is None:
-        raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
+    centres = np.concatenate([others, table.pockets[:, :2]])
+    radii = np.concatenate([np.full(len(others), 2.0 * params.R + GAP), table.pockets[:, 2] + GAP])
+    cands = _boundary_points(centres, radii, box, p0)
+    ok = free_mask(cands, others, table, params, kitchen)
+    if not ok.any():  # every boundary point is blocked: scan the region
+        grid = np.stack(np.meshgrid(np.linspace(x_lo, x_hi, 64), np.linspace(y_lo, y_hi, 128)), -1).reshape(-1, 2)
+        cands, ok = grid, free_mask(grid, others + 0.0, table, params, kitchen)
+        if not ok.any():
+            raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
+    cands = cands[ok]
+    best = cands[np.argmin(np.hypot(cands[:, 0] - x, cands[:, 1] - y))]
     return (float(best[0]), float(best[1]))

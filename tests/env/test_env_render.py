@@ -82,3 +82,22 @@ def test_record_video(tmp_path):
             break
     env.close()
     assert list(tmp_path.glob("*.mp4"))
+
+
+def test_human_window_drives_pygame(monkeypatch):
+    """The window code against a stand-in pygame (the real one is an optional extra)."""
+    import sys
+    from unittest import mock
+
+    from nineball_env.render import HumanWindow
+
+    fake = mock.MagicMock()
+    monkeypatch.setitem(sys.modules, "pygame", fake)
+    window = HumanWindow(64, 32)
+    fake.display.set_mode.assert_called_once_with((64, 32))
+    frame = np.zeros((32, 64, 3), dtype=np.uint8)
+    window.show(frame)
+    assert fake.surfarray.make_surface.call_args[0][0].shape == (64, 32, 3)  # pygame surfaces are (width, height)
+    fake.display.flip.assert_called_once()
+    window.close()
+    fake.quit.assert_called_once()
