@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -17,9 +18,12 @@ from nineball_env.aec import NineBallAEC, env as make_env  # noqa: E402
 from nineball_env.aiming import AimingPolicy  # noqa: E402
 
 
-def test_pettingzoo_api_test_passes():
-    api_test(make_env(), num_cycles=300)
-    api_test(make_env(noise="icga", match_race=2), num_cycles=300)
+def test_pettingzoo_api_test_passes_without_warnings():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(make_env(), num_cycles=300)
+        api_test(make_env(noise="icga", match_race=2), num_cycles=300)
+    assert [str(w.message) for w in caught] == []
 
 
 def test_self_play_to_the_end_of_a_rack():
