@@ -121,7 +121,7 @@ def test_sb3_adapter_ppo_smoke():
     for _ in range(5):
         obs, rewards, dones, infos = vec.step(np.zeros((4, 9), np.float32))
         assert [("terminal_observation" in i) for i in infos] == dones.tolist()
-        assert obs[dones, 52].all() and not any(i["TimeLimit.truncated"] for i in infos if not i)
+        assert obs[dones, 52].all()  # already reset, SB3 style
         seen += dones.sum()
     assert seen >= 4  # the 5-step limit ends every table's episode at the latest
     vec.close()
