@@ -1,0 +1,99 @@
+"""SB3VecEnvAdapter: a ``NineBallVectorEnv`` as a stable-baselines3 ``VecEnv``.
+
+SB3 resets a finished env in the same step and returns the final observation in
+``info["terminal_observation"]`` (``info["TimeLimit.truncated"]`` on a truncation); the vector env
+resets next step (``AutoresetMode.NEXT_STEP``), so the adapter resets the finished tables at once
+with ``reset(options={"reset_mask": done})``. Infos come back as SB3's list of per-env dicts.
+stable-baselines3 is imported when this module is.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+try:
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+except ImportError as err:  # pragma: no cover - depends on the environment
+    raise ImportError("nineball_env.sb3_vec needs stable-baselines3: pip install stable-baselines3") from err
+
+from nineball_env.vector import NineBallVectorEnv
+
+
+def unbatch_info(infos: dict[str, Any], k: int) -> dict[str, Any]:
+    """Table ``k``'s info from Gymnasium's vector info dict (values + ``_key`` masks, nested dicts too)."""
+    out: dict[str, Any] = {}
+    for key, value in infos.items():
+        if key.startswith("_"):
+            continue
+        mask = infos.get("_" + key)
+        if mask is not None and not mask[k]:
+            continue
+        out[key] = unbatch_info(value, k) if isinstance(value, dict) else value[k]
+    return out
+
+
+class SB3VecEnvAdapter(VecEnv):
+    """A stable-baselines3 ``VecEnv`` over a ``NineBallVectorEnv`` (see the module docstring)."""
+
+    def __init__(self, venv: NineBallVectorEnv) -> None:
+        if not isinstance(venv, NineBallVectorEnv):
+            raise ValueError(f"venv: expected a NineBallVectorEnv, got {type(venv).__name__}")
+        self.venv = venv
+        self._actions: np.ndarray | None = None
+        super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
+
+    def reset(self) -> np.ndarray:
+        seeds = None if all(s is None for s in self._seeds) else list(self._seeds)
+        obs, infos = self.venv.reset(seed=seeds)
+        self.reset_infos = [unbatch_info(infos, k) for k in range(self.num_envs)]
+        self._reset_seeds()
+        self._reset_options()
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions)
+
+    def step_wait(self):
+        if self._actions is None:
+            raise RuntimeError("step_wait() without step_async()")
+        acts, self._actions = self._actions, None
+        obs, reward, terminated, truncated, infos = self.venv.step(acts)
+        dones = terminated | truncated
+        per_env = [unbatch_info(infos, k) for k in range(self.num_envs)]
+        for k in range(self.num_envs):
+            per_env[k]["TimeLimit.truncated"] = bool(truncated[k] and not terminated[k])
+        if dones.any():
+            for k in np.flatnonzero(dones):
+                per_env[k]["terminal_observation"] = obs[k].copy()
+            new_obs, reset_infos = self.venv.reset(options={"reset_mask": dones})
+            obs = np.where(dones[:, None], new_obs, obs)
+            for k in np.flatnonzero(dones):
+                self.reset_infos[k] = unbatch_info(reset_infos, k)
+        return obs, reward.astype(np.float32), dones, per_env
+
+    def close(self) -> None:
+        self.venv.close()
+
+    def _tables(self, indices) -> list[int]:
+        return list(self._get_indices(indices))
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        return [getattr(self.venv.envs[k], attr_name) for k in self._tables(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        for k in self._tables(indices):
+            setattr(self.venv.envs[k], attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
+        return [getattr(self.venv.envs[k], method_name)(*method_args, **method_kwargs) for k in self._tables(indices)]
+
+    def env_is_wrapped(self, wrapper_class: type, indices=None) -> Sequence[bool]:
+        return [False for _ in self._tables(indices)]
+
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        return [None for _ in range(self.num_envs)]
+
+
+__all__ = ["SB3VecEnvAdapter", "unbatch_info"]

@@ -1,0 +1,325 @@
+"""NineBallVectorEnv: ``num_envs`` NineBall-v0 tables stepped together with the batch physics kernel.
+
+A ``gymnasium.vector.VectorEnv`` with the single-agent semantics of ``NineBall-v0`` (one learner
+decision per step, the opponent's decisions inside the step, the same spaces, rewards, infos and
+the 200-decision time limit). In ``step`` every table's learner shot is simulated by ONE
+``physics.simulate_batch`` call; then the opponents' decisions run in rounds — every table whose
+opponent is to move decides, and their shots are batch-simulated together — until each table
+awaits the learner or is over. Resets (and the autoreset of finished tables) deal and play the
+opponent's break the same way.
+
+Autoreset mode: ``NEXT_STEP`` (``metadata["autoreset_mode"]``): the step after a table terminates or
+truncates resets it (its action is ignored, reward 0, terminated/truncated False, the reset's info).
+``reset(options={"reset_mask": mask})`` resets only the masked tables.
+
+Seeding: ``reset(seed=s)`` seeds table k with ``s + k`` (a list seeds table by table), exactly as
+``SyncVectorEnv`` seeds its sub-envs; each table owns its generator (rack shuffle, breaker,
+execution noise), so table k replays ``gymnasium.make("NineBall-v0")`` reset with seed ``s + k``
+and given the same actions, noise included (the batch kernel is bit-identical to ``physics.simulate``).
+
+Implementation: each table is an unwrapped ``NineBallEnv`` (its ``_decide``, ``_observe`` and
+``_info`` are reused) whose ``Game`` is a ``_BatchGame``, a subclass whose ``_simulate`` can either
+capture the shot a decision leads to (without changing the game) or take an already simulated
+result. ``Game.apply`` therefore runs twice for a shot: once to capture (start state, shot), once,
+after the batch, to rule and apply. Shots that hit the physics event/time cap are continued one by
+one as ``Game._simulate`` does.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Sequence
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+import physics
+from nineball_env import actions, opponents, rewards
+from nineball_env.env import LEARNER, MAX_OPPONENT_DECISIONS, MAX_REDEALS, OPPONENT, NineBallEnv
+from nineball_env.game import MAX_CONTINUATIONS, Game, Outcome, _ruled_rows
+from physics import Motion, SimResult
+
+DEFAULT_MAX_EPISODE_STEPS = 200  # NineBall-v0's registration (read from the registry when available)
+_CAPTURE = object()
+
+
+class _Capture(Exception):
+    """Raised by ``_BatchGame._simulate`` in capture mode: the shot to simulate, nothing changed."""
+
+    def __init__(self, start: physics.BallState, shot: physics.Shot) -> None:
+        super().__init__("shot captured")
+        self.start, self.shot = start, shot
+
+
+class _BatchGame(Game):
+    """A ``Game`` whose first simulation of a shot comes from outside (a batch), see the module docstring."""
+
+    _pending: Any = None  # None: simulate alone; _CAPTURE: raise _Capture; a SimResult: use it
+    _placed: Any = None  # (requested, result) of the capture pass's placement, reused by the apply pass
+
+    def _placement(self, requested):
+        cached = self._placed
+        if cached is not None and self._pending is not None and cached[0] == requested:
+            return cached[1]
+        placed = super()._placement(requested)
+        if self._pending is _CAPTURE:
+            self._placed = (requested, placed)
+        return placed
+
+    def _simulate(self, start, shot):
+        pending = self._pending
+        if pending is None:
+            return super()._simulate(start, shot)
+        if pending is _CAPTURE:
+            raise _Capture(start, shot)
+        self._pending = None
+        return _continue(self.config, pending)
+
+
+def _continue(cfg, result: SimResult) -> tuple[SimResult, list[tuple]]:
+    """``Game._simulate`` after its first ``physics.simulate`` call: continue past the caps, ruled rows."""
+    rows = _ruled_rows(result, 0.0)
+    final, offset, capped = result.state, result.duration, result.hit_event_cap or result.hit_time_cap
+    for _ in range(MAX_CONTINUATIONS):
+        if not capped:
+            break
+        more = physics.simulate(final, None, cfg.table, cfg.params, max_events=cfg.max_events, max_time=cfg.max_time)
+        rows += _ruled_rows(more, offset)
+        final, offset, capped = more.state, offset + more.duration, more.hit_event_cap or more.hit_time_cap
+    if capped and not final.at_rest():  # give up: stop whatever still moves where it is
+        moving = final.on_table() & (final.motion != int(Motion.STATIONARY))
+        final.vel[moving] = 0.0
+        final.spin[moving] = 0.0
+        final.motion[moving] = int(Motion.STATIONARY)
+    if final is not result.state:
+        result = SimResult(result.initial, final, result.events, result.hit_event_cap, result.hit_time_cap)
+    return result, rows
+
+
+def _registered_max_steps() -> int:
+    try:
+        steps = gym.spec("NineBall-v0").max_episode_steps
+    except Exception:  # noqa: BLE001 - not registered: fall back to the documented limit
+        steps = None
+    return int(steps) if steps else DEFAULT_MAX_EPISODE_STEPS
+
+
+class NineBallVectorEnv(VectorEnv):
+    """``num_envs`` NineBall-v0 tables in one process, shots simulated in batches (see the module docstring).
+
+    Args:
+        num_envs: number of tables.
+        max_episode_steps: learner decisions before truncation (default: NineBall-v0's registration, 200).
+        threads: numba threads for ``physics.simulate_batch`` (None: numba's default).
+        log_capacity: events kept per table in the batch log (longer logs are re-simulated alone).
+        **env_kwargs: ``NineBallEnv`` keyword arguments (``opponent``, ``match_race``, ``noise``, ...)
+            applied to every table. An ``opponent`` with ``seed()`` is deep-copied per table (each is
+            re-seeded from its table's generator); any other opponent object is shared.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int, *, max_episode_steps: int | None = None, threads: int | None = None,
+                 log_capacity: int = 256, **env_kwargs: Any) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs: expected a whole number >= 1, got {num_envs!r}")
+        if env_kwargs.get("render_mode") is not None:
+            raise ValueError("render_mode: NineBallVectorEnv does not render; use NineBallEnv for that")
+        env_kwargs.pop("render_mode", None)
+        self.num_envs = int(num_envs)
+        self.max_episode_steps = int(max_episode_steps) if max_episode_steps is not None else _registered_max_steps()
+        if self.max_episode_steps < 1:
+            raise ValueError(f"max_episode_steps: expected >= 1, got {max_episode_steps!r}")
+        self.threads = threads
+        self.log_capacity = int(log_capacity)
+        opp = env_kwargs.pop("opponent", None)
+        per_table = opp is not None and callable(getattr(opp, "seed", None))
+        self.envs: list[NineBallEnv] = [
+            NineBallEnv(opponent=copy.deepcopy(opp) if per_table else opp, **env_kwargs) for _ in range(self.num_envs)]
+        self.config = self.envs[0].config
+        self.single_observation_space = self.envs[0].observation_space
+        self.single_action_space = self.envs[0].action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.render_mode = None
+        self._elapsed = np.zeros(self.num_envs, dtype=np.int64)
+        self._autoreset = np.zeros(self.num_envs, dtype=bool)
+        self._started = False
+
+    # -- Gymnasium API ----------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
+        seeds = self._seeds(seed)
+        mask = None if not options or "reset_mask" not in options else np.asarray(options["reset_mask"])
+        if mask is not None:
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+                raise ValueError(f"reset_mask: expected a boolean array of shape ({self.num_envs},), got {mask!r}")
+            if not self._started and not mask.all():
+                raise RuntimeError("the first reset() must reset every table")
+        ks = list(range(self.num_envs)) if mask is None else np.flatnonzero(mask).tolist()
+        for k in ks:
+            gym.Env.reset(self.envs[k], seed=seeds[k])
+        infos = self._reset_tables(ks, {})
+        self._started = True
+        obs = self._observations()
+        vec_infos: dict[str, Any] = {}
+        for k in ks:
+            vec_infos = self._add_info(vec_infos, infos[k], k)
+        return obs, vec_infos
+
+    def step(self, actions_in):
+        acts = self._check_actions(actions_in)  # ValueError, nothing changed
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        saved = [(env._game, env._game.snapshot()) for env in self.envs]
+        saved_counters = (self._elapsed.copy(), self._autoreset.copy())
+        resetting = np.flatnonzero(self._autoreset).tolist()
+        stepping = np.flatnonzero(~self._autoreset).tolist()
+        try:
+            mine = self._apply_batch([(k, LEARNER, self.envs[k]._decide(acts[k])) for k in stepping])
+            infos = self._reset_tables(resetting, {}, stepping)
+            theirs = self._last_theirs
+        except BaseException:
+            for env, (game, snap) in zip(self.envs, saved):
+                env._game = game
+                game.restore(snap)
+            self._elapsed, self._autoreset = saved_counters
+            raise
+        B = self.num_envs
+        reward = np.zeros(B, dtype=np.float64)
+        terminated = np.zeros(B, dtype=bool)
+        truncated = np.zeros(B, dtype=bool)
+        for k in stepping:
+            env = self.envs[k]
+            parts = rewards.reward_parts([mine[k], *theirs[k]], LEARNER, env.shaping)
+            reward[k] = float(sum(parts.values()))
+            terminated[k] = env._game.over
+            self._elapsed[k] += 1
+            truncated[k] = self._elapsed[k] >= self.max_episode_steps
+            infos[k] = env._info(mine[k], theirs[k], parts, 0)
+        self._autoreset = terminated | truncated
+        vec_infos: dict[str, Any] = {}
+        for k in range(B):
+            vec_infos = self._add_info(vec_infos, infos[k], k)
+        return self._observations(), reward, terminated, truncated, vec_infos
+
+    def close_extras(self, **kwargs: Any) -> None:
+        for env in self.envs:
+            env.close()
+
+    # -- internals --------------------------------------------------------------------------------
+
+    def _seeds(self, seed) -> list[int | None]:
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            return [int(seed) + k for k in range(self.num_envs)]
+        seeds = list(seed)
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"seed: expected an int, None or {self.num_envs} seeds, got {len(seeds)}")
+        return seeds
+
+    def _check_actions(self, actions_in) -> np.ndarray:
+        try:
+            arr = np.asarray(actions_in, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"actions: expected ({self.num_envs}, {actions.N_ACTION}) numbers in [-1, 1]") from None
+        if arr.shape != (self.num_envs, actions.N_ACTION):
+            raise ValueError(f"actions: expected shape ({self.num_envs}, {actions.N_ACTION}), got {arr.shape}")
+        if not (-1.0 <= arr.min() and arr.max() <= 1.0):  # NaN fails it too
+            for k in range(self.num_envs):
+                try:
+                    actions.check_action(arr[k])
+                except ValueError as err:
+                    raise ValueError(f"actions[{k}]: {err}") from None
+        return arr
+
+    def _observations(self) -> np.ndarray:
+        return np.stack([env._observe(LEARNER) for env in self.envs]).astype(np.float32, copy=False)
+
+    def _deal(self, k: int) -> None:
+        env = self.envs[k]
+        breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(env.first_breaker)
+        if breaker is None:
+            breaker = int(env.np_random.integers(2))
+        env._game = _BatchGame(env.config, env.np_random, breaker)
+
+    def _reset_tables(self, ks: list[int], infos: dict[int, dict], stepping: Sequence[int] = ()) -> dict[int, dict]:
+        """Deal tables ``ks`` (their generators already seeded) and play every opponent decision due on
+        tables ``ks`` and ``stepping`` together; redeal the deals the opponent wins outright (as NineBallEnv).
+        Leaves the opponent outcomes of ``stepping`` in ``self._last_theirs``; returns the reset infos."""
+        for k in ks:
+            opponents.reseed(self.envs[k].opponent, self.envs[k].np_random)
+            self._deal(k)
+        theirs = self._opponent_turns(list(stepping) + list(ks))
+        redeals = dict.fromkeys(ks, 0)
+        redo = [k for k in ks if self.envs[k]._game.over]
+        while redo:
+            for k in redo:
+                redeals[k] += 1
+                if redeals[k] > MAX_REDEALS:
+                    raise RuntimeError(f"the opponent won {redeals[k]} deals before the learner's first decision")
+                self._deal(k)
+            theirs.update(self._opponent_turns(redo))
+            redo = [k for k in redo if self.envs[k]._game.over]
+        zero = dict.fromkeys(rewards.REWARD_PARTS, 0.0)
+        for k in ks:
+            infos[k] = self.envs[k]._info(None, theirs[k], dict(zero), redeals[k])
+            self._elapsed[k] = 0
+            self._autoreset[k] = False
+        self._last_theirs = theirs
+        return infos
+
+    def _opponent_turns(self, ks: list[int]) -> dict[int, list[Outcome]]:
+        """The opponents' decisions on tables ``ks``, in rounds batch-simulated together, until each table
+        awaits the learner or is over."""
+        done: dict[int, list[Outcome]] = {k: [] for k in ks}
+        active = [k for k in ks if self.envs[k]._game.to_move == OPPONENT]
+        while active:
+            moves = []
+            for k in active:
+                env = self.envs[k]
+                if len(done[k]) >= MAX_OPPONENT_DECISIONS:
+                    raise RuntimeError(f"the opponent made {MAX_OPPONENT_DECISIONS} decisions in a row")
+                rack = env._game.rack
+                info = {"player": OPPONENT, "phase": str(rack.phase), "ball_in_hand": str(rack.ball_in_hand)}
+                act = opponents.query(env.opponent, env._observe(OPPONENT), info)
+                moves.append((k, OPPONENT, env._decide(act)))
+            for k, outcome in self._apply_batch(moves).items():
+                done[k].append(outcome)
+            active = [k for k in active if self.envs[k]._game.to_move == OPPONENT]
+        return done
+
+    def _apply_batch(self, moves: list[tuple[int, int, actions.Decision]]) -> dict[int, Outcome]:
+        """Apply one decision per table; all their shots go through one ``physics.simulate_batch`` call."""
+        out: dict[int, Outcome] = {}
+        shots: list[tuple[int, int, actions.Decision, physics.BallState, physics.Shot]] = []
+        for k, player, decision in moves:  # capture: rule the push-out choices, collect the shots
+            game = self.envs[k]._game
+            game._pending = _CAPTURE
+            try:
+                out[k] = game.apply(player, decision)
+            except _Capture as cap:
+                shots.append((k, player, decision, cap.start, cap.shot))
+            else:
+                game._placed = None
+            finally:
+                game._pending = None
+        if shots:
+            cfg = self.config
+            batch = physics.simulate_batch([s[3] for s in shots], [s[4] for s in shots], cfg.table, cfg.params,
+                                           max_events=cfg.max_events, max_time=cfg.max_time,
+                                           log_capacity=self.log_capacity, threads=self.threads)
+            for i, (k, player, decision, _, _) in enumerate(shots):
+                game = self.envs[k]._game
+                game._pending = batch.result(i)
+                try:
+                    out[k] = game.apply(player, decision)
+                finally:
+                    game._pending = game._placed = None
+        return out
+
+
+__all__ = ["NineBallVectorEnv"]

@@ -1,0 +1,127 @@
+"""NineBallVectorEnv (nineball_env.vector): batch-simulated tables with NineBall-v0's semantics, and its SB3 adapter."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import nineball_env  # noqa: F401  (registers NineBall-v0)
+from nineball_env.vector import NineBallVectorEnv
+
+
+def _actions(rng: np.random.Generator, B: int) -> np.ndarray:
+    return rng.uniform(-1, 1, (B, 9)).astype(np.float32)
+
+
+def test_spaces_and_shapes():
+    venv = NineBallVectorEnv(3)
+    single = gym.make("NineBall-v0")
+    assert venv.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert venv.single_observation_space == single.observation_space
+    assert venv.single_action_space == single.action_space
+    assert venv.observation_space.shape == (3, 54) and venv.action_space.shape == (3, 9)
+    assert venv.max_episode_steps == gym.spec("NineBall-v0").max_episode_steps
+    obs, info = venv.reset(seed=0)
+    assert obs.shape == (3, 54) and obs.dtype == np.float32 and venv.observation_space.contains(obs)
+    assert info["_redeals"].all() and info["redeals"].shape == (3,)
+    obs, reward, term, trunc, info = venv.step(venv.action_space.sample())
+    assert obs.shape == (3, 54) and reward.shape == (3,) and term.dtype == bool and trunc.dtype == bool
+    assert set(info) >= {"ruling", "_ruling", "reward_parts", "opponent", "n_events"}
+    assert info["ruling"]["foul"].shape == (3,) and info["_ruling"].all()
+
+
+def test_same_seed_same_observations():
+    runs = []
+    for _ in range(2):
+        venv = NineBallVectorEnv(4, noise="icga")
+        rng = np.random.default_rng(3)
+        trace = [venv.reset(seed=7)[0]]
+        for _ in range(12):
+            trace.append(venv.step(_actions(rng, 4))[0])
+        runs.append(np.stack(trace))
+    assert np.array_equal(runs[0], runs[1])
+    assert not np.array_equal(runs[0][0][0], runs[0][0][1]) or not np.array_equal(runs[0][1][0], runs[0][1][1])
+
+
+@pytest.mark.parametrize("noise", ["none", "icga"])
+def test_tables_evolve_like_single_envs(noise):
+    """Table k replays gymnasium.make("NineBall-v0") seeded with seed + k, given the same actions (autoresets too)."""
+    B, seed = 3, 11
+    venv = NineBallVectorEnv(B, noise=noise, max_episode_steps=25)
+    singles = [gym.make("NineBall-v0", noise=noise, max_episode_steps=25) for _ in range(B)]
+    obs, _ = venv.reset(seed=seed)
+    assert np.array_equal(obs, np.stack([e.reset(seed=seed + k)[0] for k, e in enumerate(singles)]))
+    rng, done, ends = np.random.default_rng(0), [False] * B, 0
+    for _ in range(60):
+        a = _actions(rng, B)
+        obs, reward, term, trunc, info = venv.step(a)
+        for k, env in enumerate(singles):
+            if done[k]:  # NEXT_STEP autoreset
+                o, r, t, tr = env.reset()[0], 0.0, False, False
+            else:
+                o, r, t, tr, _ = env.step(a[k])
+            assert np.array_equal(o, obs[k]) and r == reward[k] and (t, tr) == (term[k], trunc[k])
+            done[k] = t or tr
+            ends += done[k]
+    assert ends > 0  # the comparison went through at least one autoreset
+
+
+def test_autoreset_next_step():
+    venv = NineBallVectorEnv(2, max_episode_steps=3)
+    venv.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        obs, reward, term, trunc, info = venv.step(_actions(rng, 2))
+    assert (term | trunc).all()  # the time limit at the latest
+    assert trunc.all()
+    obs, reward, term, trunc, info = venv.step(_actions(rng, 2))  # the autoreset step: actions ignored
+    assert not term.any() and not trunc.any() and (reward == 0).all()
+    assert (info["opponent"]["decisions"] >= 0).all() and (info["n_events"] == 0).all()  # reset infos
+    assert obs[:, 52].all()  # the learner is to decide
+    assert (venv._elapsed == 0).all()
+
+
+def test_bad_actions_raise_and_change_nothing():
+    venv = NineBallVectorEnv(2)
+    obs, _ = venv.reset(seed=5)
+    states = [env.get_state() for env in venv.envs]
+    bad = np.zeros((2, 9), np.float32)
+    bad[1, 3] = np.nan
+    for actions in (bad, np.full((2, 9), 1.5), np.zeros((3, 9)), np.zeros(9), "x"):
+        with pytest.raises(ValueError):
+            venv.step(actions)
+    for env, before in zip(venv.envs, states):
+        after = env.get_state()
+        assert np.array_equal(after.balls.pos, before.balls.pos) and after.rack == before.rack
+        assert after.rng_state == before.rng_state
+    # and the env still steps exactly as one that never saw the bad actions
+    twin = NineBallVectorEnv(2)
+    twin.reset(seed=5)
+    good = np.zeros((2, 9), np.float32)
+    assert np.array_equal(venv.step(good)[0], twin.step(good)[0])
+
+
+def test_sb3_adapter_ppo_smoke():
+    sb3 = pytest.importorskip("stable_baselines3")
+    from nineball_env.sb3_vec import SB3VecEnvAdapter
+
+    vec = SB3VecEnvAdapter(NineBallVectorEnv(4, max_episode_steps=5))
+    vec.seed(0)
+    obs = vec.reset()
+    assert obs.shape == (4, 54)
+    obs, rewards, dones, infos = vec.step(np.stack([vec.action_space.sample() for _ in range(4)]))
+    assert obs.shape == (4, 54) and rewards.shape == (4,) and len(infos) == 4 and "ruling" in infos[0]
+    model = sb3.PPO("MlpPolicy", vec, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu", verbose=0)
+    model.learn(total_timesteps=256)
+    # terminal observations on episode ends (max 5 steps)
+    vec.reset()
+    seen = 0
+    for _ in range(5):
+        obs, rewards, dones, infos = vec.step(np.zeros((4, 9), np.float32))
+        assert [("terminal_observation" in i) for i in infos] == dones.tolist()
+        assert obs[dones, 52].all()  # already reset, SB3 style
+        seen += dones.sum()
+    assert seen >= 4  # the 5-step limit ends every table's episode at the latest
+    vec.close()
