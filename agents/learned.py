@@ -1,0 +1,70 @@
+"""LearnedAgent: a saved stable-baselines3 model (PPO or SAC) playing as an agent.
+
+A model trained on the macro-action wrapper (its action space has ``MACRO_DIM`` components) plays
+through ``agents.macro.MacroPlanner``; one trained on raw NineBall-v0 actions plays them directly.
+stable-baselines3 is imported only here (the ``train`` extra).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import BaseAgent, TableView
+from agents.macro import MACRO_DIM, SAFETY, MacroPlanner
+from nineball_env.actions import N_ACTION
+
+
+def _algorithms() -> dict[str, Any]:
+    from stable_baselines3 import PPO, SAC
+
+    return {"ppo": PPO, "sac": SAC}
+
+
+class LearnedAgent(BaseAgent):
+    """Plays a policy's deterministic action (``model.predict(obs, deterministic=True)``)."""
+
+    name = "learned"
+
+    def __init__(self, model: Any, planner: MacroPlanner | None = None) -> None:
+        super().__init__()
+        shape = tuple(model.action_space.shape)
+        if shape not in ((MACRO_DIM,), (N_ACTION,)):
+            raise ValueError(f"model: expected an action space of shape ({MACRO_DIM},) (macro) or ({N_ACTION},) "
+                             f"(raw), got {shape}")
+        self.model = model
+        self.macro = shape == (MACRO_DIM,)
+        self.planner = planner or (MacroPlanner() if self.macro else None)
+
+    @classmethod
+    def load(cls, path: str | Path, algo: str = "ppo", threads: int | None = 1) -> "LearnedAgent":
+        """Load a model saved with ``model.save(path)``; ``algo`` is "ppo" or "sac".
+
+        ``threads`` caps torch's CPU threads (one decision is one tiny forward pass; None leaves torch's setting).
+        """
+        if algo not in ("ppo", "sac"):
+            raise ValueError(f"algo: expected 'ppo' or 'sac', got {algo!r}")
+        path = Path(path)
+        if not path.exists() and not path.with_suffix(".zip").exists():
+            raise FileNotFoundError(f"no saved model at {path}")
+        algos = _algorithms()
+        if threads is not None:
+            import torch
+
+            torch.set_num_threads(threads)
+        return cls(algos[algo].load(str(path), device="cpu"))
+
+    def act(self, observation: np.ndarray, view: TableView | None = None) -> np.ndarray:
+        obs = np.asarray(observation, dtype=np.float32)
+        if not self.macro:
+            self.intent = None
+            action, _ = self.model.predict(obs, deterministic=True)
+            return np.asarray(action, dtype=np.float32)
+        assert self.planner is not None
+        macro, _ = self.model.predict(self.planner.features(obs), deterministic=True)
+        action = self.planner.action(obs, macro)
+        slot = self.planner.last_slot
+        self.intent = {None: None, SAFETY: "safety"}.get(slot, "pot")  # type: ignore[arg-type]
+        return action

@@ -1,0 +1,175 @@
+"""Macro actions for learning agents: choose a ranked pot (target ball and pocket) or a safety, then refine it.
+
+Plain RL on the raw cue parameters is known to fail at pool: almost every random shot is a foul.
+Here the policy picks one of ``N_SLOTS`` slots — the three easiest pots of the lowest ball
+(``agents.shots.pot_options``, combinations on the 9 included) and a safety — and refines the
+ghost-ball shot of that slot: aim offset, speed, draw/follow and side. Breaks, ball-in-hand
+placement and the push-out choice's default follow ``GhostBallAgent``. The observation gains
+``SLOT_FEATURES`` numbers per slot, so the policy sees what each slot offers.
+
+========  ======================================================================================
+index     macro action component (each in [-1, 1])
+========  ======================================================================================
+0         slot: ⌊(u+1)/2 · N_SLOTS⌋ — pots 0, 1, 2 (easiest first), 3 = safety
+1         aim offset: u · AIM_RANGE degrees added to the throw-corrected ghost-ball aim
+2         speed: the slot's ghost-ball speed × 2^(SPEED_OCTAVES · u)
+3         vertical tip offset b = TIP_B · u (draw < 0 < follow)
+4         side tip offset a = TIP_A · u
+5         flag: u > 0 declares a push-out when one is allowed; after the opponent's push-out, passes back
+========  ======================================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from agents.base import TableView
+from agents.ghost_ball import MAX_SPEED, MIN_SPEED, GhostBallAgent
+from agents.shots import PotOption, aim_sigma, corrected_phi, pot_options, rolling_speed_for
+from nineball_env import actions, observation
+from nineball_env.observation import OBS_SIZE
+from nineball_env.rules import Phase
+from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Shot, Table
+
+N_POTS = 3
+N_SLOTS = N_POTS + 1
+SAFETY = N_POTS
+MACRO_DIM = 6
+SLOT_FEATURES = 6  # valid, ease, cut/90, cue distance/length, object distance/length, combination
+MACRO_OBS_SIZE = OBS_SIZE + N_SLOTS * SLOT_FEATURES
+AIM_RANGE = 1.0  # [deg]
+SPEED_OCTAVES = 1.3
+TIP_B, TIP_A = 0.5, 0.3
+
+
+class MacroPlanner:
+    """Turns an observation into slot features, and a macro action into the env's 9-number action.
+
+    Both are deterministic functions of the observation (the slots are recomputed, with a
+    one-entry cache), so a saved policy plays the same wherever it runs.
+    """
+
+    def __init__(self, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
+                 noise: str = "icga", scale: actions.ActionScale = actions.DEFAULT_SCALE) -> None:
+        self.table, self.params, self.noise, self.scale = table, params, noise, scale
+        self.ghost = GhostBallAgent()
+        self._cache_key: bytes | None = None
+        self._cache: tuple[TableView | None, np.ndarray | None, list[PotOption | None]] | None = None
+        self.last_slot: int | None = None
+
+    def slots(self, obs: np.ndarray) -> tuple[TableView | None, np.ndarray | None, list[PotOption | None]]:
+        """The view (None once the rack is over), the cue-ball spot chosen when in hand (else None), and the
+        pot of each pot slot."""
+        key = np.asarray(obs, dtype=np.float32).tobytes()
+        if key == self._cache_key and self._cache is not None:
+            return self._cache
+        spot: np.ndarray | None = None
+        pots: list[PotOption | None] = [None] * N_POTS
+        view = None
+        if observation.decode(obs, self.table.width, self.table.length)["phase"] != "rack-over":
+            view = TableView.from_observation(obs, self.table, self.params, self.noise, self.scale)
+        if view is not None and view.rack.phase not in (Phase.BREAK, Phase.PUSH_OUT_CHOICE):
+            spot = np.asarray(self.ghost.place(view), dtype=float) if view.cue_in_hand else None
+            cue = spot if spot is not None else view.balls.pos[0]
+            found = pot_options(cue, view.balls.pos, view.on, view.rack.lowest, view.table, view.params,
+                                aim_sigma(view.noise))
+            pots[: min(N_POTS, len(found))] = found[:N_POTS]
+        self._cache_key, self._cache = key, (view, spot, pots)
+        return self._cache
+
+    def features(self, obs: np.ndarray) -> np.ndarray:
+        """The observation with the slot features appended (float32 in [0, 1])."""
+        _, _, pots = self.slots(obs)
+        extra = np.zeros((N_SLOTS, SLOT_FEATURES), dtype=np.float32)
+        L = self.table.length
+        for i, option in enumerate(pots):
+            if option is not None:
+                extra[i] = (1.0, option.ease, option.cut / 90.0, min(option.d_cue / L, 1.0),
+                            min(option.d_obj / L, 1.0), float(option.combo))
+        extra[SAFETY, 0] = 1.0
+        return np.concatenate([np.asarray(obs, dtype=np.float32), extra.ravel()])
+
+    def action(self, obs: np.ndarray, macro: np.ndarray) -> np.ndarray:
+        """The env action for macro action ``macro`` (``MACRO_DIM`` numbers, clipped to [-1, 1])."""
+        u = np.clip(np.asarray(macro, dtype=np.float64).reshape(-1), -1.0, 1.0)
+        if u.shape != (MACRO_DIM,):
+            raise ValueError(f"macro action: expected {MACRO_DIM} numbers, got shape {u.shape}")
+        view, spot, pots = self.slots(obs)
+        if view is None:
+            raise ValueError("observation: the rack is over, there is no decision to make")
+        phase = view.rack.phase
+        if phase is Phase.PUSH_OUT_CHOICE:
+            self.last_slot = None
+            return actions.choice_action(pass_back=bool(u[5] > 0.0))
+        if phase is Phase.BREAK:
+            self.last_slot = None
+            return self.ghost.decide(view)
+        slot = min(int((u[0] + 1.0) / 2.0 * N_SLOTS), N_SLOTS - 1)
+        if slot < N_POTS and pots[slot] is None:
+            slot = 0 if pots[0] is not None else SAFETY
+        self.last_slot = slot
+        cue = spot if spot is not None else view.balls.pos[0]
+        factor = 2.0 ** (SPEED_OCTAVES * u[2])
+        a, b = TIP_A * u[4], TIP_B * u[3]
+        state = view.balls.copy()
+        state.place(0, float(cue[0]), float(cue[1]))
+        if slot == SAFETY:
+            base = self.ghost.safety(view, cue)
+            shot = Shot(V0=min(max(base.V0 * factor, MIN_SPEED), MAX_SPEED), phi=base.phi + AIM_RANGE * u[1], a=a, b=b)
+        else:
+            option = pots[slot]
+            assert option is not None
+            V = min(max(rolling_speed_for(option.d_cue, option.d_obj, option.cut, 0.6, view.params) * factor,
+                        MIN_SPEED), MAX_SPEED)
+            phi = corrected_phi(state, cue, option.target, option.direction, Shot(V0=V, phi=option.phi, a=a, b=b),
+                                view.table, view.params, iterations=1)
+            shot = Shot(V0=V, phi=phi + AIM_RANGE * u[1], a=a, b=b)
+        in_hand = str(view.rack.ball_in_hand)
+        placement = (float(spot[0]), float(spot[1])) if spot is not None else None
+        return actions.shot_to_action(shot, placement=placement,
+                                      ball_in_hand=in_hand if placement is not None else "anywhere",
+                                      push_out=phase is Phase.PUSH_OUT_ALLOWED and bool(u[5] > 0.0),
+                                      table=view.table, params=view.params, scale=view.scale)
+
+
+def macro_action_space() -> spaces.Box:
+    return spaces.Box(-1.0, 1.0, (MACRO_DIM,), np.float32)
+
+
+def macro_observation_space() -> spaces.Box:
+    return spaces.Box(0.0, 1.0, (MACRO_OBS_SIZE,), np.float32)
+
+
+class MacroActionWrapper(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    """NineBall-v0 with macro actions (see the module docstring) and the slot features in the observation.
+
+    ``noise`` is the noise preset the slots' ease estimates assume (the env adds its own noise to every shot).
+    """
+
+    def __init__(self, env: gym.Env, noise: str = "icga") -> None:
+        gym.utils.RecordConstructorArgs.__init__(self, noise=noise)
+        gym.Wrapper.__init__(self, env)
+        base = env.unwrapped
+        cfg = getattr(base, "config", None)
+        self.planner = MacroPlanner(cfg.table if cfg else DEFAULT_TABLE, cfg.params if cfg else DEFAULT_PARAMS, noise,
+                                    getattr(base, "scale", actions.DEFAULT_SCALE))
+        self.action_space = macro_action_space()
+        self.observation_space = macro_observation_space()
+        self._obs: np.ndarray | None = None
+
+    def reset(self, **kwargs: Any):
+        obs, info = self.env.reset(**kwargs)
+        self._obs = obs
+        return self.planner.features(obs), dict(info, macro_slot=-1)
+
+    def step(self, action):
+        if self._obs is None:
+            raise RuntimeError("call reset() before step()")
+        obs, reward, terminated, truncated, info = self.env.step(self.planner.action(self._obs, action))
+        self._obs = obs
+        info = dict(info, macro_slot=self.planner.last_slot if self.planner.last_slot is not None else -1)
+        return self.planner.features(obs), reward, terminated, truncated, info

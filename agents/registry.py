@@ -1,0 +1,112 @@
+"""Agents by name, as the CLI spells them: ``random``, ``ghost``, ``search[:key=value,...]``, ``ppo:PATH``,
+``sac:PATH``.
+
+Options after the colon set config fields of the agent (``search:samples=8,candidates=40``);
+learned agents take the path of a saved stable-baselines3 model (``ppo:checkpoints/ppo_final.zip``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+from agents.base import Agent
+
+BUILT_IN = ("random", "ghost", "search")
+LEARNED = ("ppo", "sac")
+NAMES = BUILT_IN + LEARNED
+
+
+class AgentSpecError(ValueError):
+    """An agent spec that names no agent, or has bad options (the CLI exits with code 2)."""
+
+
+def _options(text: str, config_cls: type) -> Any:
+    """``key=value,...`` as an instance of the frozen config dataclass ``config_cls``."""
+    known = {f.name: f for f in dataclasses.fields(config_cls)}
+    values: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        if "=" not in item:
+            raise AgentSpecError(f"option {item!r}: expected key=value (known keys: {', '.join(known)})")
+        key, raw = (s.strip() for s in item.split("=", 1))
+        if key not in known:
+            raise AgentSpecError(f"unknown option {key!r}; known: {', '.join(known)}")
+        default = getattr(config_cls(), key)
+        try:
+            if isinstance(default, bool):
+                if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                    raise ValueError(raw)
+                values[key] = raw.lower() in ("true", "1", "yes")
+            elif isinstance(default, int):
+                values[key] = int(raw)
+            elif isinstance(default, float):
+                values[key] = float(raw)
+            else:
+                values[key] = raw
+        except ValueError:
+            raise AgentSpecError(f"option {key}={raw!r}: expected a {type(default).__name__}") from None
+    try:
+        return config_cls(**values)
+    except (TypeError, ValueError) as err:
+        raise AgentSpecError(str(err)) from None
+
+
+def _random(opts: str) -> Agent:
+    from agents.random_agent import RandomAgent
+
+    if opts:
+        raise AgentSpecError("random takes no options")
+    return RandomAgent()
+
+
+def _ghost(opts: str) -> Agent:
+    from agents.ghost_ball import GhostBallAgent, GhostBallConfig
+
+    return GhostBallAgent(_options(opts, GhostBallConfig))
+
+
+def _search(opts: str) -> Agent:
+    from agents.search import SearchAgent, SearchConfig
+
+    return SearchAgent(_options(opts, SearchConfig))
+
+
+def _learned(kind: str) -> Callable[[str], Agent]:
+    def build(path: str) -> Agent:
+        from agents.learned import LearnedAgent
+
+        if not path:
+            raise AgentSpecError(f"{kind} needs the path of a saved model: {kind}:PATH.zip")
+        try:
+            return LearnedAgent.load(path, algo=kind)
+        except FileNotFoundError as err:
+            raise AgentSpecError(str(err)) from None
+        except ImportError as err:
+            raise AgentSpecError(f"{kind} agents need stable-baselines3 (pip install 'nineball[train]'): "
+                                 f"{err}") from None
+
+    return build
+
+
+_BUILDERS: dict[str, Callable[[str], Agent]] = {"random": _random, "ghost": _ghost, "search": _search,
+                                                "ppo": _learned("ppo"), "sac": _learned("sac")}
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """(kind, options) of a spec, or AgentSpecError for an unknown agent."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentSpecError(f"agent: expected a name, one of {', '.join(NAMES)}, got {spec!r}")
+    kind, _, opts = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind not in _BUILDERS:
+        raise AgentSpecError(f"unknown agent {kind!r}; expected one of {', '.join(NAMES)} "
+                             f"(e.g. search:samples=8, ppo:checkpoints/ppo_final.zip)")
+    return kind, opts
+
+
+def make_agent(spec: str) -> Agent:
+    """A fresh agent for ``spec`` (see the module docstring)."""
+    kind, opts = parse_spec(spec)
+    agent = _BUILDERS[kind](opts)
+    agent.name = spec.strip()
+    return agent

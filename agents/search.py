@@ -1,0 +1,315 @@
+"""SearchAgent: Monte-Carlo shot search, in the spirit of the Computational Pool winners (PickPocket, CueCard).
+
+For each cue-ball position (the current one, or a few ball-in-hand spots) it generates candidate
+shots from the ghost-ball pots (``agents.shots``): a grid of speeds and draw/follow around each
+throw-corrected aim. Every candidate is simulated once without noise (``physics.simulate`` on a
+copy of the balls); the best ``top`` are simulated ``samples`` times under the game's noise model
+(``nineball_env.noise.perturb``). A sample is worth:
+
+* 1 for a legal shot that pockets the 9 (R-WIN-9); 0.05 for a foul (0 on a third foul);
+* 0.5 + 0.5·e after a legal pot, e the estimated chance of making the next shot from where the
+  cue ball stopped (position play);
+* 0.5 − 0.5·e′ when the turn passes, e′ the opponent's chance (a safety is worth what it leaves).
+
+The shot with the best mean value is played. When no pot is worth ``safety_below`` it also
+searches safeties (hits of the lowest ball at several fractions, speeds and spins); right after
+the break it may push out, and after the opponent's push-out it passes back a position worth < 0.5.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+import physics
+from agents.base import BaseAgent, TableView
+from agents.outcome import ShotOutcome, classify
+from agents.shots import aim_sigma, best_ease, corrected_phi, cue_spots, pot_options, rolling_speed_for
+from nineball_env import actions, placement
+from nineball_env.aiming import direction_deg
+from nineball_env.noise import perturb
+from nineball_env.rules import Phase
+from physics import BallState, Shot
+
+WIN, FOUL = 1.0, 0.05
+MAX_SPEED = 8.0  # [m/s] the fastest ordinary shot the search tries
+SPEED_FACTORS = (1.0, 1.5, 2.2, 3.2)
+SPINS = (-0.5, -0.2, 0.1, 0.4)  # b: draw … follow
+SIDES = (0.3, -0.3)  # a, tried at the middle speeds
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Budget and thresholds of the search (the default decides in ≈ 0.1 s on one core, ≈ 0.4 s with ball in hand).
+
+    Attributes:
+        candidates: shots simulated once without noise from each cue position.
+        top: candidates then simulated under noise.
+        samples: noisy simulations per sampled candidate.
+        refine: the best sampled candidates, which get ``samples`` more simulations before the choice.
+        options: pots (ball and pocket) the candidates are spread over, easiest first.
+        placements: ball-in-hand spots searched (each with the full budget).
+        safety_below: also search safeties when the best pot is worth less than this.
+        push_below: consider a push-out (when allowed) when the best shot is worth less than this.
+        break_speed: cue speed [m/s] of the break (centre of the head string, at the 1 ball).
+        assumed_noise: noise preset assumed when no ``TableView`` is given (as an env opponent).
+    """
+
+    candidates: int = 96
+    top: int = 10
+    samples: int = 16
+    refine: int = 4
+    options: int = 5
+    placements: int = 4
+    safety_below: float = 0.45
+    push_below: float = 0.4
+    break_speed: float = 9.0
+    assumed_noise: str = "icga"
+
+    def __post_init__(self) -> None:
+        for name in ("candidates", "top", "samples", "refine", "options", "placements"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name}: expected a whole number >= 1, got {value!r}")
+        for name in ("safety_below", "push_below"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name}: expected a value in [0, 1], got {getattr(self, name)!r}")
+        if not 0.0 < self.break_speed <= physics.shot.MAX_SPEED:
+            raise ValueError(f"break_speed: expected a speed in (0, {physics.shot.MAX_SPEED}] m/s, "
+                             f"got {self.break_speed!r}")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A searched shot: what to play, its mean value, its chance of a legal pot, and what it is meant as."""
+
+    shot: Shot
+    value: float
+    success: float
+    intent: str
+    spot: tuple[float, float] | None = None
+
+
+class SearchAgent(BaseAgent):
+    """Monte-Carlo search over simulated shots (see the module docstring); seeded, so reproducible."""
+
+    name = "search"
+
+    def __init__(self, config: SearchConfig | None = None, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.config = config or SearchConfig()
+        self.last_plan: Plan | None = None
+
+    def act(self, observation: np.ndarray, view: TableView | None = None) -> np.ndarray:
+        view = view or TableView.from_observation(observation, noise=self.config.assumed_noise)
+        return self.decide(view)
+
+    # -- decisions --------------------------------------------------------------------------------
+
+    def decide(self, view: TableView) -> np.ndarray:
+        """The action for the position in ``view``."""
+        rack = view.rack
+        if rack.phase is Phase.PUSH_OUT_CHOICE:
+            plan = self.plan(view, view.balls.pos[0].copy())
+            self.intent, self.last_plan = "choice", plan
+            return actions.choice_action(pass_back=plan.value < 0.5)
+        if rack.phase is Phase.BREAK:
+            spot, shot = self.break_shot(view)
+            self.intent, self.last_plan = "break", Plan(shot, 0.0, 0.0, "break", spot)
+            return self._encode(view, shot, spot)
+        if view.cue_in_hand:
+            plan = self.place_and_plan(view)
+        else:
+            plan = self.plan(view, view.balls.pos[0].copy())
+        push_out = False
+        if rack.phase is Phase.PUSH_OUT_ALLOWED and plan.value < self.config.push_below:
+            push = self.push_out(view, np.asarray(plan.spot if plan.spot else view.balls.pos[0], dtype=float))
+            if push is not None and push.value > plan.value:
+                plan = Plan(push.shot, push.value, 0.0, "push-out", plan.spot)
+                push_out = True
+        self.intent, self.last_plan = plan.intent, plan
+        return self._encode(view, plan.shot, plan.spot, push_out)
+
+    def plan(self, view: TableView, cue: np.ndarray, candidates: int | None = None) -> Plan:
+        """The best shot from cue position ``cue``: pots first, safeties when no pot is worth enough."""
+        state = view.balls.copy()
+        state.place(0, float(cue[0]), float(cue[1]))
+        budget = candidates or self.config.candidates
+        best = self._evaluate(view, state, self._pot_candidates(view, state, budget), "pot")
+        if best is None or best.value < self.config.safety_below:
+            safe = self._evaluate(view, state, self._safety_candidates(view, state, budget), "safety")
+            if safe is not None and (best is None or safe.value > best.value):
+                best = safe
+        if best is None:  # nothing simulated at all: hit the lowest ball softly
+            best = Plan(Shot(V0=2.0, phi=direction_deg(cue, state.pos[view.rack.lowest])), FOUL, 0.0, "safety")
+        return best
+
+    def place_and_plan(self, view: TableView) -> Plan:
+        """Ball in hand: search the best few spots behind the lowest ball and play the best of them."""
+        t, p, c = view.table, view.params, self.config
+        spots = _diverse(cue_spots(view.balls.pos, view.on, view.rack.lowest, t, p, aim_sigma(view.noise)),
+                         c.placements)
+        if not spots:
+            on = view.on.copy()
+            on[0] = False
+            obj = view.balls.pos[view.rack.lowest]
+            spots = [placement.nearest_free(obj[0], obj[1] - 0.3, view.balls.pos[on], t, p)]
+        best: Plan | None = None
+        for spot in spots:
+            plan = self.plan(view, np.asarray(spot, dtype=float))
+            if best is None or plan.value > best.value:
+                best = Plan(plan.shot, plan.value, plan.success, plan.intent, spot)
+        assert best is not None
+        return best
+
+    def break_shot(self, view: TableView) -> tuple[tuple[float, float], Shot]:
+        """From the centre just behind the head string, hard at the 1 ball (legal ≈ 90 % under icga noise)."""
+        t, p = view.table, view.params
+        others = view.balls.pos[view.on & (np.arange(len(view.on)) > 0)]
+        spot = placement.nearest_free(t.width / 2.0, t.head_string_y - 0.03, others, t, p, kitchen=True)
+        return spot, Shot(V0=self.config.break_speed, phi=direction_deg(spot, view.balls.pos[view.rack.lowest]))
+
+    def push_out(self, view: TableView, cue: np.ndarray) -> Plan | None:
+        """The best push-out: a soft roll scored by min(my shot, the opponent's shot) from where it stops."""
+        state = view.balls.copy()
+        state.place(0, float(cue[0]), float(cue[1]))
+        best: Plan | None = None
+        for angle in np.arange(0.0, 360.0, 20.0):
+            for V in (0.5, 0.9):
+                shot = Shot(V0=V, phi=float(angle))
+                result = physics.simulate(state, shot, view.table, view.params, max_events=256, max_time=30.0)
+                out = classify(result, view.rack.lowest, push_out=True)
+                if out.foul:
+                    continue
+                e = self._ease(view, result.state)
+                value = min(0.5 + 0.5 * e, 0.5 - 0.5 * e)  # the opponent chooses (R-PUSH-CHOICE)
+                if best is None or value > best.value:
+                    best = Plan(shot, value, 0.0, "push-out")
+        return best
+
+    # -- candidates -------------------------------------------------------------------------------
+
+    def _pot_candidates(self, view: TableView, state: BallState, budget: int) -> list[Shot]:
+        """Speed × spin grids around the throw-corrected aim of the easiest pots, ``budget`` shots in all."""
+        cue = state.pos[0]
+        options = [o for o in pot_options(cue, state.pos, state.on_table(), view.rack.lowest, view.table,
+                                          view.params, aim_sigma(view.noise)) if o.ease > 0.02]
+        options = options[: self.config.options]
+        if not options:
+            return []
+        grid = [(f, b, 0.0) for f in SPEED_FACTORS for b in SPINS] + [(1.5, 0.0, a) for a in SIDES]
+        per_option = max(1, budget // len(options))
+        shots: list[Shot] = []
+        for option in options:
+            V0 = rolling_speed_for(option.d_cue, option.d_obj, option.cut, 0.5, view.params)
+            for factor, b, a in _spread(grid, per_option):
+                V = min(max(V0 * factor, 0.5), MAX_SPEED)
+                shot = Shot(V0=V, phi=option.phi, a=a, b=b)
+                phi = corrected_phi(state, cue, option.target, option.direction, shot, view.table, view.params,
+                                    iterations=1)
+                shots.append(Shot(V0=V, phi=phi, a=a, b=b))
+        return shots
+
+    def _safety_candidates(self, view: TableView, state: BallState, budget: int) -> list[Shot]:
+        """Hits of the lowest ball at fractions from full to thin on both sides, at a few speeds and spins,
+        and one-rail kicks at it off each cushion (aimed at its mirror image)."""
+        cue, obj = state.pos[0], state.pos[view.rack.lowest]
+        d = float(np.hypot(*(obj - cue)))
+        base = direction_deg(cue, obj)
+        R = view.params.R
+        shots = []
+        for frac in (0.0, 0.3, -0.3, 0.6, -0.6, 0.85, -0.85):
+            offset = math.degrees(math.asin(min(frac * 2.0 * R / max(d, 2.0 * R), 1.0)))
+            for V in (1.0, 2.0, 3.5, 6.0):
+                for b in (-0.3, 0.3):
+                    shots.append(Shot(V0=V, phi=base + offset, b=b))
+        kicks = []
+        for axis, line in ((0, R), (0, view.table.width - R), (1, R), (1, view.table.length - R)):
+            image = obj.copy()
+            image[axis] = 2.0 * line - obj[axis]
+            for V in (2.0, 3.5):
+                kicks.append(Shot(V0=V, phi=direction_deg(cue, image)))
+        return _spread(shots, max(budget - len(kicks), 1)) + kicks
+
+    # -- evaluation -------------------------------------------------------------------------------
+
+    def _evaluate(self, view: TableView, state: BallState, shots: list[Shot], intent: str) -> Plan | None:
+        """Simulate every shot once without noise, then the best ``top`` under noise; the best mean value wins."""
+        if not shots:
+            return None
+        first = []
+        for shot in shots:
+            value, out = self._sample(view, state, shot)
+            first.append((value, out.legal_pot, shot))
+        first.sort(key=lambda item: -item[0])
+        c = self.config
+        # Successive halving: every finalist gets ``samples`` noisy runs, the best ``refine`` as many again
+        # (a larger sample for the finalists curbs the winner's curse of picking a lucky estimate).
+        stats = {i: [0.0, 0, 0] for i in range(min(c.top, len(first)))}  # sum of values, legal pots, runs
+        rounds = ((list(stats), c.samples), (None, c.samples))
+        for members, n in rounds:
+            if members is None:
+                members = sorted(stats, key=lambda i: -stats[i][0] / stats[i][2])[: c.refine]
+            for i in members:
+                shot = first[i][2]
+                for _ in range(n):
+                    value, out = self._sample(view, state, perturb(shot, view.noise, self.rng, view.params))
+                    stats[i][0] += value
+                    stats[i][1] += int(out.legal_pot)
+                    stats[i][2] += 1
+        i = max(stats, key=lambda i: (stats[i][2] > c.samples, stats[i][0] / stats[i][2]))
+        total, pots, runs = stats[i]
+        return Plan(first[i][2], total / runs, pots / runs, intent)
+
+    def _sample(self, view: TableView, state: BallState, shot: Shot) -> tuple[float, ShotOutcome]:
+        """Value of one simulated shot (see the module docstring) and what it did."""
+        try:
+            result = physics.simulate(state, shot, view.table, view.params, max_events=1000, max_time=60.0)
+        except ValueError:
+            return 0.0, ShotOutcome(True, 0, False, False)
+        out = classify(result, view.rack.lowest)
+        if out.foul:
+            return (0.0 if view.my_fouls >= 2 else FOUL), out
+        if out.nine:
+            return WIN, out
+        e = self._ease(view, result.state)
+        return (0.5 + 0.5 * e if out.potted else 0.5 - 0.5 * e), out
+
+    def _ease(self, view: TableView, final: BallState) -> float:
+        """Chance of potting the next shot from ``final`` (whoever shoots it)."""
+        on = final.on_table()
+        if not on[0]:
+            return 1.0
+        left = [b for b in range(1, 10) if on[b]]
+        if not left:
+            return 1.0
+        return best_ease(final.pos[0], final.pos, on, left[0], view.table, view.params, aim_sigma(view.noise))
+
+    def _encode(self, view: TableView, shot: Shot, spot: tuple[float, float] | None, push_out: bool = False
+                ) -> np.ndarray:
+        in_hand = str(view.rack.ball_in_hand)
+        return actions.shot_to_action(shot, placement=spot, ball_in_hand=in_hand if spot is not None else "anywhere",
+                                      push_out=push_out, table=view.table, params=view.params, scale=view.scale)
+
+
+def _spread(items: list, n: int) -> list:
+    """At most ``n`` of ``items``, evenly spaced (all of them when n >= len)."""
+    if n >= len(items):
+        return list(items)
+    idx = np.unique(np.linspace(0, len(items) - 1, n).round().astype(int))
+    return [items[i] for i in idx]
+
+
+def _diverse(spots: list, n: int) -> list[tuple[float, float]]:
+    """The ``n`` best spots, at most two per pocket, so the search sees different shots."""
+    out, per_pocket = [], {}
+    for spot, option in spots:
+        if per_pocket.get(option.pocket, 0) >= 2:
+            continue
+        per_pocket[option.pocket] = per_pocket.get(option.pocket, 0) + 1
+        out.append(spot)
+        if len(out) == n:
+            break
+    return out

@@ -1,0 +1,106 @@
+"""Train PPO (stable-baselines3) on NineBall-v0 with macro actions; CleanRL-style, one file, one ``Args``.
+
+    python -m agents.train_ppo --total-timesteps 200000 --opponent ghost
+    tensorboard --logdir runs
+
+TensorBoard logs go to ``runs/<run name>``, checkpoints and the final model to
+``checkpoints/<run name>/``; play the result with ``nineball match ppo:checkpoints/<run name>/final.zip ghost``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Args:
+    """PPO on NineBall-v0 (one rack per episode).
+
+    Attributes:
+        exp_name: name of the experiment (the run name adds the seed and the start time).
+        seed: seed of the envs, the policy initialisation and the opponent.
+        total_timesteps: learner decisions to train for.
+        n_envs: environments stepped in lockstep (one process).
+        opponent: the opponent inside the env, an ``agents.registry`` spec (ghost, random, search...).
+        noise: execution-noise preset of the env ("icga" or "none").
+        macro: use the macro-action wrapper (``agents.macro``); false trains on the raw 9 cue parameters.
+        pot_reward, foul_reward: shaping per legal pot / per foul of the learner (the rack is ±1).
+        learning_rate, n_steps, batch_size, n_epochs, gamma, gae_lambda, clip_range, ent_coef: PPO's.
+        log_std_init: initial log standard deviation of the Gaussian policy (−1: refinements start gentle).
+        net_width: units in each of the two hidden layers (policy and value networks).
+        checkpoint_freq: save a checkpoint every this many steps.
+        max_minutes: stop after this much wall-clock time (0: no limit); the final model is saved either way.
+        torch_threads: CPU threads torch may use (small networks run fastest on one).
+        runs_dir, checkpoints_dir: where TensorBoard logs and models go.
+        progress_bar: show a tqdm bar.
+    """
+
+    exp_name: str = "ppo_nineball"
+    seed: int = 1
+    total_timesteps: int = 200_000
+    n_envs: int = 4
+    opponent: str = "ghost"
+    noise: str = "icga"
+    macro: bool = True
+    pot_reward: float = 0.1
+    foul_reward: float = -0.1
+    learning_rate: float = 3e-4
+    n_steps: int = 256
+    batch_size: int = 256
+    n_epochs: int = 10
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.0
+    log_std_init: float = -1.0
+    net_width: int = 128
+    checkpoint_freq: int = 20_000
+    max_minutes: float = 0.0
+    torch_threads: int = 1
+    runs_dir: str = "runs"
+    checkpoints_dir: str = "checkpoints"
+    progress_bar: bool = True
+
+
+def train(args: Args) -> Path:
+    """Train, save ``final.zip`` and ``args.json`` under the run's checkpoint folder, and return the model's path."""
+    from stable_baselines3 import PPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    import torch
+
+    from agents.training import asdict, callbacks, make_env_fn, run_name
+
+    torch.set_num_threads(args.torch_threads)
+    name = run_name(args.exp_name, args.seed)
+    out = Path(args.checkpoints_dir) / name
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "args.json").write_text(json.dumps(asdict(args), indent=2))
+    envs = DummyVecEnv([make_env_fn(args.opponent, args.noise, args.macro, args.pot_reward, args.foul_reward,
+                                    args.seed + i) for i in range(args.n_envs)])
+    model = PPO("MlpPolicy", envs, learning_rate=args.learning_rate, n_steps=args.n_steps,
+                batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda,
+                clip_range=args.clip_range, ent_coef=args.ent_coef, seed=args.seed, device="cpu",
+                policy_kwargs={"net_arch": [args.net_width, args.net_width], "log_std_init": args.log_std_init},
+                tensorboard_log=args.runs_dir, verbose=0)
+    model.learn(total_timesteps=args.total_timesteps, tb_log_name=name,
+                callback=callbacks(args.total_timesteps, out, args.checkpoint_freq, args.n_envs, args.progress_bar,
+                                       args.max_minutes))
+    path = out / "final.zip"
+    model.save(str(path))
+    envs.close()
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    from agents.training import parse_args
+
+    path = train(parse_args(Args, argv))
+    print(f"saved {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,113 @@
+"""What the CleanRL-style training scripts share: command-line flags from an ``Args`` dataclass, the env, callbacks.
+
+Needs the ``train`` extra (stable-baselines3, torch, tensorboard); imported only by ``train_ppo`` / ``train_sac``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+import gymnasium as gym
+import numpy as np
+
+T = TypeVar("T")
+
+
+def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "") -> T:
+    """An ``Args`` dataclass from ``--field-name value`` flags (booleans take true/false); docs from the docstring."""
+    parser = argparse.ArgumentParser(description=description or (cls.__doc__ or "").split("\n")[0])
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        default = f.default
+        flag = "--" + f.name.replace("_", "-")
+        help_text = f"(default: {default})"
+        if isinstance(default, bool):
+            parser.add_argument(flag, type=_boolean, default=default, help=help_text, metavar="BOOL")
+        else:
+            parser.add_argument(flag, type=type(default), default=default, help=help_text)
+    ns = parser.parse_args(argv)
+    return cls(**vars(ns))
+
+
+def _boolean(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes"):
+        return True
+    if text.lower() in ("0", "false", "no"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+def make_env_fn(opponent: str, noise: str, macro: bool, pot_reward: float, foul_reward: float,
+                seed: int) -> Callable[[], gym.Env]:
+    """A factory for one training env: NineBall-v0 against ``opponent`` (an ``agents.registry`` spec)."""
+
+    def make() -> gym.Env:
+        import nineball_env  # noqa: F401  (registers NineBall-v0)
+        from agents.macro import MacroActionWrapper
+        from agents.registry import make_agent
+        from stable_baselines3.common.monitor import Monitor
+
+        env = gym.make("NineBall-v0", opponent=make_agent(opponent), noise=noise,
+                       reward_shaping={"pot": pot_reward, "foul": foul_reward})
+        if macro:
+            env = MacroActionWrapper(env, noise=noise)
+        env = Monitor(env, info_keywords=("racks",))
+        env.reset(seed=seed)
+        env.action_space.seed(seed)
+        return env
+
+    return make
+
+
+def callbacks(total: int, checkpoint_dir: Path, checkpoint_freq: int, n_envs: int, progress: bool,
+              max_minutes: float = 0.0) -> list[Any]:
+    """Checkpoints every ``checkpoint_freq`` steps, a tqdm bar, the learner's rack win rate in TensorBoard, and a
+    wall-clock limit (``max_minutes`` > 0 stops training early; the final model is still saved)."""
+    from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
+
+    class RackStats(BaseCallback):
+        """Logs ``nineball/rack_win_rate`` over the last 200 finished racks, and a tqdm progress bar."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.results: deque[float] = deque(maxlen=200)
+            self.bar = None
+
+        def _on_training_start(self) -> None:
+            self.started = time.monotonic()
+            if progress:
+                from tqdm import tqdm
+
+                self.bar = tqdm(total=total, unit="step", dynamic_ncols=True, desc="training", mininterval=1.0)
+
+        def _on_step(self) -> bool:
+            for info in self.locals.get("infos", []):
+                for winner in info.get("racks", ()):
+                    self.results.append(1.0 if winner == "learner" else 0.0)
+            if self.results:
+                self.logger.record("nineball/rack_win_rate", float(np.mean(self.results)))
+            if self.bar is not None:
+                self.bar.update(self.training_env.num_envs)
+                if self.results and self.n_calls % 100 == 0:
+                    self.bar.set_postfix_str(f"racks won {np.mean(self.results):.2f}", refresh=False)
+            return not (max_minutes > 0 and time.monotonic() - self.started > 60.0 * max_minutes)
+
+        def _on_training_end(self) -> None:
+            if self.bar is not None:
+                self.bar.close()
+
+    every = max(checkpoint_freq // max(n_envs, 1), 1)
+    return [CheckpointCallback(every, str(checkpoint_dir), name_prefix="model"), RackStats()]
+
+
+def run_name(exp_name: str, seed: int) -> str:
+    """CleanRL's run name: experiment, seed and start time."""
+    return f"{exp_name}__{seed}__{int(time.time())}"
+
+
+def asdict(args: Any) -> dict[str, Any]:
+    return dataclasses.asdict(args)

@@ -1,0 +1,77 @@
+"""Pot geometry: pocket windows are mirror-symmetric, estimates behave, throw correction hits its target."""
+
+import math
+
+import numpy as np
+import pytest
+
+import physics
+from agents.shots import corrected_phi, cue_spots, pocket_target, pot_options, pot_probability, rolling_speed_for
+
+T = physics.DEFAULT_TABLE
+
+
+def test_pocket_targets_mirror_across_the_long_axis():
+    obj = np.array([0.4, 1.9])
+    mirrored = np.array([T.width - 0.4, 1.9])
+    for k, k2 in ((4, 5), (0, 1), (2, 3)):
+        a, b = pocket_target(obj, k, T), pocket_target(mirrored, k2, T)
+        assert (a is None) == (b is None)
+        if a is not None:
+            assert a[0][0] == pytest.approx(T.width - b[0][0]) and a[0][1] == pytest.approx(b[0][1])
+            assert a[1] == pytest.approx(b[1])
+
+
+def test_side_pocket_closed_at_steep_angles():
+    assert pocket_target(np.array([0.6, 0.3]), 2, T) is None  # almost along the rail
+    assert pocket_target(np.array([0.6, T.length / 2]), 2, T) is not None  # head on
+
+
+def test_pot_probability_falls_with_distance_and_cut():
+    assert pot_probability(0.3, 0.3, 0.0, 0.03, 0.125) > 0.99
+    assert pot_probability(1.5, 1.5, 0.0, 0.03, 0.125) < pot_probability(0.5, 0.5, 0.0, 0.03, 0.125)
+    assert pot_probability(0.8, 0.8, 60.0, 0.03, 0.125) < pot_probability(0.8, 0.8, 10.0, 0.03, 0.125)
+    assert pot_probability(0.8, 0.8, 10.0, 0.0, 0.125) == 0.0
+
+
+def test_straight_in_shot_is_the_best_option_and_pots():
+    pos = np.zeros((10, 2))
+    pos[0], pos[1] = (0.3, 1.9), (0.2, 2.2)  # towards the foot-left corner
+    on = np.zeros(10, bool)
+    on[[0, 1]] = True
+    options = pot_options(pos[0], pos, on, 1, T)
+    best = options[0]
+    assert best.pocket == 4 and best.ease > 0.9
+    state = physics.place_balls({0: tuple(pos[0]), 1: tuple(pos[1])})
+    V = rolling_speed_for(best.d_cue, best.d_obj, best.cut)
+    shot = physics.Shot(V, best.phi)
+    shot = physics.Shot(V, corrected_phi(state, pos[0], 1, best.direction, shot))
+    assert physics.simulate(state, shot).state.pocket[1] == 4
+
+
+def test_throw_correction_reduces_the_departure_error():
+    state = physics.place_balls({0: (0.5, 1.2), 1: (0.7, 1.7)})
+    direction = 100.0  # a cut to the left
+    R = physics.DEFAULT_PARAMS.R
+    ghost = state.pos[1] - 2 * R * np.array([math.cos(math.radians(direction)), math.sin(math.radians(direction))])
+    phi0 = math.degrees(math.atan2(*(ghost - state.pos[0])[::-1]))
+
+    def departure(phi):
+        ev = physics.simulate(state, physics.Shot(1.0, phi, b=-0.3)).events
+        i = int(np.flatnonzero(ev.kind == int(physics.EventKind.BALL_BALL))[0])
+        row = ev.state_a[i] if ev.ball_a[i] == 1 else ev.state_b[i]
+        return math.degrees(math.atan2(row[3], row[2]))
+
+    phi1 = corrected_phi(state, state.pos[0], 1, direction, physics.Shot(1.0, phi0, b=-0.3))
+    assert abs(departure(phi1) - direction) < 0.1 < abs(departure(phi0) - direction)
+
+
+def test_cue_spots_are_free_and_sorted():
+    pos = np.zeros((10, 2))
+    pos[1], pos[9] = (0.6, 1.5), (0.9, 2.0)
+    on = np.zeros(10, bool)
+    on[[1, 9]] = True
+    spots = cue_spots(pos, on, 1, T)
+    assert spots and all(a[1].ease >= b[1].ease for a, b in zip(spots, spots[1:]))
+    for (x, y), _ in spots:
+        assert min(np.hypot(x - pos[b, 0], y - pos[b, 1]) for b in (1, 9)) > 2 * physics.DEFAULT_PARAMS.R
