@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     match = sub.add_parser("match", help="play races between two agents and print the result table",
                            description="Races between two agents (alternating breaks, the same noise for both), "
-                                       "then a table of match wins with 95%% Wilson intervals, racks won, "
+                                       "then a table of match wins with 95 % Wilson intervals, racks won, "
                                        "break-and-run, legal pots, fouls and shots per rack, time per decision. "
                                        "Agents: " + _AGENT_HELP)
     match.add_argument("agent_a", metavar="A", help="first agent (breaks first in even-numbered matches)")
@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     tour = sub.add_parser("tournament", help="round robin between agents, with Elo ratings",
                           description="Every pair of agents plays --matches races; prints the pairings and Elo "
-                                      "ratings (from racks) with 95%% bootstrap intervals. Agents: " + _AGENT_HELP)
+                                      "ratings (from racks) with 95 % bootstrap intervals. Agents: " + _AGENT_HELP)
     tour.add_argument("agents", metavar="AGENT", nargs="+", help="two or more agents")
     _series_arguments(tour)
     tour.set_defaults(func=_tournament_command)

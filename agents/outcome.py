@@ -44,8 +44,8 @@ class ShotOutcome(NamedTuple):
 
 def classify(result: SimResult, lowest: int, push_out: bool = False) -> ShotOutcome:
     """Judge an ordinary shot (or a push-out, where only the scratch and jump fouls apply) on ``lowest``."""
-    ev = result.events
-    kind, a, b = ev.kind, ev.ball_a, ev.ball_b
+    rows = result.events.rows  # columns: time, kind, ball_a, ball_b, ... (floats holding small integers)
+    time, kind, a, b = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
     pocket_rows = kind == _POCKET
     off_rows = kind == _OFF
     gone = a[pocket_rows | off_rows]
@@ -59,12 +59,12 @@ def classify(result: SimResult, lowest: int, push_out: bool = False) -> ShotOutc
     hits = np.flatnonzero((kind == _BALL_BALL) & ((a == 0) | (b == 0)))
     if hits.size == 0:
         return ShotOutcome(True, potted, nine, cue_lost)
-    t0 = ev.time[hits[0]]
-    first = hits[ev.time[hits] - t0 <= SIMULTANEOUS_S]
+    t0 = time[hits[0]]
+    first = hits[time[hits] - t0 <= SIMULTANEOUS_S]
     first_balls = np.where(a[first] == 0, b[first], a[first])
     foul = not bool(np.any(first_balls == lowest))
     if not foul and potted == 0:
-        rail = (np.isin(kind, _CUSHION)) & (ev.time >= t0)
+        rail = ((kind == _CUSHION[0]) | (kind == _CUSHION[1])) & (time >= t0)
         foul = not bool(np.any(rail))
     foul = foul or cue_lost or object_off
     return ShotOutcome(foul, potted, nine, cue_lost)

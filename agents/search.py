@@ -57,9 +57,9 @@ class SearchConfig:
         assumed_noise: noise preset assumed when no ``TableView`` is given (as an env opponent).
     """
 
-    candidates: int = 96
-    top: int = 10
-    samples: int = 16
+    candidates: int = 128
+    top: int = 12
+    samples: int = 20
     refine: int = 4
     options: int = 5
     placements: int = 4
@@ -132,11 +132,11 @@ class SearchAgent(BaseAgent):
         self.intent, self.last_plan = plan.intent, plan
         return self._encode(view, plan.shot, plan.spot, push_out)
 
-    def plan(self, view: TableView, cue: np.ndarray, candidates: int | None = None) -> Plan:
+    def plan(self, view: TableView, cue: np.ndarray) -> Plan:
         """The best shot from cue position ``cue``: pots first, safeties when no pot is worth enough."""
         state = view.balls.copy()
         state.place(0, float(cue[0]), float(cue[1]))
-        budget = candidates or self.config.candidates
+        budget = self.config.candidates
         best = self._evaluate(view, state, self._pot_candidates(view, state, budget), "pot")
         if best is None or best.value < self.config.safety_below:
             safe = self._evaluate(view, state, self._safety_candidates(view, state, budget), "safety")

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
+from numba import njit
 
 import physics
 from nineball_env.aiming import direction_deg, ghost_ball, path_clear, pocket_aims, unit
@@ -52,11 +54,22 @@ class PocketModel:
 DEFAULT_POCKETS = PocketModel()
 
 
+_S = 1.0 / math.sqrt(2.0)
+_AXES = np.array([(-_S, -_S), (_S, -_S), (-1.0, 0.0), (1.0, 0.0), (-_S, _S), (_S, _S)])
+_AXES.setflags(write=False)
+
+
 def pocket_axes(table: Table = DEFAULT_TABLE) -> np.ndarray:
-    """(6, 2) unit vectors from the table into each pocket (corner bisectors, side-pocket normals)."""
-    W, L = table.width, table.length
-    s = 1.0 / math.sqrt(2.0)
-    return np.array([(-s, -s), (s, -s), (-1.0, 0.0), (1.0, 0.0), (-s, s), (s, s)])
+    """(6, 2) unit vectors from the table into each pocket (corner bisectors, side-pocket normals), read-only."""
+    return _AXES
+
+
+@lru_cache(maxsize=16)
+def _aims(table: Table) -> np.ndarray:
+    """``pocket_aims(table)``, computed once per table (read-only)."""
+    aims = pocket_aims(table)
+    aims.setflags(write=False)
+    return aims
 
 
 def _signed_angle(axis: np.ndarray, u: np.ndarray) -> float:
@@ -68,9 +81,9 @@ def pocket_target(obj: np.ndarray, k: int, table: Table = DEFAULT_TABLE,
                   model: PocketModel = DEFAULT_POCKETS) -> tuple[np.ndarray, float] | None:
     """The point to send a ball at ``obj`` towards to drop it in pocket ``k``, and the accepted half-width [m];
     None when the pocket cannot be reached at that angle."""
-    centre = pocket_aims(table)[k]
+    centre = _aims(table)[k]
     u = unit(centre - obj)
-    a = _signed_angle(pocket_axes(table)[k], u)
+    a = _signed_angle(_AXES[k], u)
     if k in SIDES:
         if abs(a) > model.side_max:
             return None
@@ -210,10 +223,92 @@ def _direct(cue: np.ndarray, obj: np.ndarray, aim_point: np.ndarray, half: float
 
 
 def best_ease(cue: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAULT_TABLE,
-              params: PhysicsParams = DEFAULT_PARAMS, sigma_phi: float = 0.125) -> float:
-    """The estimated chance of potting the best option from this layout (0 when nothing is makeable)."""
-    options = pot_options(cue, pos, on, lowest, table, params, sigma_phi, combos=False)
-    return options[0].ease if options else 0.0
+              params: PhysicsParams = DEFAULT_PARAMS, sigma_phi: float = 0.125,
+              model: PocketModel = DEFAULT_POCKETS) -> float:
+    """The estimated chance of potting the best direct option from this layout (0 when nothing is makeable).
+
+    The same number as ``pot_options(..., combos=False)[0].ease`` (a test checks it), from a compiled
+    kernel: searches call it for every simulated outcome.
+    """
+    others = np.array([b for b in range(1, len(on)) if on[b] and b != lowest], dtype=np.int64)
+    obstacles = np.ascontiguousarray(pos[others], dtype=np.float64).reshape(-1, 2)
+    return _best_ease_kernel(float(cue[0]), float(cue[1]), float(pos[lowest, 0]), float(pos[lowest, 1]),
+                             obstacles, _aims(table), _AXES, table.width, table.length, params.R,
+                             math.radians(sigma_phi), _model_array(model))
+
+
+@lru_cache(maxsize=8)
+def _model_array(model: PocketModel) -> np.ndarray:
+    return np.array([model.corner_half, model.corner_full, model.corner_max, model.corner_shift_rate,
+                     model.corner_shift_max, model.side_half, model.side_scale, model.side_max, model.model_sigma,
+                     model.floor_sigma])
+
+
+@njit(cache=True)
+def _segment_clear(ax: float, ay: float, bx: float, by: float, obstacles: np.ndarray, R: float) -> bool:
+    """A ball rolling from a to b [m] passes every obstacle centre without touching it."""
+    dx, dy = bx - ax, by - ay
+    L2 = dx * dx + dy * dy
+    for i in range(obstacles.shape[0]):
+        rx, ry = obstacles[i, 0] - ax, obstacles[i, 1] - ay
+        t = (rx * dx + ry * dy) / L2 if L2 > 0.0 else 0.0
+        t = min(max(t, 0.0), 1.0)
+        gx, gy = rx - t * dx, ry - t * dy
+        if gx * gx + gy * gy < 4.0 * R * R:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _best_ease_kernel(cx: float, cy: float, ox: float, oy: float, obstacles: np.ndarray, aims: np.ndarray,
+                      axes: np.ndarray, width: float, length: float, R: float, sigma_phi: float,
+                      m: np.ndarray) -> float:
+    """``best_ease`` for one layout: the pocket windows of ``pocket_target``, the checks of ``_direct`` and the
+    estimate of ``pot_probability``, over the six pockets (angles in radians, lengths in metres)."""
+    best = 0.0
+    cos_max = math.cos(math.radians(80.0))
+    for k in range(6):
+        px, py = aims[k, 0] - ox, aims[k, 1] - oy
+        d = math.sqrt(px * px + py * py)
+        ux, uy = (px / d, py / d) if d > 0.0 else (0.0, 0.0)
+        a = math.degrees(math.atan2(axes[k, 0] * uy - axes[k, 1] * ux, axes[k, 0] * ux + axes[k, 1] * uy))
+        abs_a = abs(a)
+        if k == 2 or k == 3:
+            if abs_a > m[7]:
+                continue
+            half = m[5] * (1.0 - (a / m[6]) ** 2)
+            shift = 0.0
+        else:
+            if abs_a > m[2]:
+                continue
+            half = m[0] if abs_a <= m[1] else m[0] * (m[2] - abs_a) / (m[2] - m[1])
+            shift = math.copysign(min(m[3] * abs_a, m[4]), a)
+        tx, ty = aims[k, 0] - shift * uy, aims[k, 1] + shift * ux
+        lx, ly = tx - ox, ty - oy
+        leg = math.sqrt(lx * lx + ly * ly)
+        wx, wy = (lx / leg, ly / leg) if leg > 0.0 else (0.0, 0.0)
+        gx, gy = ox - 2.0 * R * wx, oy - 2.0 * R * wy
+        r_in = R * 0.999
+        if not (r_in <= gx <= width - r_in and r_in <= gy <= length - r_in):
+            continue
+        vx, vy = gx - cx, gy - cy
+        d_cue = math.sqrt(vx * vx + vy * vy)
+        if d_cue < 1e-6:
+            continue
+        cos_cut = min(max((vx * wx + vy * wy) / d_cue, -1.0), 1.0)
+        if math.degrees(math.acos(cos_cut)) > 80.0:
+            continue
+        if half <= 0.0:
+            continue
+        if not (_segment_clear(cx, cy, gx, gy, obstacles, R) and _segment_clear(ox, oy, tx, ty, obstacles, R)):
+            continue
+        cos_c = max(cos_cut, cos_max)
+        s_obj = math.hypot(d_cue * sigma_phi / (2.0 * R * cos_c), m[8])
+        s_lat = math.hypot(leg * s_obj, m[9])
+        p = math.erf(half / (math.sqrt(2.0) * s_lat))
+        if p > best:
+            best = p
+    return best
 
 
 def aim_sigma(noise: NoiseConfig) -> float:

@@ -75,3 +75,17 @@ def test_cue_spots_are_free_and_sorted():
     assert spots and all(a[1].ease >= b[1].ease for a, b in zip(spots, spots[1:]))
     for (x, y), _ in spots:
         assert min(np.hypot(x - pos[b, 0], y - pos[b, 1]) for b in (1, 9)) > 2 * physics.DEFAULT_PARAMS.R
+
+
+def test_compiled_best_ease_equals_the_readable_options():
+    from agents.shots import best_ease
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        on = np.zeros(10, bool)
+        on[rng.choice(np.arange(1, 10), int(rng.integers(1, 9)), replace=False)] = True
+        on[0] = True
+        pos = rng.uniform([0.03, 0.03], [1.24, 2.51], (10, 2))
+        lowest = int(np.flatnonzero(on[1:])[0]) + 1
+        options = pot_options(pos[0], pos, on, lowest, T, combos=False)
+        assert best_ease(pos[0], pos, on, lowest, T) == pytest.approx(options[0].ease if options else 0.0, abs=1e-9)
