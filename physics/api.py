@@ -104,7 +104,7 @@ def simulate(
         if count <= rows:
             break
         rows = count  # rerun (deterministically) with a log that holds every event
-    return SimResult(BallState.from_packed(packed), BallState.from_packed(work), EventLog(log[:count]),
+    return SimResult(BallState.from_packed(packed, copy=False), BallState.from_packed(work, copy=False), EventLog(log[:count]),
                      bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP))
 
 

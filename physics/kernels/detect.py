@@ -63,13 +63,12 @@ def ball_circle_time(x, y, vx, vy, ax, ay, cx, cy, radius, T, reach):
 
 
 @njit(cache=True)
-def ball_segment_time(x, y, vx, vy, ax, ay, seg, R, T):
-    """Time until the ball meets a straight cushion segment from its playing side; inf if not.
+def ball_segment_time(x, y, vx, vy, ax, ay, x1, y1, x2, y2, nx, ny, R, T):
+    """Time until the ball meets the straight cushion (x1, y1)–(x2, y2) with inward normal (nx, ny); inf if not.
 
-    seg = (x1, y1, x2, y2, nx, ny). The contact must fall within the segment's length;
-    ends are covered by the jaw circles.
+    The contact must fall within the segment's length; ends are covered by the jaw circles.
+    Scalars only: array arguments cost a reference-count round trip per call.
     """
-    x1, y1, x2, y2, nx, ny = seg[0], seg[1], seg[2], seg[3], seg[4], seg[5]
     d0 = nx * (x - x1) + ny * (y - y1) - R
     d1 = nx * vx + ny * vy
     d2 = 0.5 * (nx * ax + ny * ay)

@@ -1,6 +1,9 @@
 """The event loop: find the next event, advance every ball to it, resolve it, record it,
 and refresh only the cached event times of the balls whose motion changed.
 
+Helpers that take arrays are inlined (``inline="always"``): a call that passes arrays costs a
+reference-count round trip per array, which dominated the per-event time before.
+
 Ties between events at the same time are broken in a fixed order — motion transitions,
 then ball–ball pairs (i < j, lowest i first), then cushions, jaws, pockets (lowest ball
 first) — so reruns are bit-identical.
@@ -42,7 +45,7 @@ ZENO_SPEED = 0.05  # [m/s]
 ZENO_PART = 1e-3  # [m/s]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _record(i_ev, t, kind, a, b, target, pos, vel, spin, motion,
             ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
     ev_time[i_ev] = t
@@ -82,7 +85,7 @@ def _axis_range(x, v, a, T):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _path_box(i, tau, pos, vel, acc, motion, box):
     """Axis-aligned box around ball i's centre path until its next transition (a point if it does not move)."""
     st = motion[i]
@@ -94,20 +97,20 @@ def _path_box(i, tau, pos, vel, acc, motion, box):
         box[i, 2] = box[i, 3] = pos[i, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _boxes_apart(box, i, j, gap):
     """Whether the path boxes of balls i and j stay more than ``gap`` apart on some axis."""
     return (box[i, 0] - gap > box[j, 1] or box[j, 0] - gap > box[i, 1]
             or box[i, 2] - gap > box[j, 3] or box[j, 2] - gap > box[i, 3])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _circle_off_box(box, i, cx, cy, r):
     """Whether a circle (cx, cy, r) lies clear of ball i's path box."""
     return cx + r < box[i, 0] or cx - r > box[i, 1] or cy + r < box[i, 2] or cy - r > box[i, 3]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                   t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
     """Recompute every cached event time that involves ball i (absolute times)."""
@@ -151,7 +154,8 @@ def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
     ident = -1
     if moving:
         for k in range(segments.shape[0]):
-            dt = ball_segment_time(x, y, vx, vy, ax, ay, segments[k], R, tau)
+            dt = ball_segment_time(x, y, vx, vy, ax, ay, segments[k, 0], segments[k, 1], segments[k, 2],
+                                   segments[k, 3], segments[k, 4], segments[k, 5], R, tau)
             if dt < best:
                 best, kind, ident = dt, EV_CUSHION, k
         for k in range(jaws.shape[0]):
@@ -176,7 +180,7 @@ def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
     pocket_id[i] = pid
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance_all(pos, vel, spin, motion, dt, p):
     """Move every ball dt seconds along its current closed-form trajectory."""
     if dt <= 0.0:
@@ -196,7 +200,7 @@ def _advance_all(pos, vel, spin, motion, dt, p):
         spin[i, 2] = wz
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reclassify(i, vel, spin, motion, p):
     motion[i] = classify(vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], spin[i, 2], p[P_R])
     if motion[i] == STATIONARY:
@@ -207,7 +211,7 @@ def _reclassify(i, vel, spin, motion, p):
         spin[i, 2] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _snap_to_rolling(i, vel, spin, p):
     """Give ball i the rolling state its sliding phase would end in: v ← v − (2/7)u, ω_xy locked to v."""
     R = p[P_R]
@@ -219,7 +223,7 @@ def _snap_to_rolling(i, vel, spin, p):
     spin[i, 1] = vel[i, 0] / R
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _turn_away(i, nx, ny, target, vel, spin, p):
     """Turn ball i's (rolling) velocity at constant speed so that v·n = target; stop it if too slow."""
     R = p[P_R]
@@ -242,7 +246,7 @@ def _turn_away(i, nx, ny, target, vel, spin, p):
     spin[i, 1] = vel[i, 0] / R
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _part_pair(a, b, pos, vel, spin, p):
     """Make balls a and b separate at ZENO_PART at least, turning (never speeding up) their velocities."""
     nx = pos[b, 0] - pos[a, 0]
@@ -318,8 +322,9 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             acc[i, 1] = ay
             _path_box(i, t_trans[i], pos, vel, acc, motion, box)
     for i in range(n):
-        _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
-                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+        if motion[i] < POCKETED:  # caches start at inf: balls off the table need no refresh
+            _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+                          t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     while True:
         # next event
         te = INF

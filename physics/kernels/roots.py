@@ -30,7 +30,10 @@ def poly4(c4, c3, c2, c1, c0, t):
 
 @njit(cache=True)
 def _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo):
-    """Root of the quartic in [lo, hi], given a sign change and monotonicity there (Newton + bisection)."""
+    """Root of the quartic in [lo, hi], given a sign change and monotonicity there (Newton + bisection).
+
+    Stops when the bracket or the Newton step falls below ~1e-15 relative.
+    """
     t = 0.5 * (lo + hi)
     for _ in range(_MAX_ITER):
         ft = poly4(c4, c3, c2, c1, c0, t)
@@ -42,16 +45,13 @@ def _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo):
         else:
             hi = t
         dft = ((4.0 * c4 * t + 3.0 * c3) * t + 2.0 * c2) * t + c1
-        if dft != 0.0:
-            tn = t - ft / dft
-        else:
-            tn = 0.5 * (lo + hi)
+        tn = t - ft / dft if dft != 0.0 else 0.5 * (lo + hi)
         if not (lo < tn < hi):
             tn = 0.5 * (lo + hi)
-        if hi - lo <= 1e-14 * (1.0 + abs(hi)):
-            return hi
+        if hi - lo <= 1e-14 * (1.0 + abs(hi)) or abs(tn - t) <= 1e-15 * (1.0 + abs(t)):
+            return tn
         t = tn
-    return hi
+    return t
 
 
 @njit(cache=True)
