@@ -54,7 +54,15 @@ def check_types(state: object, shot: object, table: object, params: object) -> N
         raise ValueError(f"table: expected a physics.Table, got {type(table).__name__}")
     if not isinstance(params, PhysicsParams):
         raise ValueError(f"params: expected a physics.PhysicsParams, got {type(params).__name__}")
-    pos = state.pos
+    pos, vel, spin, motion, pocket = state.pos, state.vel, state.spin, state.motion, state.pocket
+    n = getattr(pos, "shape", (0,))[0] if getattr(pos, "ndim", 0) == 2 else 0
+    fast_ok = (n >= 1 and isinstance(vel, np.ndarray) and isinstance(spin, np.ndarray) and isinstance(motion, np.ndarray)
+               and isinstance(pocket, np.ndarray) and pos.shape == (n, 2) and vel.shape == (n, 2)
+               and spin.shape == (n, 3) and motion.shape == (n,) and pocket.shape == (n,)
+               and pos.dtype.kind in "fi" and vel.dtype.kind in "fi" and spin.dtype.kind in "fi"
+               and motion.dtype.kind in "iu" and pocket.dtype.kind in "iu")
+    if fast_ok:
+        return
     if not isinstance(pos, np.ndarray) or pos.ndim != 2 or pos.shape[0] < 1:
         raise ValueError(f"state.pos: expected an array of shape (n_balls, 2), got {getattr(pos, 'shape', pos)!r}")
     n = pos.shape[0]

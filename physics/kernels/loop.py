@@ -1,8 +1,8 @@
 """The event loop: find the next event, advance every ball to it, resolve it, record it,
 and refresh only the cached event times of the balls whose motion changed.
 
-Helpers that take arrays are inlined (``inline="always"``): a call that passes arrays costs a
-reference-count round trip per array, which dominated the per-event time before.
+Small helpers that take arrays and run in inner loops are inlined (``inline="always"``): a call
+that passes arrays costs a reference-count round trip per array.
 
 Ties between events at the same time are broken in a fixed order — motion transitions,
 then ball–ball pairs (i < j, lowest i first), then cushions, jaws, pockets (lowest ball
@@ -45,7 +45,7 @@ ZENO_SPEED = 0.05  # [m/s]
 ZENO_PART = 1e-3  # [m/s]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _record(i_ev, t, kind, a, b, target, pos, vel, spin, motion,
             ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
     ev_time[i_ev] = t
@@ -110,7 +110,7 @@ def _circle_off_box(box, i, cx, cy, r):
     return cx + r < box[i, 0] or cx - r > box[i, 1] or cy + r < box[i, 2] or cy - r > box[i, 3]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                   t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
     """Recompute every cached event time that involves ball i (absolute times)."""
@@ -154,6 +154,10 @@ def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
     ident = -1
     if moving:
         for k in range(segments.shape[0]):
+            if (min(segments[k, 0], segments[k, 2]) - R > box[i, 1] or max(segments[k, 0], segments[k, 2]) + R < box[i, 0]
+                    or min(segments[k, 1], segments[k, 3]) - R > box[i, 3]
+                    or max(segments[k, 1], segments[k, 3]) + R < box[i, 2]):
+                continue  # the path box never comes within R of this cushion
             dt = ball_segment_time(x, y, vx, vy, ax, ay, segments[k, 0], segments[k, 1], segments[k, 2],
                                    segments[k, 3], segments[k, 4], segments[k, 5], R, tau)
             if dt < best:
@@ -180,7 +184,7 @@ def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
     pocket_id[i] = pid
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _advance_all(pos, vel, spin, motion, dt, p):
     """Move every ball dt seconds along its current closed-form trajectory."""
     if dt <= 0.0:
@@ -246,7 +250,7 @@ def _turn_away(i, nx, ny, target, vel, spin, p):
     spin[i, 1] = vel[i, 0] / R
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _part_pair(a, b, pos, vel, spin, p):
     """Make balls a and b separate at ZENO_PART at least, turning (never speeding up) their velocities."""
     nx = pos[b, 0] - pos[a, 0]
