@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
@@ -275,9 +274,12 @@ def _records(spec_a: str, spec_b: str, n: int, config: MatchConfig, seed: int, j
         for i in range(n):
             yield play_match(agents[0], agents[1], config, seed, i)
         return
+    from agents.registry import LEARNED, parse_spec
+
     jobs = min(jobs, n, os.cpu_count() or 1)
-    # Forking a process that already runs torch threads can deadlock the children: spawn fresh ones then.
-    method = "spawn" if "torch" in sys.modules or "fork" not in mp.get_all_start_methods() else "fork"
+    # Children that run torch must not be forked from a parent whose torch threads already started: spawn them.
+    learned = any(parse_spec(spec)[0] in LEARNED for spec in (spec_a, spec_b))
+    method = "spawn" if learned or "fork" not in mp.get_all_start_methods() else "fork"
     with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context(method)) as pool:
         yield from pool.map(_run_one, [(spec_a, spec_b, config, seed, i) for i in range(n)])
 
