@@ -19,6 +19,7 @@ from nineball_env import placement as placing
 from nineball_env import rules
 from nineball_env import actions
 from nineball_env.actions import Decision
+from nineball_env.rules.events import _from_trusted_rows
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, SimResult, Table
 
 #: Lookup by physics.EventKind code: the kinds the rules read (ball-ball, cushion, jaw, pocket, off table).
@@ -186,7 +187,7 @@ class Game:
         declaration = rules.Declaration.PUSH_OUT if (
             decision.push_out and self.rack.phase is rules.Phase.PUSH_OUT_ALLOWED) else rules.Declaration.SHOT
         result, rows = self._simulate(start, decision.shot)
-        ruling = rules.decide(self.rack, rules.from_rows(rows), declaration)
+        ruling = rules.decide(self.rack, _from_trusted_rows(rows), declaration)  # physics rows: no re-validation
         self.balls = result.state.copy()
         return self._finish(ruling, player, spot, adjusted, len(result.events), result)
 

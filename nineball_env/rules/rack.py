@@ -56,13 +56,17 @@ def _others(positions: Positions, skip: int) -> list[tuple[float, float]]:
     for ball, xy in positions.items():
         if int(ball) == skip:
             continue
-        x, y = (float(v) for v in xy)
-        out.append((x, y))
+        x, y = xy
+        out.append((float(x), float(y)))
     return out
 
 
 def _clear(x: float, y: float, others: list[tuple[float, float]], distance: float) -> bool:
-    return all(math.hypot(x - ox, y - oy) >= distance for ox, oy in others)
+    hypot = math.hypot
+    for ox, oy in others:
+        if not hypot(x - ox, y - oy) >= distance:  # (NaN is not clear)
+            return False
+    return True
 
 
 def check_cue_placement(state: RackState, xy: tuple[float, float], positions: Positions,

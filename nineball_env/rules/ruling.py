@@ -185,7 +185,8 @@ def decide(state: RackState, events: Iterable[ShotEvent] = (),
     if not isinstance(state, RackState):
         raise TypeError(f"state: expected a RackState, got {type(state).__name__}")
     try:
-        declaration = Declaration(declaration)
+        if type(declaration) is not Declaration:
+            declaration = Declaration(declaration)
     except ValueError:
         raise IllegalAction(f"declaration: expected one of {[d.value for d in Declaration]}, "
                             f"got {declaration!r} (R-PUSH-DECLARE)") from None
@@ -247,7 +248,7 @@ def _choice(state: RackState, declaration: Declaration) -> Ruling:
     """The opponent's choice after a legal push-out: play on, or hand the shot back (R-PUSH-CHOICE)."""
     chooser = state.shooter
     shooter = chooser if declaration is Declaration.SHOOT else 1 - chooser  # type: ignore[operator]
-    after = replace(state, shooter=shooter, phase=Phase.NORMAL, ball_in_hand=BallInHand.NONE)
+    after = state._derive(shooter=shooter, phase=Phase.NORMAL, ball_in_hand=BallInHand.NONE)
     return Ruling(state, declaration, (), (RuleId.PUSH_CHOICE,), (), (), False, after)
 
 
@@ -270,13 +271,14 @@ def _outcome(state: RackState, declaration: Declaration, s: ShotSummary, fouls: 
         return Ruling(state, declaration, _ordered(fouls), tuple(cited), s.pocketed, s.off_table, spotted, after)
 
     def over(winner: int, ended_by: RuleId) -> RackState:
-        return replace(state, shooter=None, on_table=remaining, phase=Phase.RACK_OVER,
-                       ball_in_hand=BallInHand.NONE, foul_counts=tuple(counts), winner=winner, ended_by=ended_by)
+        return state._derive(shooter=None, on_table=remaining, phase=Phase.RACK_OVER,
+                             ball_in_hand=BallInHand.NONE, foul_counts=(counts[0], counts[1]), winner=winner,
+                             ended_by=ended_by)
 
     def play_on(shooter: int, phase: Phase, ball_in_hand: BallInHand, spot: bool) -> RackState:
         on_table = remaining | {NINE} if spot else remaining
-        return replace(state, shooter=shooter, on_table=on_table, phase=phase, ball_in_hand=ball_in_hand,
-                       foul_counts=tuple(counts))
+        return state._derive(shooter=shooter, on_table=on_table, phase=phase, ball_in_hand=ball_in_hand,
+                             foul_counts=(counts[0], counts[1]))
 
     if fouls:
         counts[shooter] += 1
@@ -309,8 +311,10 @@ def _outcome(state: RackState, declaration: Declaration, s: ShotSummary, fouls: 
 
 def _ordered(fouls: list[RuleId]) -> tuple[RuleId, ...]:
     """Fouls in RuleId (rulebook) order, each once."""
-    order = list(RuleId)
-    return tuple(sorted(set(fouls), key=order.index))
+    return tuple(sorted(set(fouls), key=_RULE_RANK.__getitem__))
+
+
+_RULE_RANK: dict[RuleId, int] = {rule: i for i, rule in enumerate(RuleId)}  # rulebook order
 
 
 __all__ = ["Declaration", "Ruling", "decide", "forfeit", "break_fouls", "shot_fouls", "push_out_fouls",

@@ -107,6 +107,16 @@ class RackState:
         if phase in (Phase.PUSH_OUT_ALLOWED, Phase.PUSH_OUT_CHOICE) and ball_in_hand is not BallInHand.NONE:
             raise ValueError(f"no ball in hand in phase {phase}: it follows a legal break or push-out")
 
+    def _derive(self, **changes: object) -> RackState:
+        """A copy with ``changes``, built without re-validation: only for the rules engine deriving the next
+        state of a valid one, with values already normalised (ints, frozenset, tuple, enum members) and
+        consistent. Anything else (user input, tests) goes through the validating constructor or ``replace``."""
+        new = object.__new__(RackState)
+        d = new.__dict__  # a frozen dataclass: fill the instance dict directly, as __init__ would
+        d.update(self.__dict__)
+        d.update(changes)
+        return new
+
     @classmethod
     def start(cls, breaker: int = 0, on_table: Iterable[int] = OBJECT_BALLS) -> RackState:
         """A fresh rack before the break: the breaker has ball in hand in the kitchen (R-BREAK-POS)."""

@@ -66,38 +66,54 @@ def summarize(events: Iterable[ShotEvent], on_table: Iterable[int]) -> ShotSumma
     """
     present = {CUE, *on_table}
     gone: set[int] = set()
+    live = set(present)  # present and not gone: the fast test; the checks below name the failure
     first: set[int] = set()
     first_time: float | None = None
     cushion_contacts: list[tuple[float, int]] = []
     pocketed: list[int] = []
     off_table: list[int] = []
     last_time = 0.0
+    ball_ball, cushion, pocket = ShotEventKind.BALL_BALL, ShotEventKind.CUSHION, ShotEventKind.POCKET
     for i, event in enumerate(events):
         if not isinstance(event, ShotEvent):
             raise InvalidEventLog(f"event {i}: expected a ShotEvent, got {type(event).__name__}")
-        if event.time < last_time:
+        time = event.time
+        if time < last_time:
             raise InvalidEventLog(f"event {i} ({event}): out of time order (previous event at {last_time:g} s)")
-        last_time = event.time
-        for ball in event.balls:
-            if ball not in present:
-                raise InvalidEventLog(f"event {i} ({event}): ball {ball} was not on the table at the start of the shot")
-            if ball in gone:
-                raise InvalidEventLog(f"event {i} ({event}): ball {ball} had already left the table")
+        last_time = time
         kind = event.kind
-        if kind is ShotEventKind.BALL_BALL:
-            if CUE in event.balls:
-                other = event.ball_b if event.ball_a == CUE else event.ball_a
+        ball_a = event.ball_a
+        if kind is ball_ball:
+            ball_b = event.ball_b
+            if ball_a not in live or ball_b not in live:
+                _check_balls(i, event, present, gone)
+            if ball_a == CUE or ball_b == CUE:
+                other = ball_b if ball_a == CUE else ball_a
                 if first_time is None:
-                    first_time = event.time
-                if event.time - first_time <= SIMULTANEOUS_S:
+                    first_time = time
+                if time - first_time <= SIMULTANEOUS_S:
                     first.add(other)
-        elif kind is ShotEventKind.CUSHION:
-            cushion_contacts.append((event.time, event.ball_a))
-        elif kind is ShotEventKind.POCKET:
-            pocketed.append(event.ball_a)
-            gone.add(event.ball_a)
+            continue
+        if ball_a not in live:
+            _check_balls(i, event, present, gone)
+        if kind is cushion:
+            cushion_contacts.append((time, ball_a))
+        elif kind is pocket:
+            pocketed.append(ball_a)
+            gone.add(ball_a)
+            live.discard(ball_a)
         else:
-            off_table.append(event.ball_a)
-            gone.add(event.ball_a)
+            off_table.append(ball_a)
+            gone.add(ball_a)
+            live.discard(ball_a)
     cushioned = frozenset(b for t, b in cushion_contacts if first_time is not None and t >= first_time)
     return ShotSummary(frozenset(first), first_time, cushioned, tuple(pocketed), tuple(off_table))
+
+
+def _check_balls(i: int, event: ShotEvent, present: set[int], gone: set[int]) -> None:
+    """Raise InvalidEventLog for the first ball of ``event`` not on the table at the start or already gone."""
+    for ball in event.balls:
+        if ball not in present:
+            raise InvalidEventLog(f"event {i} ({event}): ball {ball} was not on the table at the start of the shot")
+        if ball in gone:
+            raise InvalidEventLog(f"event {i} ({event}): ball {ball} had already left the table")
