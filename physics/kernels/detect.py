@@ -83,3 +83,52 @@ def ball_segment_time(x, y, vx, vy, ax, ay, x1, y1, x2, y2, nx, ny, R, T):
     if s < 0.0 or s > 1.0:
         return INF
     return t
+
+
+@njit(cache=True)
+def straight_circle_time(x, y, vx, vy, ax, ay, cx, cy, radius, T):
+    """Exact contact time of a centre moving on a straight line (a ∥ v) with a fixed circle.
+
+    Rolling balls and straight stun/draw/follow shots move along a line: with s the distance
+    travelled, |r − c|² = (s − s₀)² + d², so contact is where s(t) = v t + ½ α t² first reaches
+    s₀ ∓ √(radius² − d²) — a quadratic instead of the quartic. Returns (handled, t); handled is
+    False for curved paths and for a centre already at the circle (the quartic decides those).
+    """
+    speed = math.hypot(vx, vy)
+    if speed == 0.0:
+        return False, INF
+    ux = vx / speed
+    uy = vy / speed
+    if abs(ux * ay - uy * ax) > 1e-12 * (1.0 + math.hypot(ax, ay)):
+        return False, INF
+    alpha = ux * ax + uy * ay
+    qx = cx - x
+    qy = cy - y
+    s0 = qx * ux + qy * uy
+    d = abs(qx * uy - qy * ux)
+    if d >= radius:
+        return True, INF
+    w = math.sqrt(radius * radius - d * d)
+    lo = s0 - w
+    hi = s0 + w
+    if lo <= 1e-9 and hi >= -1e-9:
+        return False, INF
+    target = lo if lo > 0.0 else hi
+    # smallest t ≥ 0 with ½ α t² + speed t − target = 0
+    a = 0.5 * alpha
+    if a == 0.0:
+        t = target / speed
+        return True, (t if 0.0 <= t <= T else INF)
+    disc = speed * speed + 4.0 * a * target
+    if disc < 0.0:
+        return True, INF
+    sq = math.sqrt(disc)
+    q = -0.5 * (speed + sq)
+    r1 = q / a
+    r2 = -target / q if q != 0.0 else INF
+    best = INF
+    if 0.0 <= r1 <= T:
+        best = r1
+    if 0.0 <= r2 <= T and r2 < best:
+        best = r2
+    return True, best

@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numba import njit
 
-from physics.kernels.detect import ball_ball_time, ball_circle_time, ball_segment_time
+from physics.kernels.detect import ball_ball_time, ball_circle_time, ball_segment_time, straight_circle_time
 from physics.kernels.motion import (
     POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY, acceleration, classify, end_transition, evolve,
     transition_time,
@@ -143,8 +143,15 @@ def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
         j_moving = sj == SLIDING or sj == ROLLING
         if sj < POCKETED and (moving or j_moving) and not _boxes_apart(box, i, j, 2.0 * R):
             window = min(tau, t_trans[j] - t)
-            dt = ball_ball_time(x, y, vx, vy, ax, ay, pos[j, 0], pos[j, 1], vel[j, 0], vel[j, 1],
-                                acc[j, 0], acc[j, 1], R, window, INF)
+            handled = False
+            if not j_moving:  # a moving ball against a resting one: often a straight path
+                handled, dt = straight_circle_time(x, y, vx, vy, ax, ay, pos[j, 0], pos[j, 1], 2.0 * R, window)
+            elif not moving:
+                handled, dt = straight_circle_time(pos[j, 0], pos[j, 1], vel[j, 0], vel[j, 1], acc[j, 0], acc[j, 1],
+                                                   x, y, 2.0 * R, window)
+            if not handled:
+                dt = ball_ball_time(x, y, vx, vy, ax, ay, pos[j, 0], pos[j, 1], vel[j, 0], vel[j, 1],
+                                    acc[j, 0], acc[j, 1], R, window, INF)
             tij = t + dt
         t_pair[i, j] = tij
         t_pair[j, i] = tij
@@ -165,7 +172,9 @@ def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
         for k in range(jaws.shape[0]):
             if _circle_off_box(box, i, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R):
                 continue
-            dt = ball_circle_time(x, y, vx, vy, ax, ay, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau, INF)
+            handled, dt = straight_circle_time(x, y, vx, vy, ax, ay, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
+            if not handled:
+                dt = ball_circle_time(x, y, vx, vy, ax, ay, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau, INF)
             if dt < best:
                 best, kind, ident = dt, EV_JAW, k
     t_rail[i] = t + best
@@ -177,7 +186,9 @@ def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
         for k in range(pockets.shape[0]):
             if _circle_off_box(box, i, pockets[k, 0], pockets[k, 1], pockets[k, 2]):
                 continue
-            dt = ball_circle_time(x, y, vx, vy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2], tau, INF)
+            handled, dt = straight_circle_time(x, y, vx, vy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2], tau)
+            if not handled:
+                dt = ball_circle_time(x, y, vx, vy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2], tau, INF)
             if dt < bestp:
                 bestp, pid = dt, k
     t_pocket[i] = t + bestp

@@ -59,3 +59,27 @@ def test_agrees_with_sampling_on_random_quartics(roots, T, scale):
         if below.size:
             assert t <= grid[below[0]] + 1e-9
         assert np.all(values[grid < t - 1e-9] > -1e-9)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.floats(-1.0, 1.0), st.floats(-1.0, 1.0), st.floats(0.0, 6.283), st.floats(0.01, 3.0),
+       st.floats(-3.0, 3.0), st.floats(0.02, 0.2), st.floats(0.05, 5.0))
+def test_straight_path_fast_path_agrees_with_the_quartic(cx, cy, heading, speed, alpha, radius, T):
+    from physics.kernels.detect import ball_circle_time, straight_circle_time
+
+    ux, uy = np.cos(heading), np.sin(heading)
+    vx, vy, ax, ay = speed * ux, speed * uy, alpha * ux, alpha * uy
+    handled, t_fast = straight_circle_time(0.0, 0.0, vx, vy, ax, ay, cx, cy, radius, T)
+    if not handled:
+        return
+    t_quartic = ball_circle_time(0.0, 0.0, vx, vy, ax, ay, cx, cy, radius, T, np.inf)
+    if np.isinf(t_fast) or np.isinf(t_quartic):
+        # may differ only for a grazing contact (the quartic's minimum within rounding of zero)
+        if np.isinf(t_fast) != np.isinf(t_quartic):
+            t = t_quartic if np.isfinite(t_quartic) else t_fast
+            x, y = vx * t + 0.5 * ax * t * t, vy * t + 0.5 * ay * t * t
+            assert abs(np.hypot(x - cx, y - cy) - radius) < 1e-9
+            d = abs(cx * uy - cy * ux)
+            assert radius - d < 1e-6
+        return
+    assert t_fast == pytest.approx(t_quartic, rel=1e-9, abs=1e-12)
