@@ -54,7 +54,7 @@ class GameConfig:
     @property
     def geometry(self) -> rules.RackGeometry:
         """The table numbers the rules place and spot balls with."""
-        return rules.RackGeometry(self.table.width, self.table.length, self.params.R)
+        return _rack_geometry(self.table.width, self.table.length, self.params.R)
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,12 @@ class GameSnapshot:
     match: rules.Match
     rng_state: dict
     last: Outcome | None
+
+
+@functools.lru_cache(maxsize=16)
+def _rack_geometry(width: float, length: float, ball_radius: float) -> rules.RackGeometry:
+    """The rules' (frozen) view of a table, built once per table size."""
+    return rules.RackGeometry(width, length, ball_radius)
 
 
 @functools.lru_cache(maxsize=16)
@@ -197,10 +203,10 @@ class Game:
         if requested is None:
             raise ValueError("placement: the player has ball in hand and must place the cue ball (R-BIH)")
         kitchen = self.rack.ball_in_hand is rules.BallInHand.KITCHEN
-        on = self.balls.on_table()
-        on[0] = False
-        balls = np.flatnonzero(on).tolist()
-        points = self.balls.pos[on].tolist()
+        on = self.balls.on_table().tolist()
+        centres = self.balls.pos.tolist()
+        balls = [b for b in range(1, len(on)) if on[b]]  # the object balls on the table (not the cue ball)
+        points = [centres[b] for b in balls]
         x, y = float(requested[0]), float(requested[1])
         spot = (x, y)
         adjusted = not placing.is_free(x, y, points, cfg.table, cfg.params, kitchen)

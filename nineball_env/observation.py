@@ -51,27 +51,31 @@ def observation_space() -> spaces.Box:
 def encode(pos: np.ndarray, on_table: np.ndarray, rack: RackState, match: Match, player: int,
            width: float, length: float) -> np.ndarray:
     """The observation of ``player`` (0 or 1) for ball centres ``pos`` (10, 2) [m] and the mask ``on_table``."""
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    obs = [0.0] * OBS_SIZE  # filled as Python floats (float64 arithmetic), cast to float32 once at the end
+    sx, sy = 1.0 / width, 1.0 / length
+    for i, (xy, on) in enumerate(zip(np.asarray(pos, dtype=np.float64).tolist(),
+                                     np.asarray(on_table, dtype=bool).tolist())):
+        if on:  # centres lie on the table: in [0, 1]; 0 for a ball off the table
+            obs[2 * i] = xy[0] * sx
+            obs[2 * i + 1] = xy[1] * sy
+            obs[20 + i] = 1.0
     other = 1 - player
-    xy = obs[0:20].reshape(N_BALLS, 2)
-    np.multiply(pos, (1.0 / width, 1.0 / length), out=xy, casting="unsafe")  # centres lie on the table: in [0, 1]
-    xy[~on_table] = 0.0
-    obs[20:30] = on_table
     if rack.phase is not Phase.RACK_OVER:
         obs[29 + min(rack.on_table)] = 1.0  # the lowest ball (R-LOWEST)
         obs[39 + _PHASE_INDEX[rack.phase]] = 1.0
-        obs[52] = rack.shooter == player
+        obs[52] = float(rack.shooter == player)
     obs[43 + _IN_HAND_INDEX[rack.ball_in_hand]] = 1.0
-    mine, theirs = rack.foul_counts[player], rack.foul_counts[other]
+    counts = rack.foul_counts
+    mine, theirs = counts[player], counts[other]
     obs[46] = min(mine, 2) * 0.5
     obs[47] = min(theirs, 2) * 0.5
-    obs[48] = mine == 2
-    obs[49] = theirs == 2
+    obs[48] = float(mine == 2)
+    obs[49] = float(theirs == 2)
     if match.race_to > 1:
         obs[50] = match.racks_won[player] / match.race_to
         obs[51] = match.racks_won[other] / match.race_to
-    obs[53] = rack.breaker == player
-    return obs
+    obs[53] = float(rack.breaker == player)
+    return np.array(obs, dtype=np.float32)
 
 
 def decode(obs: np.ndarray, width: float = 1.27, length: float = 2.54) -> dict[str, object]:

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from nineball_env.actions import N_ACTION
+from nineball_env.actions import N_ACTION, _in_unit_box
 
 Opponent = Any  # an agent object or a callable, see the module docstring
 
@@ -34,7 +34,7 @@ def query(opponent: Opponent, obs: np.ndarray, info: dict) -> np.ndarray:
     else:
         action = opponent(obs, info)
     arr = np.asarray(action, dtype=np.float64).reshape(-1)
-    if arr.shape == (N_ACTION,) and -1.0 <= arr.min() and arr.max() <= 1.0:  # the usual case (NaN fails it)
+    if arr.shape == (N_ACTION,) and _in_unit_box(arr):  # the usual case (NaN fails it)
         return arr
     if arr.shape != (N_ACTION,) or not np.all(np.isfinite(arr)):
         raise ValueError(f"opponent action: expected {N_ACTION} finite numbers, got {action!r}")

@@ -49,9 +49,11 @@ class Match:
     @property
     def winner(self) -> int | None:
         """The player who reached ``race_to`` racks, or None while the match runs."""
-        for player in (0, 1):
-            if self.racks_won[player] == self.race_to:
-                return player
+        won, race_to = self.racks_won, self.race_to
+        if won[0] == race_to:
+            return 0
+        if won[1] == race_to:
+            return 1
         return None
 
     @property
