@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 
@@ -28,16 +27,26 @@ def shot_array(shot: Shot) -> np.ndarray:
     return np.array([shot.V0, math.radians(shot.phi), math.radians(shot.theta), shot.a, shot.b])
 
 
-@lru_cache(maxsize=64)
+_PARAMS_ARRAYS: dict[int, tuple[PhysicsParams, np.ndarray]] = {}
+
+
 def params_array(params: PhysicsParams) -> np.ndarray:
-    """``params.to_array()``, converted once per distinct parameter set (read-only)."""
+    """``params.to_array()``, converted once per parameter object (read-only; frozen objects never change)."""
+    hit = _PARAMS_ARRAYS.get(id(params))
+    if hit is not None and hit[0] is params:
+        return hit[1]
     arr = params.to_array()
     arr.flags.writeable = False
+    if len(_PARAMS_ARRAYS) > 256:
+        _PARAMS_ARRAYS.clear()
+    _PARAMS_ARRAYS[id(params)] = (params, arr)
     return arr
 
 
 def check_caps(max_events: int, max_time: float) -> None:
     """Raise ValueError unless the event and time caps are positive and finite."""
+    if type(max_events) is int and type(max_time) is float and max_events >= 1 and 0.0 < max_time < math.inf:
+        return
     if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
         raise ValueError(f"max_events: expected a positive integer, got {max_events!r}")
     if not isinstance(max_time, (int, float)) or not math.isfinite(max_time) or max_time <= 0:
@@ -105,14 +114,14 @@ def simulate(
         log = np.empty((rows, LOG_W))
         count, flags, code, i, j = run_shot(
             work, shot_array(shot) if shot is not None else _NO_SHOT, shot is not None, table.segments, table.jaws,
-            table.pockets, params_array(params), table.width, table.length, OVERLAP_TOL, int(max_events),
+            table.pockets, params_array(params), table.spec.width, table.spec.length, OVERLAP_TOL, int(max_events),
             float(max_time), log,
         )
         raise_for_code(code, i, j, state, table, params)
         if count <= rows:
             break
         rows = count  # rerun (deterministically) with a log that holds every event
-    return SimResult(BallState.from_packed(packed, copy=False), BallState.from_packed(work, copy=False), EventLog(log[:count]),
+    return SimResult(packed, BallState.from_packed(work, copy=False), EventLog(log[:count]),
                      bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP))
 
 

@@ -110,11 +110,17 @@ class SimResult:
         duration: simulated time of the last event [s].
     """
 
-    initial: BallState
+    _initial: BallState | np.ndarray  # a BallState, or its packed (n, 9) array, unpacked on first use
     state: BallState
     events: EventLog
     hit_event_cap: bool
     hit_time_cap: bool
+
+    @property
+    def initial(self) -> BallState:
+        if isinstance(self._initial, np.ndarray):
+            object.__setattr__(self, "_initial", BallState.from_packed(self._initial, copy=False))
+        return self._initial
 
     @property
     def duration(self) -> float:
