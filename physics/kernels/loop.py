@@ -111,9 +111,13 @@ def _circle_off_box(box, i, cx, cy, r):
 
 
 @njit(cache=True)
-def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+def _refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                   t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
-    """Recompute every cached event time that involves ball i (absolute times)."""
+    """Recompute every cached event time that involves ball i (absolute times).
+
+    The pair with ball ``skip`` (-1: none) is left to that ball's own refresh, which follows
+    and sees both balls' new motion.
+    """
     n = pos.shape[0]
     R = p[P_R]
     st = motion[i]
@@ -136,7 +140,7 @@ def _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
     _path_box(i, tau, pos, vel, acc, motion, box)
     # ball–ball
     for j in range(n):
-        if j == i:
+        if j == i or j == skip:
             continue
         tij = INF
         sj = motion[j]
@@ -338,7 +342,7 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             _path_box(i, t_trans[i], pos, vel, acc, motion, box)
     for i in range(n):
         if motion[i] < POCKETED:  # caches start at inf: balls off the table need no refresh
-            _refresh_ball(i, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+            _refresh_ball(i, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                           t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     while True:
         # next event
@@ -434,10 +438,10 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             _record(count, t, kind, a, b, target, pos, vel, spin, motion,
                     ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
         count += 1
-        _refresh_ball(a, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+        _refresh_ball(a, b, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                       t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
         if b >= 0:
-            _refresh_ball(b, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+            _refresh_ball(b, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                           t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     return count, flags
 

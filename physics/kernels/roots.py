@@ -20,6 +20,8 @@ from numba import njit
 
 INF = np.inf
 _MAX_ITER = 80
+_ROOT_TOL = 1e-14  # event times: to rounding
+_CRIT_TOL = 1e-10  # critical points only split the window into monotone pieces; f is evaluated exactly there
 
 
 @njit(cache=True)
@@ -29,10 +31,10 @@ def poly4(c4, c3, c2, c1, c0, t):
 
 
 @njit(cache=True)
-def _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo):
+def _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, tol):
     """Root of the quartic in [lo, hi], given a sign change and monotonicity there (Newton + bisection).
 
-    Stops when the bracket or the Newton step falls below ~1e-15 relative.
+    Stops when the bracket or the Newton step falls below ``tol`` relative.
     """
     t = 0.5 * (lo + hi)
     for _ in range(_MAX_ITER):
@@ -48,7 +50,7 @@ def _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo):
         tn = t - ft / dft if dft != 0.0 else 0.5 * (lo + hi)
         if not (lo < tn < hi):
             tn = 0.5 * (lo + hi)
-        if hi - lo <= 1e-14 * (1.0 + abs(hi)) or abs(tn - t) <= 1e-15 * (1.0 + abs(t)):
+        if hi - lo <= tol * (1.0 + abs(hi)) or abs(tn - t) <= 0.1 * tol * (1.0 + abs(t)):
             return tn
         t = tn
     return t
@@ -108,7 +110,7 @@ def _cubic_roots_in(a3, a2, a1, a0, T):
         fhi = ((a3 * hi + a2) * hi + a1) * hi + a0
         root = -1.0
         if (flo < 0.0 < fhi) or (flo > 0.0 > fhi):
-            root = _bracket_root(0.0, a3, a2, a1, a0, lo, hi, flo)
+            root = _bracket_root(0.0, a3, a2, a1, a0, lo, hi, flo, _CRIT_TOL)
         elif fhi == 0.0 and hi < T:
             root = hi
         if root >= 0.0:
@@ -146,7 +148,7 @@ def first_crossing(c4, c3, c2, c1, c0, T):
         if flo > 0.0 and fhi <= 0.0:
             if fhi == 0.0:
                 return hi
-            return _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo)
+            return _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL)
         lo = hi
         flo = fhi
     return INF
