@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from physics.events import EventLog, SimResult
-from physics.kernels.entry import LOG_W, NO_CUE_BALL, run_shot
+from physics.kernels.entry import LOG_W, NO_CUE_BALL, run_arrays
 from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP
 from physics.kernels.motion import evolve_ball
 from physics.params import DEFAULT_PARAMS, PhysicsParams
@@ -107,21 +107,20 @@ def simulate(
     """
     check_types(state, shot, table, params)
     check_caps(max_events, max_time)
-    packed = state.packed()
     rows = min(int(max_events), INITIAL_LOG_ROWS)
+    shot_arr = shot_array(shot) if shot is not None else _NO_SHOT
     while True:
-        work = packed.copy()
         log = np.empty((rows, LOG_W))
-        count, flags, code, i, j = run_shot(
-            work, shot_array(shot) if shot is not None else _NO_SHOT, shot is not None, table.segments, table.jaws,
-            table.pockets, params_array(params), table.spec.width, table.spec.length, OVERLAP_TOL, int(max_events),
-            float(max_time), log,
+        count, flags, code, i, j, initial, pos, vel, spin, motion, pocket = run_arrays(
+            state.pos, state.vel, state.spin, state.motion, state.pocket, shot_arr, shot is not None,
+            table.segments, table.jaws, table.pockets, params_array(params), table.spec.width, table.spec.length,
+            OVERLAP_TOL, int(max_events), float(max_time), log,
         )
         raise_for_code(code, i, j, state, table, params)
         if count <= rows:
             break
         rows = count  # rerun (deterministically) with a log that holds every event
-    return SimResult(packed, BallState.from_packed(work, copy=False), EventLog(log[:count]),
+    return SimResult(initial, BallState(pos, vel, spin, motion, pocket), EventLog(log[:count]),
                      bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP))
 
 

@@ -119,7 +119,7 @@ class SimResult:
     @property
     def initial(self) -> BallState:
         if isinstance(self._initial, np.ndarray):
-            object.__setattr__(self, "_initial", BallState.from_packed(self._initial, copy=False))
+            object.__setattr__(self, "_initial", BallState.from_packed(self._initial))
         return self._initial
 
     @property

@@ -1,8 +1,8 @@
 """The one entry point the Python API calls: validate the layout, then simulate, on packed arrays.
 
-Packing the state into one (n, 9) array and the log into one (cap, 21) array keeps the
-Python → numba call cheap (few arguments to unbox); the single and the batched path both
-call ``run_shot``, so they cannot disagree.
+The single path (``run_arrays``) takes the caller's state arrays and returns the final state in
+new arrays; the batched path (``run_batch`` → ``run_shot``) works on packed (n, 9) states. Both
+go through ``_check_and_simulate``, so they cannot disagree.
 """
 
 import numpy as np
@@ -19,8 +19,23 @@ POCKETED = 4
 
 
 @njit(cache=True)
+def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length, tol,
+                        max_events, max_time, log):
+    """Check the layout, then simulate in place on arrays the caller owns: (n_events, flags, layout_code, i, j)."""
+    code, bad_i, bad_j = check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, p[P_R], tol)
+    if code != OK:
+        return 0, 0, code, bad_i, bad_j
+    if strike and motion[0] >= POCKETED:
+        return 0, 0, NO_CUE_BALL, 0, -1
+    count, flags = simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p,
+                                   max_events, max_time, log[:, 0], log[:, 1], log[:, 2], log[:, 3], log[:, 4],
+                                   log[:, 5:13], log[:, 13:21])
+    return count, flags, OK, -1, -1
+
+
+@njit(cache=True)
 def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, tol, max_events, max_time, log):
-    """Check the layout, then simulate in place: returns (n_events, flags, layout_code, i, j)."""
+    """Check and simulate one packed (n, 9) state in place: returns (n_events, flags, layout_code, i, j)."""
     n = state.shape[0]
     pos = np.empty((n, 2))
     vel = np.empty((n, 2))
@@ -37,14 +52,8 @@ def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, tol
         spin[i, 2] = state[i, 6]
         motion[i] = np.int64(state[i, 7])
         pocket[i] = np.int64(state[i, 8])
-    code, bad_i, bad_j = check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, p[P_R], tol)
-    if code != OK:
-        return 0, 0, code, bad_i, bad_j
-    if strike and motion[0] >= POCKETED:
-        return 0, 0, NO_CUE_BALL, 0, -1
-    count, flags = simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p,
-                                   max_events, max_time, log[:, 0], log[:, 1], log[:, 2], log[:, 3], log[:, 4],
-                                   log[:, 5:13], log[:, 13:21])
+    result = _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width,
+                                 length, tol, max_events, max_time, log)
     for i in range(n):
         state[i, 0] = pos[i, 0]
         state[i, 1] = pos[i, 1]
@@ -55,7 +64,46 @@ def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, tol
         state[i, 6] = spin[i, 2]
         state[i, 7] = motion[i]
         state[i, 8] = pocket[i]
-    return count, flags, OK, -1, -1
+    return result
+
+
+@njit(cache=True)
+def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, shot, strike, segments, jaws, pockets, p, width, length,
+               tol, max_events, max_time, log):
+    """Check and simulate from the caller's arrays (left untouched).
+
+    Returns (n_events, flags, layout_code, i, j, initial (n, 9) packed copy, pos, vel, spin, motion, pocket)
+    with the final state in new C-contiguous arrays — one call, no packing in Python.
+    """
+    n = pos_in.shape[0]
+    pos = np.empty((n, 2))
+    vel = np.empty((n, 2))
+    spin = np.empty((n, 3))
+    motion = np.empty(n, dtype=np.int64)
+    pocket = np.empty(n, dtype=np.int64)
+    initial = np.empty((n, STATE_W))
+    for i in range(n):
+        pos[i, 0] = pos_in[i, 0]
+        pos[i, 1] = pos_in[i, 1]
+        vel[i, 0] = vel_in[i, 0]
+        vel[i, 1] = vel_in[i, 1]
+        spin[i, 0] = spin_in[i, 0]
+        spin[i, 1] = spin_in[i, 1]
+        spin[i, 2] = spin_in[i, 2]
+        motion[i] = motion_in[i]
+        pocket[i] = pocket_in[i]
+        initial[i, 0] = pos[i, 0]
+        initial[i, 1] = pos[i, 1]
+        initial[i, 2] = vel[i, 0]
+        initial[i, 3] = vel[i, 1]
+        initial[i, 4] = spin[i, 0]
+        initial[i, 5] = spin[i, 1]
+        initial[i, 6] = spin[i, 2]
+        initial[i, 7] = motion[i]
+        initial[i, 8] = pocket[i]
+    count, flags, code, i, j = _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws,
+                                                   pockets, p, width, length, tol, max_events, max_time, log)
+    return count, flags, code, i, j, initial, pos, vel, spin, motion, pocket
 
 
 @njit(cache=True, parallel=True)
