@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from physics.events import EventLog, SimResult
-from physics.kernels.entry import LOG_W, NO_CUE_BALL, run_arrays
+from physics.kernels.entry import LOG_W, NO_CUE_BALL, STATE_W, run_arrays
 from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP
 from physics.kernels.motion import evolve_ball
 from physics.params import DEFAULT_PARAMS, PhysicsParams
@@ -109,12 +109,16 @@ def simulate(
     check_caps(max_events, max_time)
     rows = min(int(max_events), INITIAL_LOG_ROWS)
     shot_arr = shot_array(shot) if shot is not None else _NO_SHOT
+    n = state.pos.shape[0]
+    pos, vel, spin = np.empty((n, 2)), np.empty((n, 2)), np.empty((n, 3))
+    motion, pocket = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    initial = np.empty((n, STATE_W))
     while True:
         log = np.empty((rows, LOG_W))
-        count, flags, code, i, j, initial, pos, vel, spin, motion, pocket = run_arrays(
+        count, flags, code, i, j = run_arrays(
             state.pos, state.vel, state.spin, state.motion, state.pocket, shot_arr, shot is not None,
             table.segments, table.jaws, table.pockets, params_array(params), table.spec.width, table.spec.length,
-            OVERLAP_TOL, int(max_events), float(max_time), log,
+            OVERLAP_TOL, int(max_events), float(max_time), log, pos, vel, spin, motion, pocket, initial,
         )
         raise_for_code(code, i, j, state, table, params)
         if count <= rows:

@@ -69,19 +69,13 @@ def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, tol
 
 @njit(cache=True)
 def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, shot, strike, segments, jaws, pockets, p, width, length,
-               tol, max_events, max_time, log):
-    """Check and simulate from the caller's arrays (left untouched).
+               tol, max_events, max_time, log, pos, vel, spin, motion, pocket, initial):
+    """Check and simulate from the caller's arrays (left untouched): (n_events, flags, layout_code, i, j).
 
-    Returns (n_events, flags, layout_code, i, j, initial (n, 9) packed copy, pos, vel, spin, motion, pocket)
-    with the final state in new C-contiguous arrays — one call, no packing in Python.
+    The final state goes to pos, vel, spin, motion, pocket and a packed copy of the starting state
+    to ``initial`` — output buffers the caller allocates (cheaper than returning new arrays).
     """
     n = pos_in.shape[0]
-    pos = np.empty((n, 2))
-    vel = np.empty((n, 2))
-    spin = np.empty((n, 3))
-    motion = np.empty(n, dtype=np.int64)
-    pocket = np.empty(n, dtype=np.int64)
-    initial = np.empty((n, STATE_W))
     for i in range(n):
         pos[i, 0] = pos_in[i, 0]
         pos[i, 1] = pos_in[i, 1]
@@ -101,9 +95,8 @@ def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, shot, strike, segm
         initial[i, 6] = spin[i, 2]
         initial[i, 7] = motion[i]
         initial[i, 8] = pocket[i]
-    count, flags, code, i, j = _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws,
-                                                   pockets, p, width, length, tol, max_events, max_time, log)
-    return count, flags, code, i, j, initial, pos, vel, spin, motion, pocket
+    return _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length,
+                               tol, max_events, max_time, log)
 
 
 @njit(cache=True, parallel=True)
