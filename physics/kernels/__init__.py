@@ -1,0 +1,30 @@
+"""numba kernels of the physics core (floats and contiguous arrays only; no Python objects).
+
+numba's on-disk cache checks only the source file of each cached function, not the kernels it
+calls in other files, so an edit to one kernel module can leave another module's cached machine
+code stale. On import we compare a hash of all kernel sources with the one stored beside the
+cache and drop the cache when they differ.
+"""
+
+import hashlib
+from pathlib import Path
+
+
+def _drop_stale_numba_cache() -> None:
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.glob("*.py")))).hexdigest()
+    cache = here / "__pycache__"
+    stamp = cache / "nineball-kernels.sha256"
+    try:
+        if stamp.is_file() and stamp.read_text() == digest:
+            return
+        cache.mkdir(exist_ok=True)
+        for pattern in ("*.nbi", "*.nbc"):
+            for path in cache.glob(pattern):
+                path.unlink()
+        stamp.write_text(digest)
+    except OSError:  # read-only install: numba falls back to its own cache directory
+        pass
+
+
+_drop_stale_numba_cache()
