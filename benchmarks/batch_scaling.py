@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import numba
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -30,6 +31,19 @@ def shots_per_second(cases, batch: int, threads: int, repeats: int) -> float:
     for _ in range(repeats):
         t0 = time.perf_counter()
         physics.simulate_batch(states, shots, threads=threads, log_capacity=8)
+        samples.append(batch / (time.perf_counter() - t0))
+    return statistics.median(samples)
+
+
+def packed_shots_per_second(cases, batch: int, threads: int, repeats: int) -> float:
+    """Median shots/s of simulate_batch_packed (states and shots already packed as arrays)."""
+    states = np.stack([cases[k % len(cases)][0].packed() for k in range(batch)])
+    shots = np.array([[getattr(cases[k % len(cases)][1], f) for f in ("V0", "phi", "theta", "a", "b")]
+                      for k in range(batch)])
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        physics.simulate_batch_packed(states, shots, threads=threads, log_capacity=8)
         samples.append(batch / (time.perf_counter() - t0))
     return statistics.median(samples)
 
@@ -60,10 +74,14 @@ def main(argv: list[str] | None = None) -> dict:
         rows = {}
         for threads in range(1, max_threads + 1):
             rows[f"{threads}_thread"] = [round(shots_per_second(cases, b, threads, args.repeats), 1) for b in sizes]
+            rows[f"{threads}_thread_packed"] = [round(packed_shots_per_second(cases, b, threads, args.repeats), 1)
+                                                for b in sizes]
         out[kind] = rows
         out[kind]["single_loop"] = round(single_shots_per_second(cases, 256, args.repeats), 1)
         if max_threads >= 2:
             out[kind]["scaling_1_to_2_at_largest_batch"] = round(rows["2_thread"][-1] / rows["1_thread"][-1], 3)
+            out[kind]["scaling_1_to_2_at_largest_batch_packed"] = round(
+                rows["2_thread_packed"][-1] / rows["1_thread_packed"][-1], 3)
     print(json.dumps(out, indent=2))
     if args.plot:
         import matplotlib
@@ -75,6 +93,8 @@ def main(argv: list[str] | None = None) -> dict:
         for ax, kind in zip(axes, ("ordinary", "break")):
             for threads in range(1, max_threads + 1):
                 ax.plot(sizes, out[kind][f"{threads}_thread"], marker="o", label=f"simulate_batch, {threads} thread(s)")
+                ax.plot(sizes, out[kind][f"{threads}_thread_packed"], marker="s", linestyle=":",
+                        label=f"simulate_batch_packed, {threads} thread(s)")
             ax.axhline(out[kind]["single_loop"], color="grey", linestyle="--", label="simulate in a Python loop")
             ax.set_xscale("log")
             ax.set_xlabel("batch size (tables)")

@@ -7,7 +7,7 @@
 """
 
 from physics.api import DEFAULT_MAX_EVENTS, DEFAULT_MAX_TIME, sample_positions, simulate
-from physics.batch import BatchResult, simulate_batch
+from physics.batch import BatchResult, simulate_batch, simulate_batch_packed
 from physics.events import Event, EventKind, EventLog, SimResult
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.rack import nine_ball_rack, place_balls, rack_positions
@@ -20,5 +20,6 @@ __all__ = [
     "BallState", "BatchResult", "CUE", "DEFAULT_MAX_EVENTS", "DEFAULT_MAX_TIME", "DEFAULT_PARAMS", "DEFAULT_TABLE", "Event",
     "EventKind", "EventLog", "Motion", "N_BALLS", "POCKET_NAMES", "PhysicsParams", "SimResult", "Shot", "Table",
     "TableSpec", "nine_ball_rack", "place_balls", "rack_positions", "sample_positions", "simulate", "simulate_batch",
+    "simulate_batch_packed",
     "validate_state",
 ]

@@ -1,7 +1,9 @@
-"""Many tables at once: the single-shot entry point run in parallel over tables (numba ``prange``).
+"""Many tables at once: the single-shot kernel run in parallel over tables (numba ``prange``).
 
-Both paths call the same ``run_shot`` kernel, so a table simulated in a batch ends exactly
-as it would alone (a test checks this bit for bit).
+Both paths go through the same ``_check_and_simulate`` kernel, so a table simulated in a batch
+ends exactly as it would alone (a test checks this bit for bit). ``simulate_batch`` takes
+BallStates and Shots; ``simulate_batch_packed`` takes (B, n, 9) and (B, 5) arrays and skips the
+per-table Python work, for throughput.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import numba
 import numpy as np
 
 from physics.api import (
-    DEFAULT_MAX_EVENTS, DEFAULT_MAX_TIME, _NO_SHOT, check_caps, check_types, params_array, raise_for_code, shot_array,
+    DEFAULT_MAX_EVENTS, DEFAULT_MAX_TIME, check_caps, check_types, params_array, raise_for_code,
     simulate,
 )
 from physics.events import EventLog, SimResult
@@ -21,7 +23,7 @@ from physics.kernels.entry import LOG_W, run_batch
 from physics.kernels.layout import OK
 from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP
 from physics.params import DEFAULT_PARAMS, PhysicsParams
-from physics.shot import Shot
+from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, Shot
 from physics.state import BallState
 from physics.table import DEFAULT_TABLE, Table
 from physics.validate import OVERLAP_TOL
@@ -37,8 +39,8 @@ class BatchResult:
         hit_event_cap, hit_time_cap: (B,) flags.
     """
 
-    initial: tuple[BallState, ...]
-    shots: tuple[Shot | None, ...]
+    initial_states: np.ndarray  # (B, n, 9) packed starting states; ``initial(k)`` unpacks one
+    shot_rows: np.ndarray  # (B, 5) (V0, phi°, theta°, a, b); a NaN row: no strike
     table: Table
     params: PhysicsParams
     max_events: int
@@ -67,6 +69,15 @@ class BatchResult:
         """(B, n) pocket of each pocketed ball, -1 otherwise."""
         return self.states[:, :, 8].astype(np.int64)
 
+    def initial(self, k: int) -> BallState:
+        """Starting state of table k."""
+        return BallState.from_packed(self.initial_states[k])
+
+    def shot(self, k: int) -> Shot | None:
+        """The shot of table k (None when the table was evolved without a strike)."""
+        row = self.shot_rows[k]
+        return None if np.isnan(row[0]) else Shot(*(float(v) for v in row))
+
     def state(self, k: int) -> BallState:
         """Final state of table k."""
         return BallState.from_packed(self.states[k])
@@ -74,11 +85,41 @@ class BatchResult:
     def result(self, k: int) -> SimResult:
         """Table k as a ``SimResult`` with its full event log (re-simulated alone if the batch log was truncated)."""
         if self.n_events[k] > self.logs.shape[1]:
-            return simulate(self.initial[k], self.shots[k], self.table, self.params,
+            return simulate(self.initial(k), self.shot(k), self.table, self.params,
                             max_events=self.max_events, max_time=self.max_time)
         log = EventLog(self.logs[k, : int(self.n_events[k])].copy())
-        return SimResult(self.initial[k].copy(), self.state(k), log, bool(self.hit_event_cap[k]),
+        return SimResult(self.initial_states[k].copy(), self.state(k), log, bool(self.hit_event_cap[k]),
                          bool(self.hit_time_cap[k]))
+
+
+def _check_each(states, shots, table, params) -> None:
+    """Per-table type and shape checks, raising ValueError naming the first bad index."""
+    check_types(states[0], shots[0], table, params)
+    for k, (state, shot) in enumerate(zip(states, shots)):
+        try:
+            check_types(state, shot, table, params)
+        except ValueError as err:
+            raise ValueError(f"states[{k}]/shots[{k}]: {err}") from None
+        if state.n_balls != states[0].n_balls:
+            raise ValueError(f"states[{k}]: expected {states[0].n_balls} balls like states[0], got {state.n_balls}")
+
+
+def _pack_states(states, shots, table, params) -> np.ndarray:
+    """(B, n, 9) packed states, one stack per field; any type or shape problem gets the per-table checks."""
+    check_types(states[0], shots[0], table, params)
+    if all(type(s) is BallState for s in states) and all(s is None or type(s) is Shot for s in shots):
+        try:
+            fields = [np.stack([getattr(s, name) for s in states]) for name in ("pos", "vel", "spin", "motion", "pocket")]
+        except ValueError:  # shapes differ between tables
+            fields = None
+        if fields is not None and all(f.dtype.kind in "fi" for f in fields[:3]) and all(
+                f.dtype.kind in "iu" for f in fields[3:]) and fields[0].shape[1:] == (states[0].n_balls, 2):
+            packed = np.empty((len(states), states[0].n_balls, 9))
+            packed[:, :, 0:2], packed[:, :, 2:4], packed[:, :, 4:7] = fields[0], fields[1], fields[2]
+            packed[:, :, 7], packed[:, :, 8] = fields[3], fields[4]
+            return packed
+    _check_each(states, shots, table, params)
+    raise ValueError("states: inconsistent array types or shapes across tables")
 
 
 def simulate_batch(
@@ -108,18 +149,63 @@ def simulate_batch(
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
                                 or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):
         raise ValueError(f"threads: expected 1..{numba.config.NUMBA_NUM_THREADS}, got {threads!r}")
-    for k, (state, shot) in enumerate(zip(states, shots)):
-        try:
-            check_types(state, shot, table, params)
-        except ValueError as err:
-            raise ValueError(f"states[{k}]/shots[{k}]: {err}") from None
-        if state.n_balls != states[0].n_balls:
-            raise ValueError(f"states[{k}]: expected {states[0].n_balls} balls like states[0], got {state.n_balls}")
-    B = len(states)
-    packed = np.stack([s.packed() for s in states])
-    work = packed.copy()
-    shot_arr = np.stack([shot_array(s) if s is not None else _NO_SHOT for s in shots])
-    strike = np.array([s is not None for s in shots], dtype=np.bool_)
+    packed = _pack_states(states, shots, table, params)
+    rows = np.array([(s.V0, s.phi, s.theta, s.a, s.b) if s is not None else (np.nan,) * 5 for s in shots],
+                    dtype=np.float64).reshape(len(shots), 5)
+    return simulate_batch_packed(packed, rows, table, params, max_events=max_events, max_time=max_time,
+                                 log_capacity=log_capacity, threads=threads)
+
+
+def _check_shot_rows(shots: np.ndarray, B: int) -> None:
+    """Vectorised ``Shot`` validation of (B, 5) rows; a row of NaN means no strike."""
+    if not isinstance(shots, np.ndarray) or shots.shape != (B, 5) or shots.dtype.kind not in "fi":
+        raise ValueError(f"shots: expected a float array of shape ({B}, 5), got {getattr(shots, 'shape', shots)!r}")
+    strike = ~np.isnan(shots[:, 0])
+    rows = shots[strike]
+    index = np.flatnonzero(strike)
+    checks = (
+        ("not finite", ~np.all(np.isfinite(rows), axis=1)),
+        (f"V0 must be in (0, {MAX_SPEED}] m/s", ~((rows[:, 0] > 0) & (rows[:, 0] <= MAX_SPEED))),
+        (f"theta must be in [0, {MAX_ELEVATION}] degrees", ~((rows[:, 2] >= 0) & (rows[:, 2] <= MAX_ELEVATION))),
+        (f"tip offset sqrt(a²+b²) must be <= {MAX_TIP_OFFSET}", np.hypot(rows[:, 3], rows[:, 4]) > MAX_TIP_OFFSET),
+    )
+    for message, bad in checks:
+        if np.any(bad):
+            k = int(index[np.argmax(bad)])
+            raise ValueError(f"shots[{k}]: {message}, got {shots[k].tolist()}")
+
+
+def simulate_batch_packed(
+    states: np.ndarray,
+    shots: np.ndarray,
+    table: Table = DEFAULT_TABLE,
+    params: PhysicsParams = DEFAULT_PARAMS,
+    *,
+    max_events: int = DEFAULT_MAX_EVENTS,
+    max_time: float = DEFAULT_MAX_TIME,
+    log_capacity: int = 64,
+    threads: int | None = None,
+) -> BatchResult:
+    """``simulate_batch`` on arrays: states (B, n, 9) as ``BallState.packed()``, shots (B, 5) rows
+    (V0, phi°, theta°, a, b) with a NaN row for no strike. The fast path for throughput users.
+    """
+    if not isinstance(states, np.ndarray) or states.ndim != 3 or states.shape[2] != 9 or states.shape[0] < 1:
+        raise ValueError(f"states: expected a float array of shape (B, n_balls, 9), got {getattr(states, 'shape', states)!r}")
+    B = states.shape[0]
+    _check_shot_rows(shots, B)
+    if isinstance(log_capacity, bool) or not isinstance(log_capacity, (int, np.integer)) or log_capacity < 1:
+        raise ValueError(f"log_capacity: expected a positive integer, got {log_capacity!r}")
+    check_caps(max_events, max_time)
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
+                                or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):
+        raise ValueError(f"threads: expected 1..{numba.config.NUMBA_NUM_THREADS}, got {threads!r}")
+    if not isinstance(table, Table) or not isinstance(params, PhysicsParams):
+        raise ValueError("table, params: expected a physics.Table and a physics.PhysicsParams")
+    initial = np.ascontiguousarray(states, dtype=np.float64)
+    work = initial.copy()
+    strike = ~np.isnan(shots[:, 0])
+    shot_arr = np.where(strike[:, None], shots, 0.0).astype(np.float64)
+    shot_arr[:, 1:3] = np.radians(shot_arr[:, 1:3])
     logs = np.empty((B, min(int(log_capacity), int(max_events)), LOG_W))
     out = np.zeros((B, 5), dtype=np.int64)
     previous = numba.get_num_threads()
@@ -127,17 +213,18 @@ def simulate_batch(
         numba.set_num_threads(int(threads))
     try:
         run_batch(work, shot_arr, strike, table.segments, table.jaws, table.pockets, params_array(params),
-                  table.width, table.length, OVERLAP_TOL, int(max_events), float(max_time), logs, out)
+                  table.spec.width, table.spec.length, OVERLAP_TOL, int(max_events), float(max_time), logs, out)
     finally:
         numba.set_num_threads(previous)
     for k in np.flatnonzero(out[:, 2] != OK):
         try:
-            raise_for_code(int(out[k, 2]), int(out[k, 3]), int(out[k, 4]), states[k], table, params)
+            raise_for_code(int(out[k, 2]), int(out[k, 3]), int(out[k, 4]), BallState.from_packed(initial[k]),
+                           table, params)
         except ValueError as err:
             raise ValueError(f"states[{k}]: {err}") from None
     flags = out[:, 1]
     return BatchResult(
-        initial=tuple(BallState.from_packed(p) for p in packed), shots=tuple(shots), table=table, params=params,
+        initial_states=initial, shot_rows=shots.astype(np.float64), table=table, params=params,
         max_events=int(max_events), max_time=float(max_time), states=work, n_events=out[:, 0].copy(),
         hit_event_cap=(flags & FLAG_EVENT_CAP) > 0, hit_time_cap=(flags & FLAG_TIME_CAP) > 0, logs=logs,
     )

@@ -50,3 +50,23 @@ def test_batch_accepts_no_strike_tables():
     state.motion[0] = int(physics.Motion.SLIDING)
     batch = physics.simulate_batch([state], [None])
     assert batch.state(0) == physics.simulate(state, None).state
+
+
+def test_packed_batch_equals_list_batch_and_validates_rows():
+    states, shots = _cases(6)
+    packed = np.stack([s.packed() for s in states])
+    rows = np.array([(s.V0, s.phi, s.theta, s.a, s.b) for s in shots])
+    a = physics.simulate_batch(states, shots)
+    b = physics.simulate_batch_packed(packed, rows)
+    assert np.array_equal(a.states, b.states) and np.array_equal(a.n_events, b.n_events)
+    assert b.shot(0) == shots[0] and b.initial(1) == states[1]
+    bad = rows.copy()
+    bad[3, 0] = 50.0
+    with pytest.raises(ValueError, match=r"shots\[3\]: V0"):
+        physics.simulate_batch_packed(packed, bad)
+    with pytest.raises(ValueError, match="shape"):
+        physics.simulate_batch_packed(packed, rows[:2])
+    overlap = packed.copy()
+    overlap[4, 1, 0:2] = overlap[4, 0, 0:2]
+    with pytest.raises(ValueError, match=r"states\[4\]"):
+        physics.simulate_batch_packed(overlap, rows)
