@@ -143,13 +143,7 @@ def simulate_batch(
         raise ValueError(f"shots: expected one shot per state ({len(states)}), got {len(shots)}")
     if len(states) == 0:
         raise ValueError("states: expected at least one table")
-    if isinstance(log_capacity, bool) or not isinstance(log_capacity, (int, np.integer)) or log_capacity < 1:
-        raise ValueError(f"log_capacity: expected a positive integer, got {log_capacity!r}")
-    check_caps(max_events, max_time)
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
-                                or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):
-        raise ValueError(f"threads: expected 1..{numba.config.NUMBA_NUM_THREADS}, got {threads!r}")
-    packed = _pack_states(states, shots, table, params)
+    packed = _pack_states(states, shots, table, params)  # the remaining arguments are checked by the packed path
     rows = np.array([(s.V0, s.phi, s.theta, s.a, s.b) if s is not None else (np.nan,) * 5 for s in shots],
                     dtype=np.float64).reshape(len(shots), 5)
     return simulate_batch_packed(packed, rows, table, params, max_events=max_events, max_time=max_time,
