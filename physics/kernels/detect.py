@@ -4,7 +4,7 @@ polynomial in t built from the balls' quadratic trajectories r(t) = r₀ + v₀ 
 ball–ball: |Δr(t)|² − (2R)² (quartic); ball–straight cushion: n·r(t) − (n·p + R) (quadratic);
 ball–jaw: |r(t) − c|² − (R + r_jaw)² (quartic); ball–pocket: |r(t) − c|² − r_pocket² (quartic).
 Every search is limited to a window in which both trajectories are valid (until the next
-transition of either ball), and starts with a cheap reachability bound.
+transition of either ball); the event loop prunes pairs whose path boxes never meet first.
 """
 
 import math
@@ -18,21 +18,10 @@ INF = np.inf
 
 
 @njit(cache=True)
-def travel_bound(vx, vy, ax, ay, T):
-    """Upper bound on the distance a ball moves within T seconds [m]."""
-    if T == INF:
-        return INF
-    return math.hypot(vx, vy) * T + 0.5 * math.hypot(ax, ay) * T * T
-
-
-@njit(cache=True)
-def ball_ball_time(x1, y1, vx1, vy1, ax1, ay1, x2, y2, vx2, vy2, ax2, ay2, R, T, reach):
-    """Time until two balls touch while approaching, within [0, T]; inf if not (reach: travel bound sum)."""
+def ball_ball_time(x1, y1, vx1, vy1, ax1, ay1, x2, y2, vx2, vy2, ax2, ay2, R, T):
+    """Time until two balls touch while approaching, within [0, T]; inf if not."""
     dx = x1 - x2
     dy = y1 - y2
-    dist = math.hypot(dx, dy)
-    if dist - 2.0 * R > reach:
-        return INF
     dvx = vx1 - vx2
     dvy = vy1 - vy2
     dax = 0.5 * (ax1 - ax2)
@@ -46,12 +35,10 @@ def ball_ball_time(x1, y1, vx1, vy1, ax1, ay1, x2, y2, vx2, vy2, ax2, ay2, R, T,
 
 
 @njit(cache=True)
-def ball_circle_time(x, y, vx, vy, ax, ay, cx, cy, radius, T, reach):
+def ball_circle_time(x, y, vx, vy, ax, ay, cx, cy, radius, T):
     """Time until the ball centre reaches distance ``radius`` of (cx, cy) from outside; inf if not."""
     dx = x - cx
     dy = y - cy
-    if math.hypot(dx, dy) - radius > reach:
-        return INF
     hax = 0.5 * ax
     hay = 0.5 * ay
     c4 = hax * hax + hay * hay

@@ -155,7 +155,7 @@ def _refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p
                                                    x, y, 2.0 * R, window)
             if not handled:
                 dt = ball_ball_time(x, y, vx, vy, ax, ay, pos[j, 0], pos[j, 1], vel[j, 0], vel[j, 1],
-                                    acc[j, 0], acc[j, 1], R, window, INF)
+                                    acc[j, 0], acc[j, 1], R, window)
             tij = t + dt
         t_pair[i, j] = tij
         t_pair[j, i] = tij
@@ -178,7 +178,7 @@ def _refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p
                 continue
             handled, dt = straight_circle_time(x, y, vx, vy, ax, ay, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
             if not handled:
-                dt = ball_circle_time(x, y, vx, vy, ax, ay, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau, INF)
+                dt = ball_circle_time(x, y, vx, vy, ax, ay, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
             if dt < best:
                 best, kind, ident = dt, EV_JAW, k
     t_rail[i] = t + best
@@ -192,7 +192,7 @@ def _refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p
                 continue
             handled, dt = straight_circle_time(x, y, vx, vy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2], tau)
             if not handled:
-                dt = ball_circle_time(x, y, vx, vy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2], tau, INF)
+                dt = ball_circle_time(x, y, vx, vy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2], tau)
             if dt < bestp:
                 bestp, pid = dt, k
     t_pocket[i] = t + bestp

@@ -72,7 +72,7 @@ def test_straight_path_fast_path_agrees_with_the_quartic(cx, cy, heading, speed,
     handled, t_fast = straight_circle_time(0.0, 0.0, vx, vy, ax, ay, cx, cy, radius, T)
     if not handled:
         return
-    t_quartic = ball_circle_time(0.0, 0.0, vx, vy, ax, ay, cx, cy, radius, T, np.inf)
+    t_quartic = ball_circle_time(0.0, 0.0, vx, vy, ax, ay, cx, cy, radius, T)
     if np.isinf(t_fast) or np.isinf(t_quartic):
         # may differ only for a grazing contact (the quartic's minimum within rounding of zero)
         if np.isinf(t_fast) != np.isinf(t_quartic):
