@@ -37,6 +37,11 @@ def _shot_command(args: argparse.Namespace) -> int:
     if args.events:
         summary["log"] = [[round(e.time, 6), e.kind.name, e.ball_a, e.ball_b, e.target] for e in result.events]
     print(json.dumps(summary, indent=2))
+    if args.png:
+        from nineball_env.render import Renderer, save_png
+
+        save_png(Renderer(table).draw(result.state, result), args.png)
+        print(f"wrote {args.png}", file=sys.stderr)
     return 0
 
 
@@ -52,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     shot.add_argument("--seed", type=int, default=0, help="seed of the rack order")
     shot.add_argument("--table", choices=("9ft", "8ft", "7ft"), default="9ft")
     shot.add_argument("--events", action="store_true", help="include the full event log")
+    shot.add_argument("--png", metavar="PATH", help="also draw the table with the shot's trajectories to this PNG")
     shot.set_defaults(func=_shot_command)
 
     match = sub.add_parser("match", help="play races between two agents and print the result table",
