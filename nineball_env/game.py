@@ -80,6 +80,29 @@ class Outcome:
     result: SimResult | None = field(default=None, repr=False, compare=False)
 
 
+@dataclass(frozen=True, eq=False)
+class PreparedShot:
+    """A checked decision, from ``Game.prepare``: what to simulate before ``Game.finish`` rules on it.
+
+    Attributes:
+        player: who decides.
+        rack: the rack state it was prepared in (``finish`` refuses it once the game moved on).
+        declaration: shot, push-out, or the push-out choice (shoot / pass back).
+        start: the balls to simulate from (the cue ball placed when in hand); None for the push-out choice.
+        shot: the shot to simulate (noise already applied by the caller); None for the push-out choice.
+        placement: where the cue ball was placed (ball in hand), else None.
+        placement_adjusted: the requested placement was illegal and moved to the nearest legal spot.
+    """
+
+    player: int
+    rack: rules.RackState
+    declaration: rules.Declaration
+    start: BallState | None = None
+    shot: physics.Shot | None = None
+    placement: tuple[float, float] | None = None
+    placement_adjusted: bool = False
+
+
 @dataclass(frozen=True)
 class GameSnapshot:
     """Everything needed to put a game back where it was (the generator's state included)."""
@@ -173,29 +196,59 @@ class Game:
 
     def apply(self, player: int, decision: Decision) -> Outcome:
         """Play ``decision`` for ``player``: simulate, rule, apply. Raises ValueError (nothing changed) when it
-        is not that player's turn, the decision does not fit the phase, or a strict placement is illegal."""
+        is not that player's turn, the decision does not fit the phase, or a strict placement is illegal.
+
+        The same as ``finish(prepare(player, decision), <the prepared shot simulated>)``."""
+        prepared = self.prepare(player, decision)
+        result = None
+        if prepared.shot is not None:
+            cfg = self.config
+            result = physics.simulate(prepared.start, prepared.shot, cfg.table, cfg.params,
+                                      max_events=cfg.max_events, max_time=cfg.max_time)
+        return self.finish(prepared, result)
+
+    def prepare(self, player: int, decision: Decision) -> "PreparedShot":
+        """Check ``decision`` for ``player`` and place the cue ball: the shot to simulate (``shot``, from
+        ``start``), or none for the push-out choice. Changes nothing; raises ValueError as ``apply`` does.
+        Simulate ``shot`` from ``start`` (alone or in a batch) and hand the result to ``finish``."""
+        rack = self.rack
         if self.over:
             raise ValueError(f"the game is over (won by player {self.match.winner}): reset it (R-GAME-END)")
-        if player != self.rack.shooter:
-            raise ValueError(f"player {player} cannot act: it is player {self.rack.shooter}'s decision (R-CONTINUE)")
-        if self.rack.phase is rules.Phase.PUSH_OUT_CHOICE:
+        if player != rack.shooter:
+            raise ValueError(f"player {player} cannot act: it is player {rack.shooter}'s decision (R-CONTINUE)")
+        if rack.phase is rules.Phase.PUSH_OUT_CHOICE:
             declaration = rules.Declaration.PASS_BACK if decision.pass_back else rules.Declaration.SHOOT
-            return self._finish(rules.decide(self.rack, (), declaration), player)
+            return PreparedShot(player, rack, declaration)
         if decision.shot is None:
-            raise ValueError(f"player {player} must shoot in phase {self.rack.phase}, not choose (R-PUSH-CHOICE)")
+            raise ValueError(f"player {player} must shoot in phase {rack.phase}, not choose (R-PUSH-CHOICE)")
         start, spot, adjusted = self.balls, None, False
-        if self.rack.ball_in_hand is not rules.BallInHand.NONE:
+        if rack.ball_in_hand is not rules.BallInHand.NONE:
             spot, adjusted = self._placement(decision.placement)
             start = self.balls.copy()
             start.place(0, *spot)
         elif not self.balls.on_table()[0]:
             raise RuntimeError("internal: the cue ball is off the table but nobody has ball in hand")
         declaration = rules.Declaration.PUSH_OUT if (
-            decision.push_out and self.rack.phase is rules.Phase.PUSH_OUT_ALLOWED) else rules.Declaration.SHOT
-        result, rows = self._simulate(start, decision.shot)
-        ruling = rules.decide(self.rack, _from_trusted_rows(rows), declaration)  # physics rows: no re-validation
+            decision.push_out and rack.phase is rules.Phase.PUSH_OUT_ALLOWED) else rules.Declaration.SHOT
+        return PreparedShot(player, rack, declaration, start, decision.shot, spot, adjusted)
+
+    def finish(self, prepared: "PreparedShot", result: SimResult | None) -> Outcome:
+        """Rule and apply a ``prepare``d decision given ``result``, the simulation of ``prepared.shot`` from
+        ``prepared.start`` (None for the push-out choice); a result that hit the physics event/time cap is
+        continued to rest. ``prepared`` must come from this game's current state."""
+        if prepared.rack is not self.rack:
+            raise ValueError("prepared: the game changed since this decision was prepared")
+        if prepared.shot is None:
+            if result is not None:
+                raise ValueError("result: the push-out choice has no shot to simulate")
+            return self._finish(rules.decide(self.rack, (), prepared.declaration), prepared.player)
+        if result is None:
+            raise ValueError("result: expected the simulation of the prepared shot, got None")
+        result, rows = self._complete(result)
+        ruling = rules.decide(self.rack, _from_trusted_rows(rows), prepared.declaration)  # physics rows: trusted
         self.balls = result.state.copy()
-        return self._finish(ruling, player, spot, adjusted, len(result.events), result)
+        return self._finish(ruling, prepared.player, prepared.placement, prepared.placement_adjusted,
+                            len(result.events), result)
 
     def _placement(self, requested: tuple[float, float] | None) -> tuple[tuple[float, float], bool]:
         """The legal cue-ball spot for a ball-in-hand request (R-BIH, R-BREAK-POS) and whether it was moved."""
@@ -221,10 +274,17 @@ class Game:
     def _simulate(self, start: BallState, shot: physics.Shot) -> tuple[SimResult, list[tuple]]:
         """Run the shot to rest (continuing past the event/time caps) and return the log's ruled rows."""
         cfg = self.config
-        result = physics.simulate(start, shot, cfg.table, cfg.params, max_events=cfg.max_events,
-                                  max_time=cfg.max_time)
+        return self._complete(physics.simulate(start, shot, cfg.table, cfg.params, max_events=cfg.max_events,
+                                               max_time=cfg.max_time))
+
+    def _complete(self, result: SimResult) -> tuple[SimResult, list[tuple]]:
+        """Continue a first simulation past the event/time caps (at most ``MAX_CONTINUATIONS`` more calls,
+        then stop what still moves); the result to rest and the log's ruled rows."""
         rows = _ruled_rows(result, 0.0)
-        final, offset, capped = result.state, result.duration, result.hit_event_cap or result.hit_time_cap
+        if not (result.hit_event_cap or result.hit_time_cap):
+            return result, rows
+        cfg = self.config
+        final, offset, capped = result.state, result.duration, True
         for _ in range(MAX_CONTINUATIONS):
             if not capped:
                 break

@@ -17,12 +17,12 @@ Seeding: ``reset(seed=s)`` seeds table k with ``s + k`` (a list seeds table by t
 execution noise), so table k replays ``gymnasium.make("NineBall-v0")`` reset with seed ``s + k``
 and given the same actions, noise included (the batch kernel is bit-identical to ``physics.simulate``).
 
-Implementation: each table is an unwrapped ``NineBallEnv`` (its ``_decide``, ``_observe`` and
-``_info`` are reused) whose ``Game`` is a ``_BatchGame``, a subclass whose ``_simulate`` can either
-capture the shot a decision leads to (without changing the game) or take an already simulated
-result. ``Game.apply`` therefore runs twice for a shot: once to capture (start state, shot), once,
-after the batch, to rule and apply. Shots that hit the physics event/time cap are continued one by
-one as ``Game._simulate`` does.
+Implementation: each table is an unwrapped ``NineBallEnv`` (its ``_decide`` and ``_info`` are
+reused). A decision goes through ``Game.prepare`` (checks, cue-ball placement: the shot and its
+start state), the prepared shots of all tables through one ``physics.simulate_batch_packed`` call,
+and each result through ``Game.finish`` (cap continuation, rules, apply) — the path ``Game.apply``
+takes for a single env, run once per decision. Observations are encoded for all tables at once and
+infos batched key by key (as ``VectorEnv._add_info`` would, table by table).
 """
 
 from __future__ import annotations
@@ -38,64 +38,9 @@ from gymnasium.vector.utils import batch_space
 import physics
 from nineball_env import actions, opponents, rewards
 from nineball_env.env import LEARNER, MAX_OPPONENT_DECISIONS, MAX_REDEALS, OPPONENT, NineBallEnv
-from nineball_env.game import MAX_CONTINUATIONS, Game, Outcome, _ruled_rows
-from physics import Motion, SimResult
+from nineball_env.game import Game, Outcome, PreparedShot
 
 DEFAULT_MAX_EPISODE_STEPS = 200  # NineBall-v0's registration (read from the registry when available)
-_CAPTURE = object()
-
-
-class _Capture(Exception):
-    """Raised by ``_BatchGame._simulate`` in capture mode: the shot to simulate, nothing changed."""
-
-    def __init__(self, start: physics.BallState, shot: physics.Shot) -> None:
-        super().__init__("shot captured")
-        self.start, self.shot = start, shot
-
-
-class _BatchGame(Game):
-    """A ``Game`` whose first simulation of a shot comes from outside (a batch), see the module docstring."""
-
-    _pending: Any = None  # None: simulate alone; _CAPTURE: raise _Capture; a SimResult: use it
-    _placed: Any = None  # (requested, result) of the capture pass's placement, reused by the apply pass
-
-    def _placement(self, requested):
-        cached = self._placed
-        if cached is not None and self._pending is not None and cached[0] == requested:
-            return cached[1]
-        placed = super()._placement(requested)
-        if self._pending is _CAPTURE:
-            self._placed = (requested, placed)
-        return placed
-
-    def _simulate(self, start, shot):
-        pending = self._pending
-        if pending is None:
-            return super()._simulate(start, shot)
-        if pending is _CAPTURE:
-            raise _Capture(start, shot)
-        self._pending = None
-        return _continue(self.config, pending)
-
-
-def _continue(cfg, result: SimResult) -> tuple[SimResult, list[tuple]]:
-    """``Game._simulate`` after its first ``physics.simulate`` call: continue past the caps, ruled rows."""
-    rows = _ruled_rows(result, 0.0)
-    final, offset, capped = result.state, result.duration, result.hit_event_cap or result.hit_time_cap
-    for _ in range(MAX_CONTINUATIONS):
-        if not capped:
-            break
-        more = physics.simulate(final, None, cfg.table, cfg.params, max_events=cfg.max_events, max_time=cfg.max_time)
-        rows += _ruled_rows(more, offset)
-        final, offset, capped = more.state, offset + more.duration, more.hit_event_cap or more.hit_time_cap
-    if capped and not final.at_rest():  # give up: stop whatever still moves where it is
-        moving = final.on_table() & (final.motion != int(Motion.STATIONARY))
-        final.vel[moving] = 0.0
-        final.spin[moving] = 0.0
-        final.motion[moving] = int(Motion.STATIONARY)
-    if final is not result.state:
-        result = SimResult(result.initial, final, result.events, result.hit_event_cap, result.hit_time_cap)
-    return result, rows
 
 
 def _registered_max_steps() -> int:
@@ -244,7 +189,7 @@ class NineBallVectorEnv(VectorEnv):
         breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(env.first_breaker)
         if breaker is None:
             breaker = int(env.np_random.integers(2))
-        env._game = _BatchGame(env.config, env.np_random, breaker)
+        env._game = Game(env.config, env.np_random, breaker)
 
     def _reset_tables(self, ks: list[int], infos: dict[int, dict], stepping: Sequence[int] = ()) -> dict[int, dict]:
         """Deal tables ``ks`` (their generators already seeded) and play every opponent decision due on
@@ -293,32 +238,26 @@ class NineBallVectorEnv(VectorEnv):
         return done
 
     def _apply_batch(self, moves: list[tuple[int, int, actions.Decision]]) -> dict[int, Outcome]:
-        """Apply one decision per table; all their shots go through one ``physics.simulate_batch`` call."""
+        """Apply one decision per table (``Game.prepare`` → one ``physics.simulate_batch_packed`` call for all
+        the shots → ``Game.finish``)."""
         out: dict[int, Outcome] = {}
-        shots: list[tuple[int, int, actions.Decision, physics.BallState, physics.Shot]] = []
-        for k, player, decision in moves:  # capture: rule the push-out choices, collect the shots
+        shots: list[tuple[int, PreparedShot]] = []
+        for k, player, decision in moves:
             game = self.envs[k]._game
-            game._pending = _CAPTURE
-            try:
-                out[k] = game.apply(player, decision)
-            except _Capture as cap:
-                shots.append((k, player, decision, cap.start, cap.shot))
+            prepared = game.prepare(player, decision)
+            if prepared.shot is None:  # the push-out choice: nothing to simulate
+                out[k] = game.finish(prepared, None)
             else:
-                game._placed = None
-            finally:
-                game._pending = None
+                shots.append((k, prepared))
         if shots:
             cfg = self.config
-            batch = physics.simulate_batch([s[3] for s in shots], [s[4] for s in shots], cfg.table, cfg.params,
-                                           max_events=cfg.max_events, max_time=cfg.max_time,
-                                           log_capacity=self.log_capacity, threads=self.threads)
-            for i, (k, player, decision, _, _) in enumerate(shots):
-                game = self.envs[k]._game
-                game._pending = batch.result(i)
-                try:
-                    out[k] = game.apply(player, decision)
-                finally:
-                    game._pending = game._placed = None
+            states = np.stack([p.start.packed() for _, p in shots])
+            rows = np.array([(s.V0, s.phi, s.theta, s.a, s.b) for s in (p.shot for _, p in shots)], dtype=np.float64)
+            batch = physics.simulate_batch_packed(states, rows, cfg.table, cfg.params, max_events=cfg.max_events,
+                                                  max_time=cfg.max_time, log_capacity=self.log_capacity,
+                                                  threads=self.threads)
+            for i, (k, prepared) in enumerate(shots):
+                out[k] = self.envs[k]._game.finish(prepared, batch.result(i))
         return out
 
 
