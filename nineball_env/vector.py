@@ -36,9 +36,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 import physics
-from nineball_env import actions, opponents, rewards
+from nineball_env import actions, observation, opponents, rewards
 from nineball_env.env import LEARNER, MAX_OPPONENT_DECISIONS, MAX_REDEALS, OPPONENT, NineBallEnv
 from nineball_env.game import Game, Outcome, PreparedShot
+from nineball_env.rules import Phase
 
 DEFAULT_MAX_EPISODE_STEPS = 200  # NineBall-v0's registration (read from the registry when available)
 
@@ -109,10 +110,7 @@ class NineBallVectorEnv(VectorEnv):
         infos = self._reset_tables(ks, {})
         self._started = True
         obs = self._observations()
-        vec_infos: dict[str, Any] = {}
-        for k in ks:
-            vec_infos = self._add_info(vec_infos, infos[k], k)
-        return obs, vec_infos
+        return obs, self._batch_infos([infos[k] for k in ks], ks)
 
     def step(self, actions_in):
         acts = self._check_actions(actions_in)  # ValueError, nothing changed
@@ -145,10 +143,8 @@ class NineBallVectorEnv(VectorEnv):
             truncated[k] = self._elapsed[k] >= self.max_episode_steps
             infos[k] = env._info(mine[k], theirs[k], parts, 0)
         self._autoreset = terminated | truncated
-        vec_infos: dict[str, Any] = {}
-        for k in range(B):
-            vec_infos = self._add_info(vec_infos, infos[k], k)
-        return self._observations(), reward, terminated, truncated, vec_infos
+        return self._observations(), reward, terminated, truncated, self._batch_infos([infos[k] for k in range(B)],
+                                                                                      list(range(B)))
 
     def close_extras(self, **kwargs: Any) -> None:
         for env in self.envs:
@@ -181,8 +177,44 @@ class NineBallVectorEnv(VectorEnv):
                     raise ValueError(f"actions[{k}]: {err}") from None
         return arr
 
-    def _observations(self) -> np.ndarray:
-        return np.stack([env._observe(LEARNER) for env in self.envs]).astype(np.float32, copy=False)
+    def _observations(self, ks: Sequence[int] | None = None, player: int = LEARNER) -> np.ndarray:
+        """``observation.encode`` for ``player`` on tables ``ks`` (default: all), (len(ks), 54) float32."""
+        t = self.config.table
+        return encode_batch([self.envs[k]._game for k in (range(self.num_envs) if ks is None else ks)], player,
+                            t.width, t.length)
+
+    def _batch_infos(self, infos: list[dict[str, Any]], ks: list[int]) -> dict[str, Any]:
+        """``infos[i]`` of table ``ks[i]`` batched as ``VectorEnv._add_info`` does table by table (same arrays,
+        dtypes, ``_key`` masks and key order), key by key; infos whose keys differ go through ``_add_info``."""
+        if not ks:
+            return {}
+        keys = infos[0].keys()
+        if any(info.keys() != keys for info in infos) or "final_obs" in keys:
+            vec: dict[str, Any] = {}
+            for k, info in zip(ks, infos):
+                vec = self._add_info(vec, info, k)
+            return vec
+        B, out = self.num_envs, {}
+        for key, first in infos[0].items():
+            values = [info[key] for info in infos]
+            if isinstance(first, dict):
+                array = self._batch_infos(values, ks)
+            elif type(first) in (int, float, bool) or issubclass(type(first), np.number):
+                array = np.zeros(B, dtype=type(first))
+                for k, v in zip(ks, values):
+                    array[k] = v
+            elif isinstance(first, np.ndarray):
+                array = np.zeros((B, *first.shape), dtype=first.dtype)
+                for k, v in zip(ks, values):
+                    array[k] = v
+            else:
+                array = np.full(B, fill_value=None, dtype=object)
+                for k, v in zip(ks, values):
+                    array[k] = v
+            mask = np.zeros(B, dtype=np.bool_)
+            mask[ks] = True
+            out[key], out[f"_{key}"] = array, mask
+        return out
 
     def _deal(self, k: int) -> None:
         env = self.envs[k]
@@ -224,13 +256,14 @@ class NineBallVectorEnv(VectorEnv):
         active = [k for k in ks if self.envs[k]._game.to_move == OPPONENT]
         while active:
             moves = []
-            for k in active:
+            seen = self._observations(active, OPPONENT)
+            for i, k in enumerate(active):
                 env = self.envs[k]
                 if len(done[k]) >= MAX_OPPONENT_DECISIONS:
                     raise RuntimeError(f"the opponent made {MAX_OPPONENT_DECISIONS} decisions in a row")
                 rack = env._game.rack
                 info = {"player": OPPONENT, "phase": str(rack.phase), "ball_in_hand": str(rack.ball_in_hand)}
-                act = opponents.query(env.opponent, env._observe(OPPONENT), info)
+                act = opponents.query(env.opponent, seen[i], info)
                 moves.append((k, OPPONENT, env._decide(act)))
             for k, outcome in self._apply_batch(moves).items():
                 done[k].append(outcome)
@@ -261,4 +294,50 @@ class NineBallVectorEnv(VectorEnv):
         return out
 
 
-__all__ = ["NineBallVectorEnv"]
+_PHASE_INDEX = {p: 39 + i for i, p in enumerate(observation.PHASES)}
+_IN_HAND_INDEX = {b: 43 + i for i, b in enumerate(observation.IN_HAND)}
+
+
+def encode_batch(games: Sequence[Game], player: int, width: float, length: float) -> np.ndarray:
+    """``observation.encode`` of ``player`` for every game at once, (len(games), 54) float32, bit for bit
+    (the same float64 products, cast once)."""
+    n = len(games)
+    obs = np.zeros((n, observation.OBS_SIZE))
+    if n == 0:
+        return obs.astype(np.float32)
+    balls = [g.balls for g in games]
+    on = np.stack([b.motion for b in balls]) <= int(physics.Motion.ROLLING)  # BallState.on_table()
+    pos = np.stack([b.pos for b in balls]).astype(np.float64, copy=False) * np.array([1.0 / width, 1.0 / length])
+    pos[~on] = 0.0
+    obs[:, 0:20] = pos.reshape(n, 20)
+    obs[:, 20:30] = on
+    other = 1 - player
+    rows, cols = [], []  # the one-hot / flag entries set to 1
+    for i, g in enumerate(games):
+        rack, match = g.rack, g.match
+        if rack.phase is not Phase.RACK_OVER:
+            rows += (i, i)
+            cols += (29 + min(rack.on_table), _PHASE_INDEX[rack.phase])
+            if rack.shooter == player:
+                rows.append(i)
+                cols.append(52)
+        rows.append(i)
+        cols.append(_IN_HAND_INDEX[rack.ball_in_hand])
+        mine, theirs = rack.foul_counts[player], rack.foul_counts[other]
+        row = obs[i]
+        if mine or theirs:
+            row[46] = min(mine, 2) * 0.5
+            row[47] = min(theirs, 2) * 0.5
+            row[48] = float(mine == 2)
+            row[49] = float(theirs == 2)
+        if match.race_to > 1:
+            row[50] = match.racks_won[player] / match.race_to
+            row[51] = match.racks_won[other] / match.race_to
+        if rack.breaker == player:
+            rows.append(i)
+            cols.append(53)
+    obs[rows, cols] = 1.0
+    return obs.astype(np.float32)
+
+
+__all__ = ["NineBallVectorEnv", "encode_batch"]
