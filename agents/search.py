@@ -38,6 +38,9 @@ MAX_SPEED = 8.0  # [m/s] the fastest ordinary shot the search tries
 SPEED_FACTORS = (1.0, 1.5, 2.2, 3.2)
 SPINS = (-0.5, -0.2, 0.1, 0.4)  # b: draw … follow
 SIDES = (0.3, -0.3)  # a, tried at the middle speeds
+BREAK_OFFSETS = (0.0, -0.2, 0.2, -0.4, 0.4)  # [m] cue spots along the head string, from its centre
+BREAK_SPEEDS = (9.0, 11.0)  # [m/s]
+BREAK_SPINS = (-0.2, 0.1)  # b: a little draw holds the cue ball near the middle
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,9 @@ class SearchConfig:
         placements: ball-in-hand spots searched (each with the full budget).
         safety_below: also search safeties when the best pot is worth less than this.
         push_below: consider a push-out (when allowed) when the best shot is worth less than this.
-        break_speed: cue speed [m/s] of the break (centre of the head string, at the 1 ball).
+        break_speed: cue speed [m/s] of the break when ``break_samples`` is 0 (centre of the head string).
+        break_samples: noisy simulations per break candidate (cue spot × speed × draw); 0 keeps the
+            fixed centre break.
         assumed_noise: noise preset assumed when no ``TableView`` is given (as an env opponent).
     """
 
@@ -66,9 +71,12 @@ class SearchConfig:
     safety_below: float = 0.45
     push_below: float = 0.4
     break_speed: float = 9.0
+    break_samples: int = 6
     assumed_noise: str = "icga"
 
     def __post_init__(self) -> None:
+        if isinstance(self.break_samples, bool) or not isinstance(self.break_samples, int) or self.break_samples < 0:
+            raise ValueError(f"break_samples: expected a whole number >= 0, got {self.break_samples!r}")
         for name in ("candidates", "top", "samples", "refine", "options", "placements"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -165,11 +173,49 @@ class SearchAgent(BaseAgent):
         return best
 
     def break_shot(self, view: TableView) -> tuple[tuple[float, float], Shot]:
-        """From the centre just behind the head string, hard at the 1 ball (legal ≈ 90 % under icga noise)."""
-        t, p = view.table, view.params
+        """The break: cue spots along the head string × speeds × draw, each simulated ``break_samples``
+        times under noise and scored like any shot (continue after a legal pot, the leave's value, fouls
+        and scratches low); the best mean wins. With ``break_samples=0``: hard from the centre at the 1."""
+        t, p, c = view.table, view.params, self.config
         others = view.balls.pos[view.on & (np.arange(len(view.on)) > 0)]
-        spot = placement.nearest_free(t.width / 2.0, t.head_string_y - 0.03, others, t, p, kitchen=True)
-        return spot, Shot(V0=self.config.break_speed, phi=direction_deg(spot, view.balls.pos[view.rack.lowest]))
+        one = view.balls.pos[view.rack.lowest]
+        centre = placement.nearest_free(t.width / 2.0, t.head_string_y - 0.03, others, t, p, kitchen=True)
+        if c.break_samples == 0:
+            return centre, Shot(V0=c.break_speed, phi=direction_deg(centre, one))
+        best: tuple[float, tuple[float, float], Shot] | None = None
+        for dx in BREAK_OFFSETS:
+            spot = placement.nearest_free(t.width / 2.0 + dx, t.head_string_y - 0.03, others, t, p, kitchen=True)
+            state = view.balls.copy()
+            state.place(0, float(spot[0]), float(spot[1]))
+            for V in BREAK_SPEEDS:
+                for b in BREAK_SPINS:
+                    shot = Shot(V0=V, phi=direction_deg(spot, one), b=b)
+                    total = 0.0
+                    for _ in range(c.break_samples):
+                        total += self._break_value(view, state, perturb(shot, view.noise, self.rng, p))
+                    mean = total / c.break_samples
+                    if best is None or mean > best[0]:
+                        best = (mean, spot, shot)
+        assert best is not None
+        return best[1], best[2]
+
+    def _break_value(self, view: TableView, state: BallState, shot: Shot) -> float:
+        """Value of one simulated break (R-BREAK-FIRST, R-BREAK-LEGAL, R-BREAK-SCRATCH; the 9 wins)."""
+        result = physics.simulate(state, shot, view.table, view.params, max_events=2000, max_time=60.0)
+        rows = result.events.rows
+        kind, a, b = rows[:, 1], rows[:, 2], rows[:, 3]
+        potted = set(a[kind == int(physics.EventKind.BALL_POCKET)].astype(int).tolist())
+        hits = np.flatnonzero((kind == int(physics.EventKind.BALL_BALL)) & ((a == 0) | (b == 0)))
+        first = int(b[hits[0]] if a[hits[0]] == 0 else a[hits[0]]) if hits.size else -1
+        rails = (kind == int(physics.EventKind.BALL_CUSHION)) | (kind == int(physics.EventKind.BALL_JAW))
+        to_rail = set(a[rails & (a != 0)].astype(int).tolist())
+        legal = first == view.rack.lowest and 0 not in potted and (len(potted) > 0 or len(to_rail) >= 4)
+        if not legal:
+            return FOUL
+        if 9 in potted:
+            return WIN
+        e = self._ease(view, result.state)
+        return 0.5 + 0.5 * e if potted else 0.5 - 0.5 * e
 
     def push_out(self, view: TableView, cue: np.ndarray) -> Plan | None:
         """The best push-out: a soft roll scored by min(my shot, the opponent's shot) from where it stops."""
