@@ -74,14 +74,15 @@ def test_record_video(tmp_path):
     pytest.importorskip("moviepy")
     from gymnasium.wrappers import RecordVideo
 
-    env = RecordVideo(gym.make("NineBall-v0", render_mode="rgb_array"), str(tmp_path), episode_trigger=lambda e: True)
+    folder = tmp_path / "videos"  # a new folder: RecordVideo warns when it overwrites one
+    env = RecordVideo(gym.make("NineBall-v0", render_mode="rgb_array"), str(folder), episode_trigger=lambda e: True)
     env.reset(seed=0)
     for _ in range(3):
         _, _, term, trunc, _ = env.step(env.action_space.sample())
         if term or trunc:
             break
     env.close()
-    assert list(tmp_path.glob("*.mp4"))
+    assert list(folder.glob("*.mp4"))
 
 
 def test_human_window_drives_pygame(monkeypatch):
