@@ -45,7 +45,8 @@ BREAK_SPINS = (-0.2, 0.1)  # b: a little draw holds the cue ball near the middle
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """Budget and thresholds of the search (the default decides in ≈ 0.1 s on one core, ≈ 0.4 s with ball in hand).
+    """Budget and thresholds of the search (the default decides in ≈ 0.1 s on one core, ≈ 0.4 s with ball in hand,
+    ≈ 40 ms on average over a match).
 
     Attributes:
         candidates: shots simulated once without noise from each cue position.
@@ -71,7 +72,7 @@ class SearchConfig:
     safety_below: float = 0.45
     push_below: float = 0.4
     break_speed: float = 9.0
-    break_samples: int = 6
+    break_samples: int = 16
     assumed_noise: str = "icga"
 
     def __post_init__(self) -> None:
