@@ -66,12 +66,10 @@ class BallState:
         return out
 
     @classmethod
-    def from_packed(cls, arr: np.ndarray, copy: bool = True) -> "BallState":
-        """Inverse of ``packed``; ``copy=False`` makes pos/vel/spin views of ``arr`` (for arrays nobody else holds)."""
-        if copy:
-            return cls(arr[:, 0:2].copy(), arr[:, 2:4].copy(), arr[:, 4:7].copy(),
-                       arr[:, 7].astype(np.int64), arr[:, 8].astype(np.int64))
-        return cls(arr[:, 0:2], arr[:, 2:4], arr[:, 4:7], arr[:, 7].astype(np.int64), arr[:, 8].astype(np.int64))
+    def from_packed(cls, arr: np.ndarray) -> "BallState":
+        """Inverse of ``packed`` (copies)."""
+        return cls(arr[:, 0:2].copy(), arr[:, 2:4].copy(), arr[:, 4:7].copy(),
+                   arr[:, 7].astype(np.int64), arr[:, 8].astype(np.int64))
 
     @property
     def n_balls(self) -> int:
