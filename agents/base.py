@@ -9,7 +9,7 @@ private copy of the balls, the rack and the noise model, for agents that simulat
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -144,4 +144,18 @@ class BaseAgent:
         return self.act(obs)
 
     def act(self, observation: np.ndarray, view: TableView | None = None) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+
+class ViewAgent(BaseAgent):
+    """An agent that decides from a ``TableView``; rebuilt from the observation (with its config's
+    ``assumed_noise``) when it plays as an env opponent and gets no view."""
+
+    config: Any
+
+    def act(self, observation: np.ndarray, view: TableView | None = None) -> np.ndarray:
+        view = view or TableView.from_observation(observation, noise=self.config.assumed_noise)
+        return self.decide(view)
+
+    def decide(self, view: TableView) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError

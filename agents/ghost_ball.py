@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import physics
-from agents.base import BaseAgent, TableView
+from agents.base import TableView, ViewAgent
 from agents.shots import PotOption, aim_sigma, corrected_phi, cue_spots, pot_options, rolling_speed_for
 from nineball_env import actions, placement
 from nineball_env.aiming import direction_deg, path_clear
@@ -62,7 +62,7 @@ class GhostBallConfig:
                 raise ValueError(f"{name}: expected a probability in [0, 1], got {getattr(self, name)!r}")
 
 
-class GhostBallAgent(BaseAgent):
+class GhostBallAgent(ViewAgent):
     """The geometric baseline (see the module docstring); deterministic, so ``seed`` changes nothing."""
 
     name = "ghost"
@@ -70,10 +70,6 @@ class GhostBallAgent(BaseAgent):
     def __init__(self, config: GhostBallConfig | None = None, seed: int | None = None) -> None:
         super().__init__(seed)
         self.config = config or GhostBallConfig()
-
-    def act(self, observation: np.ndarray, view: TableView | None = None) -> np.ndarray:
-        view = view or TableView.from_observation(observation, noise=self.config.assumed_noise)
-        return self.decide(view)
 
     # -- decisions --------------------------------------------------------------------------------
 

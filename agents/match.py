@@ -17,7 +17,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from agents.base import Agent, BaseAgent, TableView
-from nineball_env import actions, observation
+from nineball_env import actions, observation, opponents
 from nineball_env.game import Game, GameConfig, Outcome, with_shot
 from nineball_env.noise import NoiseConfig, make_noise, perturb
 from nineball_env.rules import Declaration, Phase
@@ -113,15 +113,13 @@ def match_seed(seed: int, index: int) -> np.random.SeedSequence:
 
 
 def _act(agent: Agent, obs: np.ndarray, view: TableView) -> np.ndarray:
-    """Ask ``agent`` for an action: nineball agents get the view, anything else just the observation."""
-    if isinstance(agent, BaseAgent):
-        action = agent.act(obs, view)
-    elif hasattr(agent, "act"):
-        action = agent.act(obs)
-    elif hasattr(agent, "predict"):
-        action, _ = agent.predict(obs, deterministic=True)
-    else:
-        action = agent(obs, None)
+    """Ask ``agent`` for an action: nineball agents get the view, anything else plays as an env opponent."""
+    if not isinstance(agent, BaseAgent):
+        try:
+            return opponents.query(agent, obs, None)
+        except ValueError as err:
+            raise ValueError(f"agent {getattr(agent, 'name', agent)!r}: {err}") from None
+    action = agent.act(obs, view)
     arr = np.asarray(action, dtype=np.float64).reshape(-1)
     if arr.shape != (actions.N_ACTION,) or not np.all(np.isfinite(arr)):
         raise ValueError(f"agent {getattr(agent, 'name', agent)!r}: expected {actions.N_ACTION} finite numbers, "

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import physics
-from agents.base import BaseAgent, TableView
+from agents.base import TableView, ViewAgent
 from agents.outcome import ShotOutcome, classify
 from agents.shots import aim_sigma, best_ease, corrected_phi, cue_spots, pot_options, rolling_speed_for
 from nineball_env import actions, placement
@@ -101,7 +101,7 @@ class Plan:
     spot: tuple[float, float] | None = None
 
 
-class SearchAgent(BaseAgent):
+class SearchAgent(ViewAgent):
     """Monte-Carlo search over simulated shots (see the module docstring); seeded, so reproducible."""
 
     name = "search"
@@ -110,10 +110,6 @@ class SearchAgent(BaseAgent):
         super().__init__(seed)
         self.config = config or SearchConfig()
         self.last_plan: Plan | None = None
-
-    def act(self, observation: np.ndarray, view: TableView | None = None) -> np.ndarray:
-        view = view or TableView.from_observation(observation, noise=self.config.assumed_noise)
-        return self.decide(view)
 
     # -- decisions --------------------------------------------------------------------------------
 
