@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from nineball_env import actions, observation, placement
+from nineball_env.aiming_kernel import aim_batch
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Shot, Table
 
 
@@ -123,17 +124,43 @@ def straight_in_spot(obj: np.ndarray, obstacles: np.ndarray, table: Table = DEFA
 
 
 class AimingPolicy:
-    """Ghost-ball opponent: ``act(observation) -> action``; also callable as ``policy(observation, info)``."""
+    """Ghost-ball opponent: ``act(observation) -> action``; also callable as ``policy(observation, info)``.
+
+    ``act_batch`` decides for many observations in one compiled call (``aiming_kernel``), which the
+    vector env uses; ``act`` is ``act_batch`` on one row. ``act_reference`` is the same policy written
+    with the Python helpers above (and decides the rare rows the kernel hands back).
+    """
 
     def __init__(self, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
                  break_speed: float = 9.0) -> None:
         self.table, self.params, self.break_speed = table, params, break_speed
+        self._aims = np.ascontiguousarray(pocket_aims(table))
+        self._pockets = np.ascontiguousarray(table.pockets, dtype=np.float64)
 
     def __call__(self, obs: np.ndarray, info: Any = None) -> np.ndarray:
         return self.act(obs)
 
     def act(self, obs: np.ndarray) -> np.ndarray:
-        """The action for an observation of this player's decision (see ``nineball_env.observation``)."""
+        """The action (float32, 9) for an observation of this player's decision (see ``nineball_env.observation``)."""
+        return self.act_batch(np.asarray(obs).reshape(1, observation.OBS_SIZE))[0]
+
+    def act_batch(self, obs: np.ndarray) -> np.ndarray:
+        """The actions (n, 9) float32 for observations (n, 54), decided in one compiled call."""
+        obs = np.asarray(obs)
+        if obs.ndim != 2 or obs.shape[1] != observation.OBS_SIZE:
+            raise ValueError(f"obs: expected shape (n, {observation.OBS_SIZE}), got {obs.shape}")
+        t, p, s = self.table, self.params, actions.DEFAULT_SCALE
+        out = np.empty((obs.shape[0], actions.N_ACTION))
+        fallback = np.zeros(obs.shape[0], dtype=np.bool_)
+        aim_batch(np.ascontiguousarray(obs, dtype=np.float32), float(t.width), float(t.length), float(p.R),
+                  self._pockets, self._aims, float(self.break_speed), s.v_min, s.v_max, s.theta_max, out, fallback)
+        result = out.astype(np.float32)
+        for k in np.flatnonzero(fallback).tolist():
+            result[k] = self.act_reference(obs[k])
+        return result
+
+    def act_reference(self, obs: np.ndarray) -> np.ndarray:
+        """``act`` written with the Python helpers of this module (slower; the kernel's reference)."""
         t, p = self.table, self.params
         o = observation.decode(obs, t.width, t.length)
         if o["phase"] == "push-out-choice":

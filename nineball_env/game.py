@@ -1,7 +1,7 @@
 """A game of nine-ball: the physics ball state, the rules' rack and match state, and the seeded generator.
 
-This is the physics → rules adapter: a decision is simulated, its event log converted with
-``rules.from_rows`` and ruled on with ``rules.decide``; the ruling is then applied to the balls
+This is the physics → rules adapter: a decision is simulated, its event log summarised with
+``shot_facts`` (numba, straight from the log rows) and ruled on with ``rules.decide_summary``; the ruling is then applied to the balls
 (the 9 is spotted, a cue ball in hand is taken off the table) and finished racks go to the match.
 Players are 0 and 1; the rules say who acts next.
 """
@@ -19,12 +19,9 @@ from nineball_env import placement as placing
 from nineball_env import rules
 from nineball_env import actions
 from nineball_env.actions import Decision
-from nineball_env.rules.events import _from_trusted_rows
+from nineball_env.shot_facts import summarize_rows
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, SimResult, Table
 
-#: Lookup by physics.EventKind code: the kinds the rules read (ball-ball, cushion, jaw, pocket, off table).
-_RULED = np.zeros(16, dtype=bool)
-_RULED[[1, 2, 3, 4, 9]] = True
 MAX_CONTINUATIONS = 4  # extra simulate calls when a shot hits the event or time cap
 
 
@@ -245,10 +242,21 @@ class Game:
         if result is None:
             raise ValueError("result: expected the simulation of the prepared shot, got None")
         result, rows = self._complete(result)
-        ruling = rules.decide(self.rack, _from_trusted_rows(rows), prepared.declaration)  # physics rows: trusted
-        self.balls = result.state.copy()
-        return self._finish(ruling, prepared.player, prepared.placement, prepared.placement_adjusted,
-                            len(result.events), result)
+        return self.finish_summary(prepared, result.state.copy(), summarize_rows(rows), len(result.events), result)
+
+    def finish_summary(self, prepared: "PreparedShot", final: BallState, summary: rules.ShotSummary, n_events: int,
+                       result: SimResult | None = None) -> Outcome:
+        """``finish`` for a shot already simulated to rest and summarised: ``final`` (taken over, not copied) is
+        where the balls stopped and ``summary`` what the rules read from its log (the vector env summarises a
+        whole batch of logs in one call, ``shot_facts.summarize_logs``)."""
+        if prepared.rack is not self.rack:
+            raise ValueError("prepared: the game changed since this decision was prepared")
+        if prepared.shot is None:
+            raise ValueError("prepared: the push-out choice has no shot to summarise")
+        ruling = rules.decide_summary(self.rack, summary, prepared.declaration)
+        self.balls = final
+        return self._finish(ruling, prepared.player, prepared.placement, prepared.placement_adjusted, n_events,
+                            result)
 
     def _placement(self, requested: tuple[float, float] | None) -> tuple[tuple[float, float], bool]:
         """The legal cue-ball spot for a ball-in-hand request (R-BIH, R-BREAK-POS) and whether it was moved."""
@@ -271,18 +279,18 @@ class Game:
             spot = placing.nearest_free(x, y, np.array(points).reshape(-1, 2), cfg.table, cfg.params, kitchen)
         return rules.check_cue_placement(self.rack, spot, dict(zip(balls, points)), self.geometry), adjusted
 
-    def _simulate(self, start: BallState, shot: physics.Shot) -> tuple[SimResult, list[tuple]]:
-        """Run the shot to rest (continuing past the event/time caps) and return the log's ruled rows."""
+    def _simulate(self, start: BallState, shot: physics.Shot) -> tuple[SimResult, np.ndarray]:
+        """Run the shot to rest (continuing past the event/time caps) and return all its log rows."""
         cfg = self.config
         return self._complete(physics.simulate(start, shot, cfg.table, cfg.params, max_events=cfg.max_events,
                                                max_time=cfg.max_time))
 
-    def _complete(self, result: SimResult) -> tuple[SimResult, list[tuple]]:
+    def _complete(self, result: SimResult) -> tuple[SimResult, np.ndarray]:
         """Continue a first simulation past the event/time caps (at most ``MAX_CONTINUATIONS`` more calls,
-        then stop what still moves); the result to rest and the log's ruled rows."""
-        rows = _ruled_rows(result, 0.0)
+        then stop what still moves); the result to rest and the log rows of every call (times running on)."""
         if not (result.hit_event_cap or result.hit_time_cap):
-            return result, rows
+            return result, result.events.rows
+        parts = [result.events.rows]
         cfg = self.config
         final, offset, capped = result.state, result.duration, True
         for _ in range(MAX_CONTINUATIONS):
@@ -290,7 +298,9 @@ class Game:
                 break
             more = physics.simulate(final, None, cfg.table, cfg.params, max_events=cfg.max_events,
                                     max_time=cfg.max_time)
-            rows += _ruled_rows(more, offset)
+            shifted = more.events.rows.copy()
+            shifted[:, 0] += offset
+            parts.append(shifted)
             final, offset, capped = more.state, offset + more.duration, more.hit_event_cap or more.hit_time_cap
         if capped and not final.at_rest():  # give up: stop whatever still moves where it is
             moving = final.on_table() & (final.motion != int(Motion.STATIONARY))
@@ -299,7 +309,7 @@ class Game:
             final.motion[moving] = int(Motion.STATIONARY)
         if final is not result.state:
             result = SimResult(result.initial, final, result.events, result.hit_event_cap, result.hit_time_cap)
-        return result, rows
+        return result, np.concatenate(parts)
 
     def _finish(self, ruling: rules.Ruling, player: int, spot: tuple[float, float] | None = None,
                 adjusted: bool = False, n_events: int = 0, result: SimResult | None = None) -> Outcome:
@@ -324,15 +334,6 @@ class Game:
                 self.balls = rack_balls(order, self.config.table, self.config.params)
         self.last = Outcome(player, ruling, spot, adjusted, n_events, winner, result)
         return self.last
-
-
-def _ruled_rows(result: SimResult, offset: float) -> list[tuple]:
-    """The ``(time, kind, ball_a, ball_b, target)`` rows of the kinds the rules read, times shifted by ``offset``."""
-    ev = result.events
-    idx = np.flatnonzero(_RULED[ev.kind])
-    times = ev.time[idx] + offset if offset else ev.time[idx]
-    return list(zip(times.tolist(), ev.kind[idx].tolist(), ev.ball_a[idx].tolist(), ev.ball_b[idx].tolist(),
-                    ev.target[idx].tolist()))
 
 
 def with_shot(decision: Decision, shot: physics.Shot | None) -> Decision:

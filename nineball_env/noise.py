@@ -37,7 +37,7 @@ class NoiseConfig:
     @property
     def silent(self) -> bool:
         """No noise at all (no draws are made)."""
-        return not any(getattr(self, f.name) for f in fields(self))
+        return not (self.phi or self.V0 or self.theta or self.a or self.b)
 
 
 PRESETS: dict[str, NoiseConfig] = {

@@ -41,6 +41,26 @@ def query(opponent: Opponent, obs: np.ndarray, info: dict) -> np.ndarray:
     return np.clip(arr, -1.0, 1.0)
 
 
+def query_batch(opponent: Opponent, obs: np.ndarray, infos: list[dict]) -> np.ndarray:
+    """``query`` for many observations (n, 54) of one opponent object: (n, 9) float64 actions.
+
+    One call when the opponent decides in batches (``act_batch``, or ``predict`` of a stable-baselines3
+    model on the stacked observations), else ``query`` row by row. A batched torch model may differ from
+    its one-row answers in the last bits; ``AimingPolicy.act_batch`` equals its ``act`` exactly.
+    """
+    if hasattr(opponent, "act_batch"):
+        actions = opponent.act_batch(obs)
+    elif not hasattr(opponent, "act") and hasattr(opponent, "predict"):
+        actions, _ = opponent.predict(obs, deterministic=True)
+    else:
+        return np.stack([query(opponent, row, info) for row, info in zip(obs, infos)]) if len(obs) else \
+            np.zeros((0, N_ACTION))
+    arr = np.asarray(actions, dtype=np.float64)
+    if arr.shape != (len(obs), N_ACTION) or not np.all(np.isfinite(arr)):
+        raise ValueError(f"opponent actions: expected ({len(obs)}, {N_ACTION}) finite numbers, got shape {arr.shape}")
+    return np.clip(arr, -1.0, 1.0)
+
+
 def reseed(opponent: Opponent, rng: np.random.Generator) -> None:
     """Re-seed an opponent that has ``seed(int)`` from ``rng`` (one draw, made only for such opponents)."""
     seed: Callable[[int], None] | None = getattr(opponent, "seed", None)

@@ -20,8 +20,9 @@ and given the same actions, noise included (the batch kernel is bit-identical to
 Implementation: each table is an unwrapped ``NineBallEnv`` (its ``_decide`` and ``_info`` are
 reused). A decision goes through ``Game.prepare`` (checks, cue-ball placement: the shot and its
 start state), the prepared shots of all tables through one ``physics.simulate_batch_packed`` call,
-and each result through ``Game.finish`` (cap continuation, rules, apply) — the path ``Game.apply``
-takes for a single env, run once per decision. Observations are encoded for all tables at once and
+their logs through one ``shot_facts.summarize_logs`` call, and each table's summary through
+``Game.finish_summary`` (rules, apply) — the path ``Game.apply`` takes for a single env, run once
+per decision (a capped shot or a truncated log goes through ``Game.finish`` with its full result). Observations are encoded for all tables at once and
 infos batched key by key (as ``VectorEnv._add_info`` would, table by table).
 """
 
@@ -36,7 +37,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 import physics
-from nineball_env import actions, observation, opponents, rewards
+from physics import BallState
+from nineball_env import actions, observation, opponents, rewards, shot_facts
 from nineball_env.env import LEARNER, MAX_OPPONENT_DECISIONS, MAX_REDEALS, OPPONENT, NineBallEnv
 from nineball_env.game import Game, Outcome, PreparedShot
 from nineball_env.rules import Phase
@@ -62,7 +64,8 @@ class NineBallVectorEnv(VectorEnv):
         log_capacity: events kept per table in the batch log (longer logs are re-simulated alone).
         **env_kwargs: ``NineBallEnv`` keyword arguments (``opponent``, ``match_race``, ``noise``, ...)
             applied to every table. An ``opponent`` with ``seed()`` is deep-copied per table (each is
-            re-seeded from its table's generator); any other opponent object is shared.
+            re-seeded from its table's generator); any other opponent object is shared, and one with
+            ``act_batch`` (the default ``AimingPolicy``) or an SB3 model decides for all its tables in one call.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -85,6 +88,9 @@ class NineBallVectorEnv(VectorEnv):
         self.envs: list[NineBallEnv] = [
             NineBallEnv(opponent=copy.deepcopy(opp) if per_table else opp, **env_kwargs) for _ in range(self.num_envs)]
         self.config = self.envs[0].config
+        if opp is None:  # the default AimingPolicy has no state: one for every table, so it decides in one batch
+            for env in self.envs[1:]:
+                env.opponent = self.envs[0].opponent
         self.single_observation_space = self.envs[0].observation_space
         self.single_action_space = self.envs[0].action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -255,16 +261,20 @@ class NineBallVectorEnv(VectorEnv):
         done: dict[int, list[Outcome]] = {k: [] for k in ks}
         active = [k for k in ks if self.envs[k]._game.to_move == OPPONENT]
         while active:
-            moves = []
             seen = self._observations(active, OPPONENT)
+            groups: dict[int, list[int]] = {}  # rows of ``active`` by opponent object: one batched query each
             for i, k in enumerate(active):
-                env = self.envs[k]
                 if len(done[k]) >= MAX_OPPONENT_DECISIONS:
                     raise RuntimeError(f"the opponent made {MAX_OPPONENT_DECISIONS} decisions in a row")
-                rack = env._game.rack
-                info = {"player": OPPONENT, "phase": str(rack.phase), "ball_in_hand": str(rack.ball_in_hand)}
-                act = opponents.query(env.opponent, seen[i], info)
-                moves.append((k, OPPONENT, env._decide(act)))
+                groups.setdefault(id(self.envs[k].opponent), []).append(i)
+            acts = np.empty((len(active), actions.N_ACTION))
+            for rows in groups.values():
+                infos = []
+                for i in rows:
+                    rack = self.envs[active[i]]._game.rack
+                    infos.append({"player": OPPONENT, "phase": str(rack.phase), "ball_in_hand": str(rack.ball_in_hand)})
+                acts[rows] = opponents.query_batch(self.envs[active[rows[0]]].opponent, seen[rows], infos)
+            moves = [(k, OPPONENT, self.envs[k]._decide(acts[i])) for i, k in enumerate(active)]
             for k, outcome in self._apply_batch(moves).items():
                 done[k].append(outcome)
             active = [k for k in active if self.envs[k]._game.to_move == OPPONENT]
@@ -289,8 +299,15 @@ class NineBallVectorEnv(VectorEnv):
             batch = physics.simulate_batch_packed(states, rows, cfg.table, cfg.params, max_events=cfg.max_events,
                                                   max_time=cfg.max_time, log_capacity=self.log_capacity,
                                                   threads=self.threads)
+            facts = shot_facts.summarize_logs(batch.logs, batch.n_events)
+            whole = (batch.n_events <= batch.logs.shape[1]) & ~batch.hit_event_cap & ~batch.hit_time_cap
             for i, (k, prepared) in enumerate(shots):
-                out[k] = self.envs[k]._game.finish(prepared, batch.result(i))
+                game = self.envs[k]._game
+                if whole[i]:  # the usual case: the log is complete and the balls are at rest
+                    out[k] = game.finish_summary(prepared, BallState.from_packed(batch.states[i]), facts.summary(i),
+                                                 int(batch.n_events[i]))
+                else:  # a truncated log or a capped shot: the full result, continued to rest
+                    out[k] = game.finish(prepared, batch.result(i))
         return out
 
 

@@ -27,6 +27,7 @@ from nineball_env.rules.ruling import (
     Ruling,
     break_fouls,
     decide,
+    decide_summary,
     forfeit,
     format_outcome,
     push_out_fouls,
@@ -40,7 +41,7 @@ __all__ = [
     "BallInHand", "BreakOrder", "Declaration", "IllegalAction", "InvalidEventLog", "Match", "Phase",
     "RackGeometry", "DEFAULT_GEOMETRY", "RackState", "RuleId", "FOUL_IDS", "RACK_ENDINGS", "Ruling",
     "RulesError", "ShotEvent", "ShotEventKind", "ShotSummary",
-    "apply_ruling", "break_fouls", "check_cue_placement", "decide", "forfeit", "format_outcome",
+    "apply_ruling", "break_fouls", "check_cue_placement", "decide", "decide_summary", "forfeit", "format_outcome",
     "from_rows", "hit", "new_rack", "off", "pocket", "push_out_fouls", "rack_order", "rail",
     "shot_fouls", "spot_nine", "summarize",
 ]

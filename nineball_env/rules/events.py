@@ -123,10 +123,6 @@ def off(ball: int, t: float) -> ShotEvent:
     return ShotEvent(t, ShotEventKind.OFF_TABLE, ball)
 
 
-#: The ruled physics codes -> ShotEventKind (the kinds ``PHYSICS_KIND_CODES`` does not drop).
-_RULED_KINDS: dict[int, ShotEventKind] = {code: kind for code, kind in PHYSICS_KIND_CODES.items() if kind is not None}
-
-
 def _integral(value: Any) -> Any:
     """A whole-number float (as in a float array of rows) as an int; anything else unchanged."""
     if isinstance(value, float) or type(value).__name__.startswith("float"):
@@ -161,36 +157,4 @@ def from_rows(rows: Iterable[Any]) -> tuple[ShotEvent, ...]:
                 events.append(ShotEvent(time, kind, ball_a, -1, target))
         except InvalidEventLog as err:
             raise InvalidEventLog(f"row {i}: {err}") from None
-    return tuple(events)
-
-
-def _from_trusted_rows(rows: Iterable[tuple[float, int, int, int, int]]) -> tuple[ShotEvent, ...]:
-    """``from_rows`` for rows the physics core produced, without re-validating each event.
-
-    Only for the physics adapter (``nineball_env.game``): every row must be a tuple of a Python float
-    time >= 0 and Python ints (a physics.EventKind code, ball numbers 0..9 with ``ball_a != ball_b``
-    for a ball-ball contact, the target), which the physics guarantees. The result equals
-    ``from_rows(rows)``; use ``from_rows`` for anything else (user-given logs, arrays, other types).
-    """
-    kinds = _RULED_KINDS
-    ball_ball = ShotEventKind.BALL_BALL
-    new = object.__new__
-    events = []
-    append = events.append
-    for time, code, ball_a, ball_b, target in rows:
-        kind = kinds.get(code)
-        if kind is None:
-            continue
-        event = new(ShotEvent)
-        d = event.__dict__  # a frozen dataclass: fill the instance dict directly, as __init__ would
-        d["time"] = time
-        d["kind"] = kind
-        d["ball_a"] = ball_a
-        if kind is ball_ball:
-            d["ball_b"] = ball_b
-            d["target"] = -1
-        else:
-            d["ball_b"] = -1
-            d["target"] = target
-        append(event)
     return tuple(events)

@@ -184,19 +184,43 @@ def decide(state: RackState, events: Iterable[ShotEvent] = (),
     """
     if not isinstance(state, RackState):
         raise TypeError(f"state: expected a RackState, got {type(state).__name__}")
-    try:
-        if type(declaration) is not Declaration:
-            declaration = Declaration(declaration)
-    except ValueError:
-        raise IllegalAction(f"declaration: expected one of {[d.value for d in Declaration]}, "
-                            f"got {declaration!r} (R-PUSH-DECLARE)") from None
+    declaration = _as_declaration(declaration)
     events = tuple(events)
     _check_allowed(state, declaration, events)
     if declaration is Declaration.FORFEIT:
         return forfeit(state, state.shooter)  # type: ignore[arg-type]
     if declaration in (Declaration.SHOOT, Declaration.PASS_BACK):
         return _choice(state, declaration)
-    summary = summarize(events, state.on_table)
+    return _rule_shot(state, declaration, summarize(events, state.on_table))
+
+
+def decide_summary(state: RackState, summary: ShotSummary, declaration: Declaration | str = Declaration.SHOT) -> Ruling:
+    """``decide`` for a shot or push-out already summarised (``summarize``, or the env's reading of physics logs).
+
+    Raises IllegalAction for a declaration the phase forbids or one that is not a shot or push-out.
+    """
+    if not isinstance(state, RackState):
+        raise TypeError(f"state: expected a RackState, got {type(state).__name__}")
+    if not isinstance(summary, ShotSummary):
+        raise TypeError(f"summary: expected a ShotSummary, got {type(summary).__name__}")
+    declaration = _as_declaration(declaration)
+    if declaration not in (Declaration.SHOT, Declaration.PUSH_OUT):
+        raise IllegalAction(f"a shot summary is ruled as a shot or a push-out, not {declaration.value!r}")
+    _check_allowed(state, declaration, ())
+    return _rule_shot(state, declaration, summary)
+
+
+def _as_declaration(declaration: Declaration | str) -> Declaration:
+    """``declaration`` as a Declaration, or IllegalAction naming the allowed values (R-PUSH-DECLARE)."""
+    try:
+        return declaration if type(declaration) is Declaration else Declaration(declaration)
+    except ValueError:
+        raise IllegalAction(f"declaration: expected one of {[d.value for d in Declaration]}, "
+                            f"got {declaration!r} (R-PUSH-DECLARE)") from None
+
+
+def _rule_shot(state: RackState, declaration: Declaration, summary: ShotSummary) -> Ruling:
+    """The ruling on an allowed shot or push-out."""
     if state.phase is Phase.BREAK:
         return _outcome(state, declaration, summary, break_fouls(state, summary))
     if declaration is Declaration.PUSH_OUT:
@@ -317,5 +341,5 @@ def _ordered(fouls: list[RuleId]) -> tuple[RuleId, ...]:
 _RULE_RANK: dict[RuleId, int] = {rule: i for i, rule in enumerate(RuleId)}  # rulebook order
 
 
-__all__ = ["Declaration", "Ruling", "decide", "forfeit", "break_fouls", "shot_fouls", "push_out_fouls",
+__all__ = ["Declaration", "Ruling", "decide", "decide_summary", "forfeit", "break_fouls", "shot_fouls", "push_out_fouls",
            "format_outcome"]

@@ -6,7 +6,6 @@ import pytest
 import physics
 from agents.outcome import classify
 from nineball_env import rules
-from nineball_env.game import _ruled_rows
 from nineball_env.rules import Declaration, RackState
 
 
@@ -39,7 +38,7 @@ def test_classify_matches_rules(push_out):
         phase = "push-out-allowed" if push_out else "normal"
         rack = RackState(breaker=0, shooter=0, on_table=frozenset(objects), phase=phase, ball_in_hand="none")
         declaration = Declaration.PUSH_OUT if push_out else Declaration.SHOT
-        ruling = rules.decide(rack, rules.from_rows(_ruled_rows(result, 0.0)), declaration)
+        ruling = rules.decide(rack, rules.from_rows(result.events.rows[:, :5]), declaration)
         out = classify(result, min(objects), push_out=push_out)
         assert out.foul == ruling.foul, ruling.describe()
         assert out.potted == sum(1 for b in ruling.pocketed if b != 0)

@@ -105,3 +105,56 @@ def test_aiming_policy_wins_racks_against_itself():
             done = term or trunc
         assert term and r in (-1.0, 1.0)
     assert pots / decisions > 0.3
+
+
+def test_compiled_policy_matches_the_python_reference_on_game_positions() -> None:
+    """``act``/``act_batch`` (numba kernel) give ``act_reference``'s actions on positions from random games:
+    breaks, ball in hand (kitchen and anywhere), ordinary shots and push-out choices."""
+    from nineball_env import observation
+    from nineball_env.game import Game, GameConfig
+
+    policy = AimingPolicy()
+    rng = np.random.default_rng(11)
+    seen, phases = [], set()
+    for seed in range(40):
+        game = Game(GameConfig(), np.random.default_rng(seed), first_breaker=seed % 2)
+        while not game.over and len(seen) < 600:
+            rack, t = game.rack, game.config.table
+            obs = observation.encode(game.balls.pos, game.on_table(), rack, game.match, rack.shooter, t.width, t.length)
+            seen.append(obs)
+            phases.add((str(rack.phase), str(rack.ball_in_hand)))
+            act = policy.act(obs) if rng.random() < 0.5 else rng.uniform(-1, 1, 9)  # the policy's own play too
+            game.apply(rack.shooter, game.decode(np.asarray(act, dtype=np.float64)))
+    assert {("break", "kitchen"), ("normal", "anywhere"), ("normal", "none"), ("push-out-allowed", "none")} <= phases
+    batch = policy.act_batch(np.stack(seen))
+    for obs, fast in zip(seen, batch):
+        np.testing.assert_allclose(fast, policy.act_reference(obs), atol=2e-6)
+        np.testing.assert_array_equal(policy.act(obs), fast)
+    assert batch.dtype == np.float32 and batch.shape == (len(seen), 9)
+
+
+def test_act_batch_rejects_a_wrong_shape() -> None:
+    with pytest.raises(ValueError, match="obs"):
+        AimingPolicy().act_batch(np.zeros((3, 50)))
+
+
+def test_rows_the_kernel_hands_back_are_decided_by_the_python_path() -> None:
+    """A blocked break spot needs ``placement.nearest_free``: the kernel flags the row, ``act`` still answers."""
+    from nineball_env import observation
+    from nineball_env.game import Game, GameConfig
+
+    game = Game(GameConfig(), np.random.default_rng(0), first_breaker=0)
+    t = game.config.table
+    obs = observation.encode(game.balls.pos, game.on_table(), game.rack, game.match, 0, t.width, t.length)
+    blocked = obs.copy()
+    blocked[2:4] = (0.5, (t.head_string_y - 0.01) / t.length)  # ball 1 on the policy's break spot
+    policy = AimingPolicy()
+    out, fallback = np.empty((2, 9)), np.zeros(2, dtype=bool)
+    from nineball_env.aiming_kernel import aim_batch
+    s = actions.DEFAULT_SCALE
+    aim_batch(np.stack([obs, blocked]), t.width, t.length, R, policy._pockets, policy._aims, 9.0, s.v_min, s.v_max,
+              s.theta_max, out, fallback)
+    assert fallback.tolist() == [False, True]
+    np.testing.assert_array_equal(policy.act(blocked), policy.act_reference(blocked))
+    placed = actions.action_to_placement(policy.act(blocked).astype(np.float64), "kitchen", t)
+    assert math.hypot(placed[0] - 0.5 * t.width, placed[1] - (t.head_string_y - 0.01)) > 2 * R - 1e-9

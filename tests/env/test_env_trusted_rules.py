@@ -1,9 +1,9 @@
-"""The env's trusted fast paths into the rules give exactly what the validating paths give.
+"""The env's fast paths into the rules give exactly what the validating paths give.
 
-``Game.apply`` converts the physics rows with ``rules.events._from_trusted_rows`` (no per-event
-re-validation) and the engine derives the next ``RackState`` with ``RackState._derive`` (no
-re-validation); on random physics shots both must agree with ``from_rows`` and with a freshly
-validated ``RackState``.
+``Game.finish`` summarises the physics log rows with ``nineball_env.shot_facts`` (numba, no event
+objects) and rules with ``rules.decide_summary``; the engine derives the next ``RackState`` with
+``RackState._derive`` (no re-validation). On random physics shots both must agree with
+``rules.from_rows`` + ``rules.summarize`` + ``rules.decide`` and with a freshly validated ``RackState``.
 """
 
 from __future__ import annotations
@@ -12,16 +12,18 @@ import dataclasses
 
 import numpy as np
 
-from nineball_env import actions, rules
+import physics
+from nineball_env import actions, rules, shot_facts
 from nineball_env.game import Game, GameConfig
-from nineball_env.rules.events import _from_trusted_rows
 
 
-def _fields(event: rules.ShotEvent) -> tuple:
-    return tuple((f.name, type(getattr(event, f.name)), getattr(event, f.name)) for f in dataclasses.fields(event))
+def test_kernel_event_codes_match_physics() -> None:
+    assert (shot_facts._BALL_BALL, shot_facts._CUSHION, shot_facts._JAW, shot_facts._POCKET, shot_facts._OFF_TABLE) == (
+        physics.EventKind.BALL_BALL, physics.EventKind.BALL_CUSHION, physics.EventKind.BALL_JAW,
+        physics.EventKind.BALL_POCKET, physics.EventKind.BALL_OFF_TABLE)
 
 
-def test_trusted_rows_and_derived_states_match_the_validating_paths() -> None:
+def test_log_summaries_and_derived_states_match_the_validating_paths() -> None:
     rng = np.random.default_rng(2024)
     shots = 0
     for seed in range(60):
@@ -36,12 +38,14 @@ def test_trusted_rows_and_derived_states_match_the_validating_paths() -> None:
                     spot, _ = game._placement(decision.placement)
                     start.place(0, *spot)
                 _, rows = game._simulate(start, decision.shot)
-                trusted, checked = _from_trusted_rows(rows), rules.from_rows(rows)
-                assert trusted == checked
-                assert [_fields(e) for e in trusted] == [_fields(e) for e in checked]
+                fast = shot_facts.summarize_rows(rows)
+                checked = rules.summarize(rules.from_rows(rows[:, :5]), rack.on_table)
+                assert fast == checked
+                assert fast.first_contact_time is None or type(fast.first_contact_time) is float
                 declaration = (rules.Declaration.PUSH_OUT if decision.push_out and rack.phase is rules.Phase.PUSH_OUT_ALLOWED
                                else rules.Declaration.SHOT)
-                assert rules.decide(rack, trusted, declaration) == rules.decide(rack, checked, declaration)
+                ruled = rules.decide(rack, rules.from_rows(rows[:, :5]), declaration)
+                assert rules.decide_summary(rack, fast, declaration) == ruled
                 shots += 1
             outcome = game.apply(rack.shooter, decision)
             after = outcome.ruling.after
@@ -50,6 +54,22 @@ def test_trusted_rows_and_derived_states_match_the_validating_paths() -> None:
             assert revalidated == after
             assert hash(revalidated) == hash(after)
     assert shots >= 200
+
+
+def test_batch_summaries_match_one_by_one() -> None:
+    rng = np.random.default_rng(7)
+    logs = np.zeros((3, 40, 21))
+    counts = np.array([0, 40, 17])
+    for k in range(3):
+        kinds = rng.choice([1, 2, 3, 4, 5, 7], size=40)
+        logs[k, :, 0] = np.sort(rng.uniform(0, 3, 40))
+        logs[k, :, 1] = kinds
+        logs[k, :, 2] = rng.integers(0, 10, 40)
+        logs[k, :, 3] = (logs[k, :, 2] + rng.integers(1, 10, 40)) % 10
+    batch = shot_facts.summarize_logs(logs, counts)
+    for k in range(3):
+        assert batch.summary(k) == shot_facts.summarize_rows(logs[k, : counts[k]])
+    assert batch.summary(0) == rules.ShotSummary(frozenset(), None, frozenset(), (), ())
 
 
 def test_derived_state_is_an_independent_frozen_copy() -> None:

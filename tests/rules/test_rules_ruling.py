@@ -396,3 +396,35 @@ def test_ruling_keeps_the_action_it_judged() -> None:
     ruling = decide(AFTER_BREAK, [rail(0, .3)], "push-out")
     assert ruling.shooter == 1 and ruling.before == AFTER_BREAK and ruling.declaration is Declaration.PUSH_OUT
     assert not ruling.foul and ruling.pocketed == () and ruling.off_table == ()
+
+
+# ------------------------------------------------------------------------------------------------
+# decide_summary: the same ruling from a ready summary (the env's path), and the same refusals.
+
+
+@pytest.mark.parametrize("rule, why, before, events, declaration, expected", CASES, ids=[c[1] for c in CASES])
+def test_decide_summary_rules_every_case_as_decide(rule, why, before, events, declaration, expected) -> None:
+    from nineball_env.rules import decide_summary, summarize
+    if declaration not in ("shot", "push-out"):
+        return
+    try:
+        ruled = decide(before, events, declaration)
+    except (IllegalAction, InvalidEventLog):
+        return
+    assert decide_summary(before, summarize(events, before.on_table), declaration) == ruled
+
+
+def test_decide_summary_refuses_choices_and_forbidden_push_outs() -> None:
+    from nineball_env.rules import ShotSummary, decide_summary
+    empty = ShotSummary(frozenset(), None, frozenset(), (), ())
+    for declaration in ("shoot", "pass-back", "forfeit"):  # actions of their own (R-PUSH-CHOICE, R-FORFEIT)
+        with pytest.raises(IllegalAction, match="shot or a push-out"):
+            decide_summary(NORMAL, empty, declaration)
+    with pytest.raises(IllegalAction, match="R-PUSH-WHO"):
+        decide_summary(NORMAL, empty, "push-out")
+    with pytest.raises(IllegalAction, match="R-PUSH-DECLARE"):
+        decide_summary(NORMAL, empty, "bank")
+    with pytest.raises(TypeError, match="summary"):
+        decide_summary(NORMAL, [hit(0, 1, .1)])
+    with pytest.raises(TypeError, match="state"):
+        decide_summary("normal", empty)

@@ -1,0 +1,205 @@
+"""The default opponent's decision (``aiming.AimingPolicy``) compiled with numba, for many observations at once.
+
+The same rules as the Python helpers in ``nineball_env.aiming`` (ghost ball, cut angle, clear paths,
+straight-in ball-in-hand spots) and the same action encoding as ``actions.shot_to_action``, on
+plain arrays: one call decides for every table of a vector env. The few positions that need
+``placement.nearest_free`` (a blocked break spot, no straight-in spot) are flagged and decided by
+the Python path; a test checks both paths give the same actions.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+MAX_CUT = 75.0  # [deg] the widest cut the policy tries
+SIDE_STEEP = 0.8  # a side pocket is skipped when the ball's path to it is steeper than this (|sin|)
+BIH_DISTANCES = (0.25, 0.4, 0.15, 0.6, 0.1)  # [m] behind the object ball, tried in this order
+SPOT_MARGIN = 1e-4  # [m] clearance of a straight-in spot from balls and pockets
+# observation slices (nineball_env.observation.LAYOUT)
+_POS, _ON, _LOWEST, _PHASE, _IN_HAND = 0, 20, 30, 39, 43
+_BREAK, _CHOICE = 0, 2  # phase one-hot indices
+_NONE, _KITCHEN = 0, 1  # in-hand one-hot indices
+
+
+@njit(cache=True)
+def _path_clear(ax, ay, bx, by, obstacles, n_obs, reach2):
+    """A ball rolling from a to b passes the first ``n_obs`` obstacle centres without touching them."""
+    dx, dy = bx - ax, by - ay
+    L2 = dx * dx + dy * dy
+    for i in range(n_obs):
+        ox, oy = obstacles[i, 0], obstacles[i, 1]
+        t = 0.0
+        if L2 > 0.0:
+            t = min(max(((ox - ax) * dx + (oy - ay) * dy) / L2, 0.0), 1.0)
+        cx, cy = ax + t * dx, ay + t * dy
+        if (ox - cx) ** 2 + (oy - cy) ** 2 < reach2:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _unit(x, y):
+    n = math.hypot(x, y)
+    if n > 0.0:
+        return x / n, y / n
+    return 0.0, 0.0
+
+
+@njit(cache=True)
+def _is_free(x, y, balls, n_balls, R, width, length, kitchen, pockets, margin):
+    """``placement.is_free``: a cue ball at (x, y) is a legal placement among the first ``n_balls`` centres."""
+    y_hi = length / 4.0 if kitchen else length - R
+    if not (R <= x <= width - R and R <= y <= y_hi):
+        return False
+    for p in range(pockets.shape[0]):
+        if (pockets[p, 0] - x) ** 2 + (pockets[p, 1] - y) ** 2 < (pockets[p, 2] + margin) ** 2:
+            return False
+    reach = (2.0 * R + margin) ** 2
+    for i in range(n_balls):
+        if (balls[i, 0] - x) ** 2 + (balls[i, 1] - y) ** 2 < reach:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _unlin(v, lo, hi):
+    return 2.0 * (v - lo) / (hi - lo) - 1.0 if hi > lo else 0.0
+
+
+@njit(cache=True)
+def _encode(out, k, V0, phi, placed, px, py, kitchen, R, width, length, head_y, v_min, v_max, theta_max):
+    """``actions.shot_to_action(Shot(V0, phi), placement=...)`` into ``out[k]`` (clipped; cast by the caller)."""
+    phi = (phi + 180.0) % 360.0 - 180.0
+    if phi == -180.0:
+        phi = 180.0
+    out[k, 0] = phi / 180.0
+    out[k, 1] = _unlin(V0, v_min, v_max)
+    out[k, 2] = 0.0
+    out[k, 3] = 0.0
+    out[k, 4] = _unlin(0.0, 0.0, theta_max)
+    out[k, 5] = 0.0
+    out[k, 6] = 0.0
+    if placed:
+        y_hi = head_y if kitchen else length - R
+        out[k, 5] = _unlin(px, R, width - R)
+        out[k, 6] = _unlin(py, R, y_hi)
+    out[k, 7] = -1.0
+    out[k, 8] = -1.0
+    for j in range(9):
+        out[k, j] = min(max(out[k, j], -1.0), 1.0)
+
+
+@njit(cache=True)
+def aim_batch(obs, width, length, R, pockets, aims, break_speed, v_min, v_max, theta_max, out, fallback):
+    """Decide for every observation row of ``obs`` (n, 54): actions into ``out`` (n, 9) float64; rows the
+    Python path must decide (a placement that needs ``nearest_free``) get ``fallback[k] = True``."""
+    head_y = length / 4.0
+    reach2 = (2.0 * R) ** 2
+    pos = np.empty((10, 2))
+    obstacles = np.empty((10, 2))
+    balls = np.empty((10, 2))
+    for k in range(obs.shape[0]):
+        fallback[k] = False
+        row = obs[k]
+        phase = -1
+        for j in range(4):
+            if row[_PHASE + j] > 0.0 and (phase < 0 or row[_PHASE + j] > row[_PHASE + phase]):
+                phase = j
+        if phase == _CHOICE:  # shoot on, never pass back
+            for j in range(9):
+                out[k, j] = 0.0
+            out[k, 7] = -1.0
+            out[k, 8] = -1.0
+            continue
+        in_hand = 0
+        for j in range(3):
+            if row[_IN_HAND + j] > row[_IN_HAND + in_hand]:
+                in_hand = j
+        kitchen = in_hand == _KITCHEN
+        lowest = 9
+        best_v = 0.0
+        for j in range(9):
+            if row[_LOWEST + j] > best_v:
+                best_v = row[_LOWEST + j]
+                lowest = j + 1
+        for b in range(10):
+            pos[b, 0] = np.float64(row[_POS + 2 * b]) * width
+            pos[b, 1] = np.float64(row[_POS + 2 * b + 1]) * length
+        n_obs = 0
+        n_balls = 0
+        for b in range(1, 10):
+            if row[_ON + b] > 0.5:
+                balls[n_balls, 0], balls[n_balls, 1] = pos[b, 0], pos[b, 1]
+                n_balls += 1
+                if b != lowest:
+                    obstacles[n_obs, 0], obstacles[n_obs, 1] = pos[b, 0], pos[b, 1]
+                    n_obs += 1
+        ox, oy = pos[lowest, 0], pos[lowest, 1]
+        if phase == _BREAK:
+            sx, sy = width / 2.0, head_y - 0.01
+            if not _is_free(sx, sy, balls, n_balls, R, width, length, True, pockets, 0.0):
+                fallback[k] = True
+                continue
+            phi = math.degrees(math.atan2(oy - sy, ox - sx))
+            _encode(out, k, break_speed, phi, True, sx, sy, True, R, width, length, head_y, v_min, v_max, theta_max)
+            continue
+        placed = in_hand != _NONE
+        cx, cy = pos[0, 0], pos[0, 1]
+        if placed:  # a straight-in spot behind the object ball, the shortest pot first
+            found = False
+            best_len = 0.0
+            for p in range(aims.shape[0]):
+                tx, ty = aims[p, 0], aims[p, 1]
+                bx, by = _unit(ox - tx, oy - ty)
+                if (p == 2 or p == 3) and abs(by) > SIDE_STEEP:
+                    continue
+                if not _path_clear(ox, oy, tx, ty, obstacles, n_obs, reach2):
+                    continue
+                ux, uy = _unit(tx - ox, ty - oy)
+                gx, gy = ox - 2.0 * R * ux, oy - 2.0 * R * uy
+                for dist in BIH_DISTANCES:
+                    qx, qy = ox + bx * dist, oy + by * dist
+                    obstacles[n_obs, 0], obstacles[n_obs, 1] = ox, oy  # the object ball blocks the spot too
+                    if _is_free(qx, qy, obstacles, n_obs + 1, R, width, length, kitchen, pockets, SPOT_MARGIN) and \
+                            _path_clear(qx, qy, gx, gy, obstacles, n_obs, reach2):
+                        length_p = math.hypot(tx - ox, ty - oy) + dist
+                        if not found or length_p < best_len:
+                            found, best_len, cx, cy = True, length_p, qx, qy
+                        break
+            if not found:
+                qx, qy = ox, oy - 0.3
+                if not _is_free(qx, qy, balls, n_balls, R, width, length, kitchen, pockets, 0.0):
+                    fallback[k] = True
+                    continue
+                cx, cy = qx, qy
+        # the pot with clear paths first, then the smallest cut
+        have = False
+        best_clear = False
+        best_cut = 0.0
+        V0 = 3.0
+        phi = math.degrees(math.atan2(oy - cy, ox - cx))
+        for p in range(aims.shape[0]):
+            tx, ty = aims[p, 0], aims[p, 1]
+            ux, uy = _unit(tx - ox, ty - oy)
+            gx, gy = ox - 2.0 * R * ux, oy - 2.0 * R * uy
+            if not (R <= gx <= width - R and R <= gy <= length - R):
+                continue
+            vx, vy = _unit(gx - cx, gy - cy)
+            cut = math.degrees(math.acos(min(max(vx * ux + vy * uy, -1.0), 1.0)))
+            if cut > MAX_CUT:
+                continue
+            if (p == 2 or p == 3) and abs(uy) > SIDE_STEEP:
+                continue
+            clear = _path_clear(cx, cy, gx, gy, obstacles, n_obs, reach2) and \
+                _path_clear(ox, oy, tx, ty, obstacles, n_obs, reach2)
+            if have and not ((clear and not best_clear) or (clear == best_clear and cut < best_cut)):
+                continue
+            have, best_clear, best_cut = True, clear, cut
+            d1 = math.hypot(gx - cx, gy - cy)
+            d2 = math.hypot(tx - ox, ty - oy)
+            V0 = min(max(1.2 + 1.1 * (d1 + d2 / max(math.cos(math.radians(cut)), 0.3)), 1.5), 6.0)
+            phi = math.degrees(math.atan2(gy - cy, gx - cx))
+        _encode(out, k, V0, phi, placed, cx, cy, kitchen, R, width, length, head_y, v_min, v_max, theta_max)
