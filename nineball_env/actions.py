@@ -146,6 +146,19 @@ def action_to_shot(action: np.ndarray, scale: ActionScale = DEFAULT_SCALE) -> Sh
                 b=scale.tip_max * float(u[A.VERTICAL]))
 
 
+def shot_rows(actions: np.ndarray, scale: ActionScale = DEFAULT_SCALE) -> np.ndarray:
+    """``action_to_shot`` for checked actions (n, 9) at once: (n, 5) rows (V0, phi°, theta°, a, b), the same floats
+    (the same operations in the same order; a test checks both bit for bit)."""
+    u = np.asarray(actions, dtype=np.float64)
+    rows = np.empty((u.shape[0], 5))
+    rows[:, 0] = scale.v_min + (u[:, A.SPEED] + 1.0) * 0.5 * (scale.v_max - scale.v_min)
+    rows[:, 1] = 180.0 * u[:, A.AIM]
+    rows[:, 2] = 0.0 + (u[:, A.ELEVATION] + 1.0) * 0.5 * (scale.theta_max - 0.0)
+    rows[:, 3] = scale.tip_max * u[:, A.SIDE]
+    rows[:, 4] = scale.tip_max * u[:, A.VERTICAL]
+    return rows
+
+
 def action_to_placement(action: np.ndarray, ball_in_hand: str, table: Table = DEFAULT_TABLE,
                         params: PhysicsParams = DEFAULT_PARAMS) -> tuple[float, float]:
     """The cue-ball centre [m] encoded in PLACE_X, PLACE_Y for ``ball_in_hand`` "kitchen" or "anywhere"."""
@@ -155,12 +168,13 @@ def action_to_placement(action: np.ndarray, ball_in_hand: str, table: Table = DE
 
 def decode(action: np.ndarray, *, ball_in_hand: str = BIH_NONE, push_out_allowed: bool = False,
            choice: bool = False, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
-           scale: ActionScale = DEFAULT_SCALE) -> Decision:
-    """The decision a checked action means in the current phase; components the phase does not use are ignored."""
+           scale: ActionScale = DEFAULT_SCALE, shot: Shot | None = None) -> Decision:
+    """The decision a checked action means in the current phase; components the phase does not use are ignored.
+    ``shot``, when given, replaces ``action_to_shot(action)`` (a vector env decodes and perturbs all shots at once)."""
     if choice:
         return Decision(shot=None, pass_back=bool(action[A.PASS_BACK] > 0.0))
     placement = None if ball_in_hand == BIH_NONE else action_to_placement(action, ball_in_hand, table, params)
-    return Decision(shot=action_to_shot(action, scale), placement=placement,
+    return Decision(shot=action_to_shot(action, scale) if shot is None else shot, placement=placement,
                     push_out=bool(push_out_allowed and action[A.PUSH_OUT] > 0.0))
 
 

@@ -184,12 +184,14 @@ class Game:
 
     # -- decisions --------------------------------------------------------------------------------
 
-    def decode(self, act: np.ndarray, scale: actions.ActionScale = actions.DEFAULT_SCALE) -> Decision:
-        """What the checked action ``act`` means in the current phase (unused components are ignored)."""
+    def decode(self, act: np.ndarray, scale: actions.ActionScale = actions.DEFAULT_SCALE,
+               shot: physics.Shot | None = None) -> Decision:
+        """What the checked action ``act`` means in the current phase (unused components are ignored); ``shot``
+        replaces the one the action encodes (``actions.decode``)."""
         rack, cfg = self.rack, self.config
         return actions.decode(act, ball_in_hand=rack.ball_in_hand, push_out_allowed=rack.phase is rules.Phase.PUSH_OUT_ALLOWED,
                               choice=rack.phase is rules.Phase.PUSH_OUT_CHOICE, table=cfg.table, params=cfg.params,
-                              scale=scale)
+                              scale=scale, shot=shot)
 
     def apply(self, player: int, decision: Decision) -> Outcome:
         """Play ``decision`` for ``player``: simulate, rule, apply. Raises ValueError (nothing changed) when it

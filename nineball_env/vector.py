@@ -41,6 +41,7 @@ from physics import BallState
 from nineball_env import actions, observation, opponents, rewards, shot_facts
 from nineball_env.env import LEARNER, MAX_OPPONENT_DECISIONS, MAX_REDEALS, OPPONENT, NineBallEnv
 from nineball_env.game import Game, Outcome, PreparedShot
+from nineball_env.noise import perturb_rows
 from nineball_env.rules import Phase
 
 DEFAULT_MAX_EPISODE_STEPS = 200  # NineBall-v0's registration (read from the registry when available)
@@ -127,7 +128,7 @@ class NineBallVectorEnv(VectorEnv):
         resetting = np.flatnonzero(self._autoreset).tolist()
         stepping = np.flatnonzero(~self._autoreset).tolist()
         try:
-            mine = self._apply_batch([(k, LEARNER, self.envs[k]._decide(acts[k])) for k in stepping])
+            mine = self._apply_batch(self._decisions(stepping, LEARNER, acts[stepping]))
             infos = self._reset_tables(resetting, {}, stepping)
             theirs = self._last_theirs
         except BaseException:
@@ -274,11 +275,27 @@ class NineBallVectorEnv(VectorEnv):
                     rack = self.envs[active[i]]._game.rack
                     infos.append({"player": OPPONENT, "phase": str(rack.phase), "ball_in_hand": str(rack.ball_in_hand)})
                 acts[rows] = opponents.query_batch(self.envs[active[rows[0]]].opponent, seen[rows], infos)
-            moves = [(k, OPPONENT, self.envs[k]._decide(acts[i])) for i, k in enumerate(active)]
+            moves = self._decisions(active, OPPONENT, acts)
             for k, outcome in self._apply_batch(moves).items():
                 done[k].append(outcome)
             active = [k for k in active if self.envs[k]._game.to_move == OPPONENT]
         return done
+
+    def _decisions(self, ks: list[int], player: int, acts: np.ndarray) -> list[tuple[int, int, actions.Decision]]:
+        """What the checked actions ``acts`` (one row per table of ``ks``) mean for ``player``, execution noise
+        included: ``NineBallEnv._decide`` table by table, with the shot decoding and noise done on all rows at
+        once (the same floats; each table draws its noise from its own generator, in the same order)."""
+        env0 = self.envs[0]
+        rows = actions.shot_rows(acts, env0.scale)
+        choice = [self.envs[k]._game.rack.phase is Phase.PUSH_OUT_CHOICE for k in ks]
+        if not env0.noise.silent:
+            errors = np.zeros((len(ks), 5))
+            for i, k in enumerate(ks):
+                if not choice[i]:
+                    errors[i] = self.envs[k].np_random.standard_normal(5)
+            rows = perturb_rows(rows, errors, env0.noise, self.config.params)
+        return [(k, player, self.envs[k]._game.decode(acts[i], env0.scale, None if choice[i] else physics.Shot._trusted(*row)))
+                for i, (k, row) in enumerate(zip(ks, rows.tolist()))]  # rows: decoded in range, noise clipped
 
     def _apply_batch(self, moves: list[tuple[int, int, actions.Decision]]) -> dict[int, Outcome]:
         """Apply one decision per table (``Game.prepare`` → one ``physics.simulate_batch_packed`` call for all
