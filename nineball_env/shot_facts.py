@@ -26,8 +26,10 @@ _SETS: tuple[frozenset[int], ...] = tuple(
 
 
 @njit(cache=True)
-def _summarize_rows(rows, n, k, first_bits, first_time, cushion_bits, pocketed, n_pocketed, off, n_off):
-    """Fill row ``k`` of the outputs from the first ``n`` log ``rows`` of one shot (see ``summarize_logs``)."""
+def _summarize_rows(rows, n, k, simultaneous, first_bits, first_time, cushion_bits, pocketed, n_pocketed, off, n_off):
+    """Fill row ``k`` of the outputs from the first ``n`` log ``rows`` of one shot (see ``summarize_logs``); cue-ball
+    contacts within ``simultaneous`` [s] of the first count as first contacts (passed in, not read as a global,
+    so numba's cache can never keep a stale value)."""
     last_cushion = np.full(N_BALLS, -1.0)
     t_first = -1.0
     bits = 0
@@ -43,7 +45,7 @@ def _summarize_rows(rows, n, k, first_bits, first_time, cushion_bits, pocketed, 
                 other = b if a == 0 else a
                 if t_first < 0.0:
                     t_first = t
-                if t - t_first <= SIMULTANEOUS_S:
+                if t - t_first <= simultaneous:
                     bits |= 1 << other
         elif kind == _CUSHION or kind == _JAW:
             last_cushion[a] = t  # time order: the last contact is the latest
@@ -66,9 +68,9 @@ def _summarize_rows(rows, n, k, first_bits, first_time, cushion_bits, pocketed, 
 
 
 @njit(cache=True)
-def _summarize_batch(logs, n_events, first_bits, first_time, cushion_bits, pocketed, n_pocketed, off, n_off):
+def _summarize_batch(logs, n_events, simultaneous, first_bits, first_time, cushion_bits, pocketed, n_pocketed, off, n_off):
     for k in range(logs.shape[0]):
-        _summarize_rows(logs[k], min(n_events[k], logs.shape[1]), k, first_bits, first_time, cushion_bits,
+        _summarize_rows(logs[k], min(n_events[k], logs.shape[1]), k, simultaneous, first_bits, first_time, cushion_bits,
                         pocketed, n_pocketed, off, n_off)
 
 
@@ -100,7 +102,7 @@ def summarize_logs(logs: np.ndarray, n_events: np.ndarray) -> LogSummaries:
     than the capacity must be summarised from its full rows instead)."""
     B = logs.shape[0]
     out = LogSummaries(B)
-    _summarize_batch(logs, np.asarray(n_events, dtype=np.int64), out.first_bits, out.first_time, out.cushion_bits,
+    _summarize_batch(logs, np.asarray(n_events, dtype=np.int64), SIMULTANEOUS_S, out.first_bits, out.first_time, out.cushion_bits,
                      out.pocketed, out.n_pocketed, out.off, out.n_off)
     return out
 
