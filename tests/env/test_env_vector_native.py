@@ -125,3 +125,54 @@ def test_sb3_adapter_ppo_smoke():
         seen += dones.sum()
     assert seen >= 4  # the 5-step limit ends every table's episode at the latest
     vec.close()
+
+
+class _BatchCounting:
+    """A stateless opponent that decides in batches (like an SB3 model's ``predict``) and counts its calls."""
+
+    def __init__(self) -> None:
+        from nineball_env.aiming import AimingPolicy
+        self.policy, self.calls, self.rows = AimingPolicy(), 0, 0
+
+    def predict(self, obs, deterministic=True):
+        obs = np.asarray(obs)
+        self.calls += 1
+        self.rows += len(obs) if obs.ndim == 2 else 1
+        return (self.policy.act_batch(obs) if obs.ndim == 2 else self.policy.act(obs)), None
+
+
+def test_a_shared_batch_opponent_is_queried_once_per_round_and_matches_single_envs():
+    """An SB3-style opponent shared by the tables decides for all of them in one ``predict`` call per round;
+    the tables still replay single envs with the same opponent (its batch rows equal its one-row answers)."""
+    B, rng = 6, np.random.default_rng(4)
+    opponent = _BatchCounting()
+    venv = NineBallVectorEnv(B, opponent=opponent, max_episode_steps=20)
+    singles = [gym.make("NineBall-v0", opponent=_BatchCounting(), max_episode_steps=20) for _ in range(B)]
+    obs, _ = venv.reset(seed=3)
+    for k, env in enumerate(singles):
+        np.testing.assert_array_equal(env.reset(seed=3 + k)[0], obs[k])
+    done = [False] * B
+    for _ in range(10):
+        acts = _actions(rng, B)
+        obs, reward, term, trunc, _ = venv.step(acts)
+        for k, env in enumerate(singles):
+            if done[k]:  # NEXT_STEP autoreset
+                o, r, te, tr = env.reset()[0], 0.0, False, False
+            else:
+                o, r, te, tr, _ = env.step(acts[k])
+            assert np.array_equal(o, obs[k]) and r == reward[k] and (te, tr) == (term[k], trunc[k])
+            done[k] = te or tr
+    assert opponent.rows > opponent.calls  # several tables per call
+
+
+def test_query_batch_checks_what_a_batch_opponent_returns():
+    from nineball_env import opponents
+
+    class Bad:
+        def predict(self, obs, deterministic=True):
+            return np.zeros((len(obs), 8)), None
+
+    with pytest.raises(ValueError, match="opponent actions"):
+        opponents.query_batch(Bad(), np.zeros((3, 54), dtype=np.float32), [{}] * 3)
+    rows = opponents.query_batch(lambda obs, info: np.full(9, 2.0), np.zeros((2, 54), dtype=np.float32), [{}] * 2)
+    assert rows.shape == (2, 9) and np.all(rows == 1.0)  # a plain callable: row by row, clipped like query
