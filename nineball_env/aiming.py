@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from nineball_env import actions, observation, placement
-from nineball_env.aiming_kernel import aim_batch
+from nineball_env.kernels.aiming import aim_batch
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Shot, Table
 
 
@@ -126,7 +126,7 @@ def straight_in_spot(obj: np.ndarray, obstacles: np.ndarray, table: Table = DEFA
 class AimingPolicy:
     """Ghost-ball opponent: ``act(observation) -> action``; also callable as ``policy(observation, info)``.
 
-    ``act_batch`` decides for many observations in one compiled call (``aiming_kernel``), which the
+    ``act_batch`` decides for many observations in one compiled call (``kernels.aiming``), which the
     vector env uses; ``act`` is ``act_batch`` on one row. ``act_reference`` is the same policy written
     with the Python helpers above (and decides the rare rows the kernel hands back).
     """

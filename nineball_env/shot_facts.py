@@ -11,67 +11,14 @@ checks both summaries agree on random physics shots.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from nineball_env.kernels.facts import N_BALLS, _summarize_batch
 from nineball_env.rules import ShotSummary
 from nineball_env.rules.summary import SIMULTANEOUS_S
-
-N_BALLS = 10
-# physics.EventKind codes (a test checks them against the enum)
-_BALL_BALL, _CUSHION, _JAW, _POCKET, _OFF_TABLE = 1, 2, 3, 4, 9
 
 #: ball-set bit mask -> frozenset of its balls, for the 2**10 masks of balls 0..9
 _SETS: tuple[frozenset[int], ...] = tuple(
     frozenset(b for b in range(N_BALLS) if mask >> b & 1) for mask in range(1 << N_BALLS))
-
-
-@njit(cache=True)
-def _summarize_rows(rows, n, k, simultaneous, first_bits, first_time, cushion_bits, pocketed, n_pocketed, off, n_off):
-    """Fill row ``k`` of the outputs from the first ``n`` log ``rows`` of one shot (see ``summarize_logs``); cue-ball
-    contacts within ``simultaneous`` [s] of the first count as first contacts (passed in, not read as a global,
-    so numba's cache can never keep a stale value)."""
-    last_cushion = np.full(N_BALLS, -1.0)
-    t_first = -1.0
-    bits = 0
-    n_p = 0
-    n_o = 0
-    for i in range(n):
-        kind = int(rows[i, 1])
-        t = rows[i, 0]
-        a = int(rows[i, 2])
-        if kind == _BALL_BALL:
-            b = int(rows[i, 3])
-            if a == 0 or b == 0:
-                other = b if a == 0 else a
-                if t_first < 0.0:
-                    t_first = t
-                if t - t_first <= simultaneous:
-                    bits |= 1 << other
-        elif kind == _CUSHION or kind == _JAW:
-            last_cushion[a] = t  # time order: the last contact is the latest
-        elif kind == _POCKET:
-            pocketed[k, n_p] = a
-            n_p += 1
-        elif kind == _OFF_TABLE:
-            off[k, n_o] = a
-            n_o += 1
-    cushioned = 0
-    if t_first >= 0.0:
-        for ball in range(N_BALLS):
-            if last_cushion[ball] >= t_first:
-                cushioned |= 1 << ball
-    first_bits[k] = bits
-    first_time[k] = t_first
-    cushion_bits[k] = cushioned
-    n_pocketed[k] = n_p
-    n_off[k] = n_o
-
-
-@njit(cache=True)
-def _summarize_batch(logs, n_events, simultaneous, first_bits, first_time, cushion_bits, pocketed, n_pocketed, off, n_off):
-    for k in range(logs.shape[0]):
-        _summarize_rows(logs[k], min(n_events[k], logs.shape[1]), k, simultaneous, first_bits, first_time, cushion_bits,
-                        pocketed, n_pocketed, off, n_off)
 
 
 class LogSummaries:

@@ -10,8 +10,8 @@ import hashlib
 from pathlib import Path
 
 
-def _drop_stale_numba_cache() -> None:
-    here = Path(__file__).resolve().parent
+def drop_stale_numba_cache(here: Path) -> None:
+    """Drop numba's cache files under ``here/__pycache__`` when any ``*.py`` in ``here`` changed since it was written."""
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.glob("*.py")))).hexdigest()
     cache = here / "__pycache__"
     stamp = cache / "nineball-kernels.sha256"
@@ -27,4 +27,4 @@ def _drop_stale_numba_cache() -> None:
         pass
 
 
-_drop_stale_numba_cache()
+drop_stale_numba_cache(Path(__file__).resolve().parent)

@@ -150,7 +150,7 @@ def test_rows_the_kernel_hands_back_are_decided_by_the_python_path() -> None:
     blocked[2:4] = (0.5, (t.head_string_y - 0.01) / t.length)  # ball 1 on the policy's break spot
     policy = AimingPolicy()
     out, fallback = np.empty((2, 9)), np.zeros(2, dtype=bool)
-    from nineball_env.aiming_kernel import aim_batch
+    from nineball_env.kernels.aiming import aim_batch
     s = actions.DEFAULT_SCALE
     aim_batch(np.stack([obs, blocked]), t.width, t.length, R, policy._pockets, policy._aims, 9.0, s.v_min, s.v_max,
               s.theta_max, out, fallback)

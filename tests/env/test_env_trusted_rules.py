@@ -14,11 +14,12 @@ import numpy as np
 
 import physics
 from nineball_env import actions, rules, shot_facts
+from nineball_env.kernels import facts
 from nineball_env.game import Game, GameConfig
 
 
 def test_kernel_event_codes_match_physics() -> None:
-    assert (shot_facts._BALL_BALL, shot_facts._CUSHION, shot_facts._JAW, shot_facts._POCKET, shot_facts._OFF_TABLE) == (
+    assert (facts._BALL_BALL, facts._CUSHION, facts._JAW, facts._POCKET, facts._OFF_TABLE) == (
         physics.EventKind.BALL_BALL, physics.EventKind.BALL_CUSHION, physics.EventKind.BALL_JAW,
         physics.EventKind.BALL_POCKET, physics.EventKind.BALL_OFF_TABLE)
 

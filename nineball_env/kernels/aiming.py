@@ -14,6 +14,8 @@ import math
 import numpy as np
 from numba import njit
 
+from nineball_env.kernels.placement import is_free as _is_free
+
 MAX_CUT = 75.0  # [deg] the widest cut the policy tries
 SIDE_STEEP = 0.8  # a side pocket is skipped when the ball's path to it is steeper than this (|sin|)
 BIH_DISTANCES = (0.25, 0.4, 0.15, 0.6, 0.1)  # [m] behind the object ball, tried in this order
@@ -46,22 +48,6 @@ def _unit(x, y):
     if n > 0.0:
         return x / n, y / n
     return 0.0, 0.0
-
-
-@njit(cache=True)
-def _is_free(x, y, balls, n_balls, R, width, length, kitchen, pockets, margin):
-    """``placement.is_free``: a cue ball at (x, y) is a legal placement among the first ``n_balls`` centres."""
-    y_hi = length / 4.0 if kitchen else length - R
-    if not (R <= x <= width - R and R <= y <= y_hi):
-        return False
-    for p in range(pockets.shape[0]):
-        if (pockets[p, 0] - x) ** 2 + (pockets[p, 1] - y) ** 2 < (pockets[p, 2] + margin) ** 2:
-            return False
-    reach = (2.0 * R + margin) ** 2
-    for i in range(n_balls):
-        if (balls[i, 0] - x) ** 2 + (balls[i, 1] - y) ** 2 < reach:
-            return False
-    return True
 
 
 @njit(cache=True)

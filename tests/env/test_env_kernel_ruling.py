@@ -1,10 +1,10 @@
-"""``ruling_kernel.rule_batch`` (the vector env's rules on integer racks) rules exactly as ``rules.decide``."""
+"""``kernels.ruling.rule_batch`` (the vector env's rules on integer racks) rules exactly as ``rules.decide``."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from nineball_env import ruling_kernel as rk
+from nineball_env.kernels import ruling as rk
 from nineball_env.rules import (BallInHand, Declaration, Phase, RackState, RuleId, ShotSummary, decide,
                                 decide_summary)
 
