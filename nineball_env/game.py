@@ -288,30 +288,8 @@ class Game:
                                                max_time=cfg.max_time))
 
     def _complete(self, result: SimResult) -> tuple[SimResult, np.ndarray]:
-        """Continue a first simulation past the event/time caps (at most ``MAX_CONTINUATIONS`` more calls,
-        then stop what still moves); the result to rest and the log rows of every call (times running on)."""
-        if not (result.hit_event_cap or result.hit_time_cap):
-            return result, result.events.rows
-        parts = [result.events.rows]
-        cfg = self.config
-        final, offset, capped = result.state, result.duration, True
-        for _ in range(MAX_CONTINUATIONS):
-            if not capped:
-                break
-            more = physics.simulate(final, None, cfg.table, cfg.params, max_events=cfg.max_events,
-                                    max_time=cfg.max_time)
-            shifted = more.events.rows.copy()
-            shifted[:, 0] += offset
-            parts.append(shifted)
-            final, offset, capped = more.state, offset + more.duration, more.hit_event_cap or more.hit_time_cap
-        if capped and not final.at_rest():  # give up: stop whatever still moves where it is
-            moving = final.on_table() & (final.motion != int(Motion.STATIONARY))
-            final.vel[moving] = 0.0
-            final.spin[moving] = 0.0
-            final.motion[moving] = int(Motion.STATIONARY)
-        if final is not result.state:
-            result = SimResult(result.initial, final, result.events, result.hit_event_cap, result.hit_time_cap)
-        return result, np.concatenate(parts)
+        """``complete_shot`` with this game's configuration."""
+        return complete_shot(result, self.config)
 
     def _finish(self, ruling: rules.Ruling, player: int, spot: tuple[float, float] | None = None,
                 adjusted: bool = False, n_events: int = 0, result: SimResult | None = None) -> Outcome:
@@ -336,6 +314,32 @@ class Game:
                 self.balls = rack_balls(order, self.config.table, self.config.params)
         self.last = Outcome(player, ruling, spot, adjusted, n_events, winner, result)
         return self.last
+
+
+def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.ndarray]:
+    """Continue a first simulation past the event/time caps (at most ``MAX_CONTINUATIONS`` more calls,
+    then stop what still moves); the result to rest and the log rows of every call (times running on)."""
+    if not (result.hit_event_cap or result.hit_time_cap):
+        return result, result.events.rows
+    parts = [result.events.rows]
+    final, offset, capped = result.state, result.duration, True
+    for _ in range(MAX_CONTINUATIONS):
+        if not capped:
+            break
+        more = physics.simulate(final, None, cfg.table, cfg.params, max_events=cfg.max_events,
+                                max_time=cfg.max_time)
+        shifted = more.events.rows.copy()
+        shifted[:, 0] += offset
+        parts.append(shifted)
+        final, offset, capped = more.state, offset + more.duration, more.hit_event_cap or more.hit_time_cap
+    if capped and not final.at_rest():  # give up: stop whatever still moves where it is
+        moving = final.on_table() & (final.motion != int(Motion.STATIONARY))
+        final.vel[moving] = 0.0
+        final.spin[moving] = 0.0
+        final.motion[moving] = int(Motion.STATIONARY)
+    if final is not result.state:
+        result = SimResult(result.initial, final, result.events, result.hit_event_cap, result.hit_time_cap)
+    return result, np.concatenate(parts)
 
 
 def with_shot(decision: Decision, shot: physics.Shot | None) -> Decision:

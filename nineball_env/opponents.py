@@ -41,7 +41,12 @@ def query(opponent: Opponent, obs: np.ndarray, info: dict) -> np.ndarray:
     return np.clip(arr, -1.0, 1.0)
 
 
-def query_batch(opponent: Opponent, obs: np.ndarray, infos: list[dict]) -> np.ndarray:
+def batched(opponent: Opponent) -> bool:
+    """``query_batch`` decides for all rows of this opponent in one call (and needs no infos)."""
+    return hasattr(opponent, "act_batch") or (not hasattr(opponent, "act") and hasattr(opponent, "predict"))
+
+
+def query_batch(opponent: Opponent, obs: np.ndarray, infos: list[dict] | None) -> np.ndarray:
     """``query`` for many observations (n, 54) of one opponent object: (n, 9) float64 actions.
 
     One call when the opponent decides in batches (``act_batch``, or ``predict`` of a stable-baselines3
@@ -53,6 +58,8 @@ def query_batch(opponent: Opponent, obs: np.ndarray, infos: list[dict]) -> np.nd
     elif not hasattr(opponent, "act") and hasattr(opponent, "predict"):
         actions, _ = opponent.predict(obs, deterministic=True)
     else:
+        if infos is None:
+            raise ValueError("infos: this opponent decides row by row and needs one info dict per observation")
         return np.stack([query(opponent, row, info) for row, info in zip(obs, infos)]) if len(obs) else \
             np.zeros((0, N_ACTION))
     arr = np.asarray(actions, dtype=np.float64)

@@ -1,12 +1,13 @@
-"""NineBallVectorEnv: ``num_envs`` NineBall-v0 tables stepped together with the batch physics kernel.
+"""NineBallVectorEnv: ``num_envs`` NineBall-v0 tables stepped together, their games held as arrays.
 
 A ``gymnasium.vector.VectorEnv`` with the single-agent semantics of ``NineBall-v0`` (one learner
 decision per step, the opponent's decisions inside the step, the same spaces, rewards, infos and
-the 200-decision time limit). In ``step`` every table's learner shot is simulated by ONE
-``physics.simulate_batch`` call; then the opponents' decisions run in rounds — every table whose
-opponent is to move decides, and their shots are batch-simulated together — until each table
-awaits the learner or is over. Resets (and the autoreset of finished tables) deal and play the
-opponent's break the same way.
+the 200-decision time limit). The games live in a ``table_batch.TableBatch`` (balls, racks and
+scores as arrays): in ``step`` every table's learner decision is played in one round — one batch
+simulation, one read of all event logs, one call of the rules kernel — then the opponents decide in
+rounds (one batched query of a shared opponent per round: ``AimingPolicy.act_batch`` or an SB3
+model's ``predict``) until each table awaits the learner or is over. Resets (and the autoreset of
+finished tables) deal and play the opponent's break the same way.
 
 Autoreset mode: ``NEXT_STEP`` (``metadata["autoreset_mode"]``): the step after a table terminates or
 truncates resets it (its action is ignored, reward 0, terminated/truncated False, the reset's info).
@@ -15,15 +16,7 @@ truncates resets it (its action is ignored, reward 0, terminated/truncated False
 Seeding: ``reset(seed=s)`` seeds table k with ``s + k`` (a list seeds table by table), exactly as
 ``SyncVectorEnv`` seeds its sub-envs; each table owns its generator (rack shuffle, breaker,
 execution noise), so table k replays ``gymnasium.make("NineBall-v0")`` reset with seed ``s + k``
-and given the same actions, noise included (the batch kernel is bit-identical to ``physics.simulate``).
-
-Implementation: each table is an unwrapped ``NineBallEnv`` (its ``_decide`` and ``_info`` are
-reused). A decision goes through ``Game.prepare`` (checks, cue-ball placement: the shot and its
-start state), the prepared shots of all tables through one ``physics.simulate_batch_packed`` call,
-their logs through one ``shot_facts.summarize_logs`` call, and each table's summary through
-``Game.finish_summary`` (rules, apply) — the path ``Game.apply`` takes for a single env, run once
-per decision (a capped shot or a truncated log goes through ``Game.finish`` with its full result). Observations are encoded for all tables at once and
-infos batched key by key (as ``VectorEnv._add_info`` would, table by table).
+and given the same actions, noise included (tests compare observations, rewards and infos).
 """
 
 from __future__ import annotations
@@ -36,13 +29,11 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-import physics
-from physics import BallState
-from nineball_env import actions, observation, opponents, rewards, shot_facts
+from nineball_env import actions, opponents, rewards
 from nineball_env.env import LEARNER, MAX_OPPONENT_DECISIONS, MAX_REDEALS, OPPONENT, NineBallEnv
-from nineball_env.game import Game, Outcome, PreparedShot
-from nineball_env.noise import perturb_rows
-from nineball_env.rules import Phase
+from nineball_env.table_batch import (BALL_IN_HAND_NAMES, DECLARATION_NAMES, PHASE_NAMES, Decision, TableBatch,
+                                      cited_names, foul_names)
+from nineball_env.kernels import ruling as rk
 
 DEFAULT_MAX_EPISODE_STEPS = 200  # NineBall-v0's registration (read from the registry when available)
 
@@ -100,6 +91,10 @@ class NineBallVectorEnv(VectorEnv):
         self._elapsed = np.zeros(self.num_envs, dtype=np.int64)
         self._autoreset = np.zeros(self.num_envs, dtype=bool)
         self._started = False
+        env0 = self.envs[0]
+        self.tables = TableBatch(self.config, [env.np_random for env in self.envs], env0.noise, env0.scale,
+                                 self.log_capacity, threads)
+        self._all = np.arange(self.num_envs)
 
     # -- Gymnasium API ----------------------------------------------------------------------------
 
@@ -114,6 +109,7 @@ class NineBallVectorEnv(VectorEnv):
         ks = list(range(self.num_envs)) if mask is None else np.flatnonzero(mask).tolist()
         for k in ks:
             gym.Env.reset(self.envs[k], seed=seeds[k])
+            self.tables.rngs[k] = self.envs[k].np_random  # a seed makes a new generator
         infos = self._reset_tables(ks, {})
         self._started = True
         obs = self._observations()
@@ -123,32 +119,31 @@ class NineBallVectorEnv(VectorEnv):
         acts = self._check_actions(actions_in)  # ValueError, nothing changed
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        saved = [(env._game, env._game.snapshot()) for env in self.envs]
-        saved_counters = (self._elapsed.copy(), self._autoreset.copy())
+        saved = (self.tables.snapshot(), self._elapsed.copy(), self._autoreset.copy())
         resetting = np.flatnonzero(self._autoreset).tolist()
-        stepping = np.flatnonzero(~self._autoreset).tolist()
+        stepping = np.flatnonzero(~self._autoreset)
         try:
-            mine = self._apply_batch(self._decisions(stepping, LEARNER, acts[stepping]))
-            infos = self._reset_tables(resetting, {}, stepping)
+            mine = dict(zip(stepping.tolist(), self.tables.play(stepping, LEARNER, acts[stepping])))
+            infos = self._reset_tables(resetting, {}, stepping.tolist())
             theirs = self._last_theirs
         except BaseException:
-            for env, (game, snap) in zip(self.envs, saved):
-                env._game = game
-                game.restore(snap)
-            self._elapsed, self._autoreset = saved_counters
+            self.tables.restore(saved[0])
+            self._elapsed, self._autoreset = saved[1], saved[2]
             raise
         B = self.num_envs
         reward = np.zeros(B, dtype=np.float64)
         terminated = np.zeros(B, dtype=bool)
         truncated = np.zeros(B, dtype=bool)
-        for k in stepping:
-            env = self.envs[k]
-            parts = rewards.reward_parts([mine[k], *theirs[k]], LEARNER, env.shaping)
+        over = self.tables.over(self._all)
+        shaping = self.envs[0].shaping
+        for k in stepping.tolist():
+            parts = rewards.parts_of(((o.player, o.rack_winner, o.foul, o.legal_pots) for o in (mine[k], *theirs[k])),
+                                     LEARNER, shaping)
             reward[k] = float(sum(parts.values()))
-            terminated[k] = env._game.over
+            terminated[k] = over[k]
             self._elapsed[k] += 1
             truncated[k] = self._elapsed[k] >= self.max_episode_steps
-            infos[k] = env._info(mine[k], theirs[k], parts, 0)
+            infos[k] = self._info(k, mine[k], theirs[k], parts, 0)
         self._autoreset = terminated | truncated
         return self._observations(), reward, terminated, truncated, self._batch_infos([infos[k] for k in range(B)],
                                                                                       list(range(B)))
@@ -186,9 +181,39 @@ class NineBallVectorEnv(VectorEnv):
 
     def _observations(self, ks: Sequence[int] | None = None, player: int = LEARNER) -> np.ndarray:
         """``observation.encode`` for ``player`` on tables ``ks`` (default: all), (len(ks), 54) float32."""
-        t = self.config.table
-        return encode_batch([self.envs[k]._game for k in (range(self.num_envs) if ks is None else ks)], player,
-                            t.width, t.length)
+        return self.tables.encode(self._all if ks is None else np.asarray(ks, dtype=np.int64), player)
+
+    def _info(self, k: int, mine: Decision | None, theirs: list[Decision], parts: dict[str, float],
+              redeals: int) -> dict[str, Any]:
+        """``NineBallEnv._info`` for table k, from its decisions."""
+        rack = self.tables.rack[k].tolist()
+        won = self.tables.won[k].tolist()
+        if mine is None:
+            ruling = {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}
+        else:
+            ruling = {"declaration": DECLARATION_NAMES[mine.declaration], "foul": mine.fouls != 0,
+                      "fouls": foul_names(mine.fouls), "cited": cited_names(mine.cited), "text": mine.text()}
+        return {
+            "ruling": ruling,
+            "pocketed": mine.pocketed if mine else (),
+            "placement": mine.placement if mine and mine.placement else (float("nan"), float("nan")),
+            "placement_adjusted": bool(mine and mine.adjusted),
+            "n_events": mine.n_events if mine else 0,
+            "opponent": {
+                "decisions": len(theirs),
+                "fouls": sum(o.fouls != 0 for o in theirs),
+                "pocketed": tuple(b for o in theirs for b in o.pocketed),
+                "rulings": tuple(f"{DECLARATION_NAMES[o.declaration]}: {o.text()}" for o in theirs),
+            },
+            "phase": PHASE_NAMES[rack[rk.PHASE]],
+            "ball_in_hand": BALL_IN_HAND_NAMES[rack[rk.IN_HAND]],
+            "foul_counts": (rack[rk.COUNT0], rack[rk.COUNT1]),
+            "score": (won[LEARNER], won[OPPONENT]),
+            "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent"
+                           for o in ([mine] if mine else []) + theirs if o.rack_winner is not None),
+            "redeals": redeals,
+            "reward_parts": parts,
+        }
 
     def _batch_infos(self, infos: list[dict[str, Any]], ks: list[int]) -> dict[str, Any]:
         """``infos[i]`` of table ``ks[i]`` batched as ``VectorEnv._add_info`` does table by table (same arrays,
@@ -228,18 +253,18 @@ class NineBallVectorEnv(VectorEnv):
         breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(env.first_breaker)
         if breaker is None:
             breaker = int(env.np_random.integers(2))
-        env._game = Game(env.config, env.np_random, breaker)
+        self.tables.deal(k, breaker)
 
     def _reset_tables(self, ks: list[int], infos: dict[int, dict], stepping: Sequence[int] = ()) -> dict[int, dict]:
         """Deal tables ``ks`` (their generators already seeded) and play every opponent decision due on
         tables ``ks`` and ``stepping`` together; redeal the deals the opponent wins outright (as NineBallEnv).
-        Leaves the opponent outcomes of ``stepping`` in ``self._last_theirs``; returns the reset infos."""
+        Leaves the opponent decisions of ``stepping`` in ``self._last_theirs``; returns the reset infos."""
         for k in ks:
             opponents.reseed(self.envs[k].opponent, self.envs[k].np_random)
             self._deal(k)
         theirs = self._opponent_turns(list(stepping) + list(ks))
         redeals = dict.fromkeys(ks, 0)
-        redo = [k for k in ks if self.envs[k]._game.over]
+        redo = [k for k in ks if self.tables.over(np.array([k]))[0]]
         while redo:
             for k in redo:
                 redeals[k] += 1
@@ -247,131 +272,40 @@ class NineBallVectorEnv(VectorEnv):
                     raise RuntimeError(f"the opponent won {redeals[k]} deals before the learner's first decision")
                 self._deal(k)
             theirs.update(self._opponent_turns(redo))
-            redo = [k for k in redo if self.envs[k]._game.over]
+            redo = [k for k in redo if self.tables.over(np.array([k]))[0]]
         zero = dict.fromkeys(rewards.REWARD_PARTS, 0.0)
         for k in ks:
-            infos[k] = self.envs[k]._info(None, theirs[k], dict(zero), redeals[k])
+            infos[k] = self._info(k, None, theirs[k], dict(zero), redeals[k])
             self._elapsed[k] = 0
             self._autoreset[k] = False
         self._last_theirs = theirs
         return infos
 
-    def _opponent_turns(self, ks: list[int]) -> dict[int, list[Outcome]]:
-        """The opponents' decisions on tables ``ks``, in rounds batch-simulated together, until each table
-        awaits the learner or is over."""
-        done: dict[int, list[Outcome]] = {k: [] for k in ks}
-        active = [k for k in ks if self.envs[k]._game.to_move == OPPONENT]
-        while active:
-            seen = self._observations(active, OPPONENT)
+    def _opponent_turns(self, ks: list[int]) -> dict[int, list[Decision]]:
+        """The opponents' decisions on tables ``ks``, in rounds played together, until each table awaits the
+        learner or is over."""
+        done: dict[int, list[Decision]] = {k: [] for k in ks}
+        tables = self.tables
+        candidates = np.asarray(ks, dtype=np.int64)
+        active = candidates[tables.to_move(candidates, OPPONENT)]
+        while active.size:
+            seen = tables.encode(active, OPPONENT)
             groups: dict[int, list[int]] = {}  # rows of ``active`` by opponent object: one batched query each
-            for i, k in enumerate(active):
+            for i, k in enumerate(active.tolist()):
                 if len(done[k]) >= MAX_OPPONENT_DECISIONS:
                     raise RuntimeError(f"the opponent made {MAX_OPPONENT_DECISIONS} decisions in a row")
                 groups.setdefault(id(self.envs[k].opponent), []).append(i)
-            acts = np.empty((len(active), actions.N_ACTION))
+            acts = np.empty((active.size, actions.N_ACTION))
             for rows in groups.values():
-                infos = []
-                for i in rows:
-                    rack = self.envs[active[i]]._game.rack
-                    infos.append({"player": OPPONENT, "phase": str(rack.phase), "ball_in_hand": str(rack.ball_in_hand)})
-                acts[rows] = opponents.query_batch(self.envs[active[rows[0]]].opponent, seen[rows], infos)
-            moves = self._decisions(active, OPPONENT, acts)
-            for k, outcome in self._apply_batch(moves).items():
-                done[k].append(outcome)
-            active = [k for k in active if self.envs[k]._game.to_move == OPPONENT]
+                opponent = self.envs[int(active[rows[0]])].opponent
+                infos = None if opponents.batched(opponent) else [
+                    {"player": OPPONENT, "phase": PHASE_NAMES[tables.rack[k, rk.PHASE]],
+                     "ball_in_hand": BALL_IN_HAND_NAMES[tables.rack[k, rk.IN_HAND]]} for k in active[rows].tolist()]
+                acts[rows] = opponents.query_batch(opponent, seen[rows], infos)
+            for k, decision in zip(active.tolist(), tables.play(active, OPPONENT, acts)):
+                done[k].append(decision)
+            active = active[tables.to_move(active, OPPONENT)]
         return done
 
-    def _decisions(self, ks: list[int], player: int, acts: np.ndarray) -> list[tuple[int, int, actions.Decision]]:
-        """What the checked actions ``acts`` (one row per table of ``ks``) mean for ``player``, execution noise
-        included: ``NineBallEnv._decide`` table by table, with the shot decoding and noise done on all rows at
-        once (the same floats; each table draws its noise from its own generator, in the same order)."""
-        env0 = self.envs[0]
-        rows = actions.shot_rows(acts, env0.scale)
-        choice = [self.envs[k]._game.rack.phase is Phase.PUSH_OUT_CHOICE for k in ks]
-        if not env0.noise.silent:
-            errors = np.zeros((len(ks), 5))
-            for i, k in enumerate(ks):
-                if not choice[i]:
-                    errors[i] = self.envs[k].np_random.standard_normal(5)
-            rows = perturb_rows(rows, errors, env0.noise, self.config.params)
-        return [(k, player, self.envs[k]._game.decode(acts[i], env0.scale, None if choice[i] else physics.Shot._trusted(*row)))
-                for i, (k, row) in enumerate(zip(ks, rows.tolist()))]  # rows: decoded in range, noise clipped
 
-    def _apply_batch(self, moves: list[tuple[int, int, actions.Decision]]) -> dict[int, Outcome]:
-        """Apply one decision per table (``Game.prepare`` → one ``physics.simulate_batch_packed`` call for all
-        the shots → ``Game.finish``)."""
-        out: dict[int, Outcome] = {}
-        shots: list[tuple[int, PreparedShot]] = []
-        for k, player, decision in moves:
-            game = self.envs[k]._game
-            prepared = game.prepare(player, decision)
-            if prepared.shot is None:  # the push-out choice: nothing to simulate
-                out[k] = game.finish(prepared, None)
-            else:
-                shots.append((k, prepared))
-        if shots:
-            cfg = self.config
-            states = np.stack([p.start.packed() for _, p in shots])
-            rows = np.array([(s.V0, s.phi, s.theta, s.a, s.b) for s in (p.shot for _, p in shots)], dtype=np.float64)
-            batch = physics.simulate_batch_packed(states, rows, cfg.table, cfg.params, max_events=cfg.max_events,
-                                                  max_time=cfg.max_time, log_capacity=self.log_capacity,
-                                                  threads=self.threads)
-            facts = shot_facts.summarize_logs(batch.logs, batch.n_events)
-            whole = (batch.n_events <= batch.logs.shape[1]) & ~batch.hit_event_cap & ~batch.hit_time_cap
-            for i, (k, prepared) in enumerate(shots):
-                game = self.envs[k]._game
-                if whole[i]:  # the usual case: the log is complete and the balls are at rest
-                    out[k] = game.finish_summary(prepared, BallState.from_packed(batch.states[i]), facts.summary(i),
-                                                 int(batch.n_events[i]))
-                else:  # a truncated log or a capped shot: the full result, continued to rest
-                    out[k] = game.finish(prepared, batch.result(i))
-        return out
-
-
-_PHASE_INDEX = {p: 39 + i for i, p in enumerate(observation.PHASES)}
-_IN_HAND_INDEX = {b: 43 + i for i, b in enumerate(observation.IN_HAND)}
-
-
-def encode_batch(games: Sequence[Game], player: int, width: float, length: float) -> np.ndarray:
-    """``observation.encode`` of ``player`` for every game at once, (len(games), 54) float32, bit for bit
-    (the same float64 products, cast once)."""
-    n = len(games)
-    obs = np.zeros((n, observation.OBS_SIZE))
-    if n == 0:
-        return obs.astype(np.float32)
-    balls = [g.balls for g in games]
-    on = np.stack([b.motion for b in balls]) <= int(physics.Motion.ROLLING)  # BallState.on_table()
-    pos = np.stack([b.pos for b in balls]).astype(np.float64, copy=False) * np.array([1.0 / width, 1.0 / length])
-    pos[~on] = 0.0
-    obs[:, 0:20] = pos.reshape(n, 20)
-    obs[:, 20:30] = on
-    other = 1 - player
-    rows, cols = [], []  # the one-hot / flag entries set to 1
-    for i, g in enumerate(games):
-        rack, match = g.rack, g.match
-        if rack.phase is not Phase.RACK_OVER:
-            rows += (i, i)
-            cols += (29 + min(rack.on_table), _PHASE_INDEX[rack.phase])
-            if rack.shooter == player:
-                rows.append(i)
-                cols.append(52)
-        rows.append(i)
-        cols.append(_IN_HAND_INDEX[rack.ball_in_hand])
-        mine, theirs = rack.foul_counts[player], rack.foul_counts[other]
-        row = obs[i]
-        if mine or theirs:
-            row[46] = min(mine, 2) * 0.5
-            row[47] = min(theirs, 2) * 0.5
-            row[48] = float(mine == 2)
-            row[49] = float(theirs == 2)
-        if match.race_to > 1:
-            row[50] = match.racks_won[player] / match.race_to
-            row[51] = match.racks_won[other] / match.race_to
-        if rack.breaker == player:
-            rows.append(i)
-            cols.append(53)
-    obs[rows, cols] = 1.0
-    return obs.astype(np.float32)
-
-
-__all__ = ["NineBallVectorEnv", "encode_batch"]
+__all__ = ["NineBallVectorEnv"]

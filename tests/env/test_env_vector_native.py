@@ -83,24 +83,44 @@ def test_autoreset_next_step():
     assert (venv._elapsed == 0).all()
 
 
+def _same_snapshot(a, b) -> bool:
+    return all(np.array_equal(x, y) for x, y in zip(a[:4], b[:4])) and a[4] == b[4]
+
+
 def test_bad_actions_raise_and_change_nothing():
     venv = NineBallVectorEnv(2)
     obs, _ = venv.reset(seed=5)
-    states = [env.get_state() for env in venv.envs]
+    before = venv.tables.snapshot()
     bad = np.zeros((2, 9), np.float32)
     bad[1, 3] = np.nan
     for actions in (bad, np.full((2, 9), 1.5), np.zeros((3, 9)), np.zeros(9), "x"):
         with pytest.raises(ValueError):
             venv.step(actions)
-    for env, before in zip(venv.envs, states):
-        after = env.get_state()
-        assert np.array_equal(after.balls.pos, before.balls.pos) and after.rack == before.rack
-        assert after.rng_state == before.rng_state
+    assert _same_snapshot(venv.tables.snapshot(), before)
     # and the env still steps exactly as one that never saw the bad actions
     twin = NineBallVectorEnv(2)
     twin.reset(seed=5)
     good = np.zeros((2, 9), np.float32)
     assert np.array_equal(venv.step(good)[0], twin.step(good)[0])
+
+
+def test_a_rejected_strict_placement_changes_nothing():
+    """With ``strict_placement`` a ball-in-hand spot on a ball raises ValueError; arrays and generators
+    (noise already drawn) are put back, and the next step plays as if it never happened (R-BIH)."""
+    venv = NineBallVectorEnv(2, strict_placement=True, first_breaker="learner", noise="icga")
+    venv.reset(seed=2)
+    before = venv.tables.snapshot()
+    t, R = venv.config.table, venv.config.params.R
+    act = np.zeros((2, 9))
+    act[:, 6] = 1.0  # the cue ball on the head string, x in the middle: free in an empty kitchen
+    bad = act.copy()
+    venv.tables.balls[1, 1, 0:2] = (t.width / 2.0, t.head_string_y)  # table 1: the 1 ball on that very spot
+    moved = venv.tables.snapshot()
+    with pytest.raises(ValueError, match="placement"):
+        venv.step(bad)
+    assert _same_snapshot(venv.tables.snapshot(), moved)
+    venv.tables.restore(before)
+    assert venv.step(act)[0].shape == (2, 54)
 
 
 def test_sb3_adapter_ppo_smoke():

@@ -1,30 +1,9 @@
-"""nineball_env.vector.encode_batch: observation.encode for many games at once, bit for bit."""
+"""NineBallVectorEnv infos: batched key by key exactly as ``VectorEnv._add_info`` would, table by table."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from nineball_env import actions, observation
-from nineball_env.game import Game, GameConfig
-from nineball_env.vector import encode_batch
-
-
-def test_encode_batch_matches_encode_for_both_players() -> None:
-    rng = np.random.default_rng(1)
-    games = [Game(GameConfig(race_to=1 + s % 3), np.random.default_rng(s), first_breaker=s % 2) for s in range(12)]
-    t = games[0].config.table
-    checked = 0
-    for _ in range(25):
-        for player in (0, 1):
-            got = encode_batch(games, player, t.width, t.length)
-            want = np.stack([observation.encode(g.balls.pos, g.on_table(), g.rack, g.match, player, t.width, t.length)
-                             for g in games])
-            assert got.dtype == np.float32 and np.array_equal(got, want)
-            checked += len(games)
-        for g in games:
-            if not g.over:
-                g.apply(g.rack.shooter, g.decode(rng.uniform(-1, 1, actions.N_ACTION)))
-    assert checked >= 500 and encode_batch([], 0, t.width, t.length).shape == (0, observation.OBS_SIZE)
 
 
 def _same(a, b) -> bool:

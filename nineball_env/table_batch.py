@@ -1,0 +1,353 @@
+"""TableBatch: B games of nine-ball held as arrays, decisions played on many tables at once.
+
+The vector env's game state. ``Game`` holds one table in objects (``BallState``, frozen
+``RackState``/``Match``) and is the reference; here every table is a row of arrays — packed balls
+(B, 10, 9), the rack as integers (``kernels.ruling`` columns), racks won — and one round of
+decisions costs a few array operations, ONE ``physics.simulate_batch_packed`` call, ONE
+``shot_facts.summarize_logs`` call and ONE ``kernels.ruling.rule_batch`` call. Python runs per table
+only for what each table owns or what is rare: its generator's noise draws, a new rack, spotting
+the 9, a blocked ball-in-hand spot, a shot that hit the event/time cap. Table k given the same
+generator and decisions plays exactly as a ``Game`` (tests compare them step by step).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+import physics
+from nineball_env import actions, placement, rules, shot_facts
+from nineball_env.game import GameConfig, complete_shot, rack_balls
+from nineball_env.kernels import ruling as rk
+from nineball_env.kernels.placement import free_batch
+from nineball_env.noise import NoiseConfig, perturb_rows
+from nineball_env.observation import OBS_SIZE
+
+ON_TABLE_MAX = int(physics.Motion.ROLLING)  # motion codes <= this are on the table
+POCKETED = float(physics.Motion.POCKETED)
+STATIONARY = float(physics.Motion.STATIONARY)
+ALL_OBJECT_BALLS = sum(1 << b for b in range(1, 10))
+#: on-table bit mask -> the lowest object ball on it (R-LOWEST), and -> its balls in order
+LOWEST = np.array([next((b for b in range(1, 10) if m >> b & 1), 0) for m in range(1 << 10)], dtype=np.int64)
+BALLS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(1, 10) if m >> b & 1) for m in range(1 << 10))
+
+
+class Decision(NamedTuple):
+    """What one decision on one table did (the vector env's ``Outcome``): codes of ``kernels.ruling``.
+
+    ``after`` is the rack right after the ruling (before a new rack is dealt), as
+    (shooter, phase, ball in hand, count 0, count 1, on-table bits, winner); ``rack_winner`` is the
+    rack's winner when the decision ended it.
+    """
+
+    player: int
+    declaration: int
+    fouls: int
+    cited: tuple[int, ...]
+    pocketed: tuple[int, ...]
+    spotted: bool
+    after: tuple[int, int, int, int, int, int, int]
+    rack_winner: int | None
+    placement: tuple[float, float] | None
+    adjusted: bool
+    n_events: int
+
+    @property
+    def foul(self) -> bool:
+        return self.fouls != 0
+
+    @property
+    def legal_pots(self) -> int:
+        """Object balls pocketed on a legal shot (not a push-out): what reward shaping counts."""
+        if self.fouls or self.declaration != rk.SHOT:
+            return 0
+        return sum(1 for b in self.pocketed if b != 0)
+
+    def text(self) -> str:
+        """``rules.format_outcome`` of the ruling (the golden playthroughs' one-line format)."""
+        shooter, phase, bih, c0, c1, on_bits, winner = self.after
+        return (f"fouls={fouls_text(self.fouls)} next={'-' if shooter < 0 else shooter} bih={_BIH[bih]} "
+                f"phase={_PHASE[phase]} counts={c0},{c1} table={','.join(map(str, BALLS_OF[on_bits])) or '-'} "
+                f"spotted={'yes' if self.spotted else 'no'} winner={'-' if winner < 0 else winner} "
+                f"cited={','.join(_RULE[c] for c in self.cited) or '-'}")
+
+
+_RULE = tuple(str(r) for r in rk.RULES)
+_PHASE = tuple(str(p) for p in rk.PHASES)
+_BIH = tuple(str(b) for b in rk.BALL_IN_HAND)
+DECLARATION_NAMES = tuple(str(d) for d in rk.DECLARATIONS)
+PHASE_NAMES, BALL_IN_HAND_NAMES = _PHASE, _BIH
+_FOULS: dict[int, tuple[str, ...]] = {}
+
+
+def foul_names(fouls: int) -> tuple[str, ...]:
+    """The rule IDs of a fouls bit mask, in rulebook order."""
+    names = _FOULS.get(fouls)
+    if names is None:
+        names = _FOULS[fouls] = tuple(_RULE[j] for j in range(len(_RULE)) if fouls >> j & 1)
+    return names
+
+
+def fouls_text(fouls: int) -> str:
+    return ",".join(foul_names(fouls)) or "-"
+
+
+def cited_names(cited: tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(_RULE[c] for c in cited)
+
+
+class TableBatch:
+    """``n`` games with one configuration; table k draws from ``rngs[k]`` (rack shuffles, breaker, noise).
+
+    Args:
+        config: the game configuration of every table.
+        rngs: one generator per table (the vector env's per-table generators; held by reference).
+        noise: execution noise of every decision.
+        scale: action scale.
+        log_capacity: events kept per table in a batch log (a longer shot is re-simulated alone).
+        threads: numba threads for the batch physics (None: numba's default).
+    """
+
+    def __init__(self, config: GameConfig, rngs: list[np.random.Generator], noise: NoiseConfig,
+                 scale: actions.ActionScale = actions.DEFAULT_SCALE, log_capacity: int = 256,
+                 threads: int | None = None) -> None:
+        n = len(rngs)
+        self.config, self.rngs, self.noise, self.scale = config, rngs, noise, scale
+        self.log_capacity, self.threads = log_capacity, threads
+        t, p = config.table, config.params
+        self.balls = np.zeros((n, 10, 9))
+        self.rack = np.zeros((n, rk.RACK_W), dtype=np.int64)
+        self.won = np.zeros((n, 2), dtype=np.int64)
+        self.next_breaker = np.zeros(n, dtype=np.int64)  # the match's breaker: of this rack, then of the next
+        self._pockets = np.ascontiguousarray(t.pockets, dtype=np.float64)
+        self._x_box = (p.R, t.width - p.R)
+        self._y_hi = {rk.BIH_KITCHEN: t.head_string_y, rk.BIH_ANYWHERE: t.length - p.R}
+
+    # -- state --------------------------------------------------------------------------------------
+
+    def over(self, ks: np.ndarray) -> np.ndarray:
+        """Which of tables ``ks`` have their match decided."""
+        return self.won[ks].max(axis=1) >= self.config.race_to
+
+    def to_move(self, ks: np.ndarray, player: int) -> np.ndarray:
+        """Which of tables ``ks`` await a decision of ``player``."""
+        return (self.rack[ks, rk.SHOOTER] == player) & ~self.over(ks)
+
+    def snapshot(self) -> tuple:
+        """Copies of every array and generator state (``restore`` puts them back)."""
+        return (self.balls.copy(), self.rack.copy(), self.won.copy(), self.next_breaker.copy(),
+                [rng.bit_generator.state for rng in self.rngs])
+
+    def restore(self, snap: tuple) -> None:
+        self.balls[:], self.rack[:], self.won[:], self.next_breaker[:] = snap[:4]
+        for rng, state in zip(self.rngs, snap[4]):
+            rng.bit_generator.state = state
+
+    def game_state(self, k: int) -> tuple[physics.BallState, rules.RackState, tuple[int, int]]:
+        """Table k as objects: the balls, the validated rack and the racks won (for tests and debugging)."""
+        return physics.BallState.from_packed(self.balls[k]), rk.rack_state(self.rack[k]), tuple(self.won[k].tolist())
+
+    # -- dealing ------------------------------------------------------------------------------------
+
+    def deal(self, k: int, breaker: int) -> None:
+        """A new match on table k broken by ``breaker`` (``Game(config, rng, breaker)``)."""
+        self.won[k] = 0
+        self.next_breaker[k] = breaker
+        self._new_rack(k)
+
+    def _new_rack(self, k: int) -> None:
+        """The next rack of table k's match (``Match.new_rack``): a tight rack from its generator (R-RACK)."""
+        breaker = int(self.next_breaker[k])
+        order = rules.rack_order(self.rngs[k])
+        self.balls[k] = rack_balls(order, self.config.table, self.config.params).packed()
+        row = self.rack[k]
+        row[:] = (breaker, rk.BREAK, rk.BIH_KITCHEN, ALL_OBJECT_BALLS, 0, 0, breaker, rk.NO_PLAYER, -1)
+
+    # -- observations -------------------------------------------------------------------------------
+
+    def encode(self, ks: np.ndarray, player: int) -> np.ndarray:
+        """``observation.encode`` of ``player`` on tables ``ks``, (len(ks), 54) float32, bit for bit."""
+        n = len(ks)
+        obs = np.zeros((n, OBS_SIZE))
+        if n == 0:
+            return obs.astype(np.float32)
+        t = self.config.table
+        balls, rack = self.balls[ks], self.rack[ks]
+        on = balls[:, :, 7] <= ON_TABLE_MAX
+        pos = balls[:, :, 0:2] * np.array([1.0 / t.width, 1.0 / t.length])
+        pos[~on] = 0.0
+        obs[:, 0:20] = pos.reshape(n, 20)
+        obs[:, 20:30] = on
+        rows = np.arange(n)
+        live = np.flatnonzero(rack[:, rk.PHASE] != rk.RACK_OVER)
+        obs[live, 29 + LOWEST[rack[live, rk.ON_BITS]]] = 1.0
+        obs[live, 39 + rack[live, rk.PHASE]] = 1.0
+        obs[live, 52] = rack[live, rk.SHOOTER] == player
+        obs[rows, 43 + rack[:, rk.IN_HAND]] = 1.0
+        mine, theirs = rack[:, rk.COUNT0 + player], rack[:, rk.COUNT0 + 1 - player]
+        obs[:, 46] = np.minimum(mine, 2) * 0.5
+        obs[:, 47] = np.minimum(theirs, 2) * 0.5
+        obs[:, 48] = mine == 2
+        obs[:, 49] = theirs == 2
+        race_to = self.config.race_to
+        if race_to > 1:
+            won = self.won[ks]
+            obs[:, 50] = won[:, player] / race_to
+            obs[:, 51] = won[:, 1 - player] / race_to
+        obs[:, 53] = rack[:, rk.BREAKER] == player
+        return obs.astype(np.float32)
+
+    # -- decisions ----------------------------------------------------------------------------------
+
+    def play(self, ks: np.ndarray, player: int, acts: np.ndarray) -> list[Decision]:
+        """Play ``player``'s checked actions ``acts`` (one row per table of ``ks``, each awaiting ``player``):
+        decode, noise, ball-in-hand placement, one batch simulation, the rules, and the result applied
+        (the 9 spotted, a cue ball in hand taken up, finished racks scored and the next one dealt).
+
+        Raises ValueError before anything changes but generator draws (the caller restores those) when
+        ``strict_placement`` is set and a placement is not free.
+        """
+        cfg = self.config
+        n = len(ks)
+        rack = self.rack[ks]
+        phase, bih = rack[:, rk.PHASE], rack[:, rk.IN_HAND]
+        choice = phase == rk.PUSH_CHOICE
+        shoot = ~choice
+        rows = actions.shot_rows(acts, self.scale)
+        if not self.noise.silent:
+            errors = np.zeros((n, 5))
+            for i in np.flatnonzero(shoot).tolist():
+                errors[i] = self.rngs[ks[i]].standard_normal(5)
+            rows = perturb_rows(rows, errors, self.noise, cfg.params)
+        declaration = np.where(choice, np.where(acts[:, actions.A.PASS_BACK] > 0.0, rk.PASS_BACK, rk.SHOOT),
+                               np.where((phase == rk.PUSH_ALLOWED) & (acts[:, actions.A.PUSH_OUT] > 0.0),
+                                        rk.PUSH_OUT, rk.SHOT))
+        start = self.balls[ks]
+        placed = np.flatnonzero(shoot & (bih != rk.BIH_NONE))
+        spots, adjusted = self._place(ks, start, placed, bih, acts)
+        start[placed, 0, 0:2] = spots
+        start[placed, 0, 2:7] = 0.0
+        start[placed, 0, 7] = STATIONARY
+        start[placed, 0, 8] = -1.0
+        sim = np.flatnonzero(shoot)
+        if np.any(start[sim, 0, 7] > ON_TABLE_MAX):
+            raise RuntimeError("internal: the cue ball is off the table but nobody has ball in hand")
+        first = np.zeros(n, dtype=np.int64)
+        cushion = np.zeros(n, dtype=np.int64)
+        pocketed = np.full((n, 10), -1, dtype=np.int64)
+        n_pocketed = np.zeros(n, dtype=np.int64)
+        off = np.full((n, 10), -1, dtype=np.int64)
+        n_off = np.zeros(n, dtype=np.int64)
+        n_events = np.zeros(n, dtype=np.int64)
+        if sim.size:
+            final = self._simulate(start[sim], rows[sim], sim, first, cushion, pocketed, n_pocketed, off, n_off,
+                                   n_events)
+            self.balls[ks[sim]] = final
+        after = np.empty_like(rack)
+        fouls = np.zeros(n, dtype=np.int64)
+        cited = np.zeros((n, rk.MAX_CITED), dtype=np.int64)
+        n_cited = np.zeros(n, dtype=np.int64)
+        spotted = np.zeros(n, dtype=np.bool_)
+        rk.rule_batch(rack, declaration, first, cushion, pocketed, n_pocketed, off, n_off, after, fouls, cited,
+                      n_cited, spotted)
+        self.rack[ks] = after
+        in_hand = after[:, rk.IN_HAND] != rk.BIH_NONE
+        for i in np.flatnonzero(spotted).tolist():
+            self._spot_nine(int(ks[i]), bool(in_hand[i]))
+        taken = ks[in_hand]
+        self.balls[taken, 0, 2:7] = 0.0  # the incoming player takes the cue ball in hand (BallState.remove)
+        self.balls[taken, 0, 7] = POCKETED
+        self.balls[taken, 0, 8] = -1.0
+        ended = after[:, rk.PHASE] == rk.RACK_OVER
+        for i in np.flatnonzero(ended).tolist():
+            self._score(int(ks[i]), int(after[i, rk.WINNER]), int(after[i, rk.BREAKER]))
+        spot_of = dict(zip(placed.tolist(), spots.tolist()))
+        adjusted_of = dict(zip(placed.tolist(), adjusted))
+        out = []
+        for i, (decl, f, nc, npk, sp, row, nev) in enumerate(zip(
+                declaration.tolist(), fouls.tolist(), n_cited.tolist(), n_pocketed.tolist(), spotted.tolist(),
+                after.tolist(), n_events.tolist())):
+            spot = spot_of.get(i)
+            out.append(Decision(
+                player, decl, f, tuple(cited[i, :nc].tolist()), tuple(pocketed[i, :npk].tolist()), sp,
+                (row[rk.SHOOTER], row[rk.PHASE], row[rk.IN_HAND], row[rk.COUNT0], row[rk.COUNT1], row[rk.ON_BITS],
+                 row[rk.WINNER]),
+                row[rk.WINNER] if row[rk.PHASE] == rk.RACK_OVER else None,
+                None if spot is None else (spot[0], spot[1]), adjusted_of.get(i, False), nev))
+        return out
+
+    def _place(self, ks: np.ndarray, start: np.ndarray, placed: np.ndarray, bih: np.ndarray,
+               acts: np.ndarray) -> tuple[np.ndarray, list[bool]]:
+        """Ball-in-hand spots of rows ``placed``: the requested spot when free (R-BIH, R-BREAK-POS), else the
+        nearest free one (``placement.nearest_free``) or, with ``strict_placement``, ValueError."""
+        cfg = self.config
+        t, p = cfg.table, cfg.params
+        spots = np.zeros((len(placed), 2))
+        if not len(placed):
+            return spots, []
+        u = acts[placed]
+        x_lo, x_hi = self._x_box
+        kitchen = bih[placed] == rk.BIH_KITCHEN
+        y_hi = np.where(kitchen, self._y_hi[rk.BIH_KITCHEN], self._y_hi[rk.BIH_ANYWHERE])
+        spots[:, 0] = x_lo + (u[:, actions.A.PLACE_X] + 1.0) * 0.5 * (x_hi - x_lo)  # actions.action_to_placement
+        spots[:, 1] = p.R + (u[:, actions.A.PLACE_Y] + 1.0) * 0.5 * (y_hi - p.R)
+        free = np.zeros(len(placed), dtype=np.bool_)
+        free_batch(start[placed], spots, kitchen, p.R, t.width, t.length, self._pockets, free)
+        adjusted = (~free).tolist()
+        for j in np.flatnonzero(~free).tolist():
+            x, y = spots[j].tolist()
+            if cfg.strict_placement:
+                where = "in the kitchen (R-BREAK-POS)" if kitchen[j] else "on the table (R-BIH)"
+                raise ValueError(f"placement: cue ball at ({x:.4f}, {y:.4f}) m is not a free spot {where}: "
+                                 "it touches a ball, a pocket or the rail")
+            balls = start[placed[j]]
+            others = balls[1:][balls[1:, 7] <= ON_TABLE_MAX, 0:2]
+            spots[j] = placement.nearest_free(x, y, others, t, p, bool(kitchen[j]))
+        return spots, adjusted
+
+    def _simulate(self, start, shots, rows_of, first, cushion, pocketed, n_pocketed, off, n_off, n_events):
+        """Simulate the shots, fill the facts of rows ``rows_of``; the final states (shots hitting a cap are
+        continued to rest alone, as ``Game.finish`` does)."""
+        cfg = self.config
+        batch = physics.simulate_batch_packed(start, shots, cfg.table, cfg.params, max_events=cfg.max_events,
+                                              max_time=cfg.max_time, log_capacity=self.log_capacity,
+                                              threads=self.threads)
+        facts = shot_facts.summarize_logs(batch.logs, batch.n_events)
+        final = batch.states
+        whole = (batch.n_events <= batch.logs.shape[1]) & ~batch.hit_event_cap & ~batch.hit_time_cap
+        for i in np.flatnonzero(~whole).tolist():
+            result, log = complete_shot(batch.result(i), cfg)
+            final[i] = result.state.packed()
+            alone = shot_facts.summarize_logs(log[None], np.array([len(log)]))
+            for name in ("first_bits", "first_time", "cushion_bits", "pocketed", "n_pocketed", "off", "n_off"):
+                getattr(facts, name)[i] = getattr(alone, name)[0]
+        first[rows_of] = facts.first_bits
+        cushion[rows_of] = facts.cushion_bits
+        pocketed[rows_of] = facts.pocketed
+        n_pocketed[rows_of] = facts.n_pocketed
+        off[rows_of] = facts.off
+        n_off[rows_of] = facts.n_off
+        n_events[rows_of] = batch.n_events
+        return final
+
+    def _spot_nine(self, k: int, in_hand: bool) -> None:
+        """Spot the 9 on table k (R-SPOT-9), the cue ball left out when it goes in hand (as ``Game._finish``)."""
+        balls = self.balls[k]
+        on = balls[:, 7] <= ON_TABLE_MAX
+        on[9] = False
+        if in_hand:
+            on[0] = False
+        positions = {b: (float(balls[b, 0]), float(balls[b, 1])) for b in np.flatnonzero(on).tolist()}
+        x, y = rules.spot_nine(positions, self.config.geometry)
+        balls[9, 0:2] = (x, y)
+        balls[9, 2:7] = 0.0
+        balls[9, 7] = STATIONARY
+        balls[9, 8] = -1.0
+
+    def _score(self, k: int, winner: int, breaker: int) -> None:
+        """Table k's rack ended: score it (``Match.record``) and deal the next rack unless the match is decided."""
+        self.won[k, winner] += 1
+        self.next_breaker[k] = 1 - breaker if self.config.break_order == rules.BreakOrder.ALTERNATE else winner
+        if self.won[k].max() < self.config.race_to:
+            self._new_rack(k)

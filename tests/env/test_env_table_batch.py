@@ -1,0 +1,73 @@
+"""TableBatch (the vector env's games as arrays) plays exactly as ``Game``, decision by decision."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nineball_env import actions, observation
+from nineball_env.aiming import AimingPolicy
+from nineball_env.game import Game, GameConfig
+from nineball_env.kernels import ruling as rk
+from nineball_env.noise import make_noise, perturb
+from nineball_env.table_batch import TableBatch
+
+
+def _twins(n: int, config: GameConfig, noise: str):
+    """n Games and a TableBatch dealt the same racks from twin generators."""
+    games = [Game(config, np.random.default_rng(100 + k), first_breaker=k % 2) for k in range(n)]
+    batch = TableBatch(config, [np.random.default_rng(100 + k) for k in range(n)], make_noise(noise))
+    for k in range(n):
+        batch.deal(k, k % 2)
+    return games, batch
+
+
+def _same(game: Game, batch: TableBatch, k: int) -> None:
+    balls, rack, won = batch.game_state(k)
+    assert balls == game.balls
+    assert rack == game.rack
+    assert won == game.match.racks_won
+    assert batch.rngs[k].bit_generator.state == game.rng.bit_generator.state
+
+
+@pytest.mark.parametrize("noise, race_to", [("none", 1), ("icga", 3)])
+def test_tables_play_like_games(noise, race_to) -> None:
+    config = GameConfig(race_to=race_to)
+    n = 12
+    games, batch = _twins(n, config, noise)
+    rng = np.random.default_rng(9)
+    policy = AimingPolicy()
+    seen = set()
+    for _ in range(80):
+        live = [k for k in range(n) if not games[k].over]
+        if not live:
+            break
+        for player in (0, 1):  # one round per player: the tables where that player is to move
+            ks = np.array([k for k in live if games[k].to_move == player], dtype=np.int64)
+            if not ks.size:
+                continue
+            t = config.table
+            want_obs = np.stack([observation.encode(games[k].balls.pos, games[k].on_table(), games[k].rack,
+                                                    games[k].match, player, t.width, t.length) for k in ks])
+            assert np.array_equal(batch.encode(ks, player), want_obs)
+            acts = policy.act_batch(want_obs).astype(np.float64)  # real play: pots, runs, won racks
+            wild = rng.random(ks.size) < 0.3  # and random actions: fouls, ball in hand, push-outs
+            acts[wild] = rng.uniform(-1, 1, (int(wild.sum()), actions.N_ACTION))
+            decisions = batch.play(ks, player, acts)
+            for k, act, got in zip(ks.tolist(), acts, decisions):
+                game = games[k]
+                decision = game.decode(act)
+                if decision.shot is not None and noise != "none":
+                    decision = decision.__class__(perturb(decision.shot, make_noise(noise), game.rng, config.params),
+                                                  decision.placement, decision.push_out, decision.pass_back)
+                outcome = game.apply(player, decision)
+                r = outcome.ruling
+                assert got.text() == r.describe()
+                assert (rk.DECLARATIONS[got.declaration], got.pocketed, got.rack_winner, got.placement,
+                        got.adjusted, got.n_events, got.foul) == (
+                    r.declaration, r.pocketed, outcome.rack_winner, outcome.placement, outcome.placement_adjusted,
+                    outcome.n_events, r.foul)
+                _same(game, batch, k)
+                seen.add((str(r.before.phase), r.foul, r.nine_spotted, outcome.rack_winner is not None))
+    assert ("break", False, False, False) in seen and ("push-out-allowed", False, False, False) in seen
+    assert any(won for *_, won in seen) and any(foul for _, foul, _, _ in seen) and any(s for _, _, s, _ in seen)
