@@ -46,6 +46,8 @@ SIDES = (0.3, -0.3)  # a, tried at the middle speeds
 # draw from ≈ 0.1 m off centre leaves a legal pot and a makeable shot on the lowest ball (mean ease ≈ 0.57
 # per break) far more often than the old grid of 9–11 m/s breaks along the head string (≈ 0.44).
 BREAK_BOOK = ((0.09, 0.2, 10.0, -0.6), (-0.12, 0.2, 10.0, -0.6), (0.12, 0.3, 10.0, -0.6), (-0.15, 0.3, 10.0, -0.6))
+LOOK_OPTIONS = 2  # pots of the next ball the look-ahead plays
+LOOK_GRID = ((1.0, -0.4), (1.0, 0.0), (1.0, 0.4), (1.7, -0.4), (1.7, 0.0), (1.7, 0.4), (2.6, -0.4), (2.6, 0.4))
 BREAK_LOG = 300  # events kept per simulated break (the rest are re-simulated when needed)
 
 
@@ -66,6 +68,8 @@ class SearchConfig:
         break_speed: cue speed [m/s] of the break when ``break_samples`` is 0 (centre of the head string).
         break_samples: noisy simulations per break candidate (cue spot × speed × draw); 0 keeps the
             fixed centre break.
+        lookahead: samples per pot finalist whose leaves are valued two shots deep (``_lookahead``);
+            0 ranks the finalists by the one-shot value alone.
         assumed_noise: noise preset assumed when no ``TableView`` is given (as an env opponent).
     """
 
@@ -79,11 +83,14 @@ class SearchConfig:
     push_below: float = 0.4
     break_speed: float = 9.0
     break_samples: int = 16
+    lookahead: int = 16
     assumed_noise: str = "icga"
 
     def __post_init__(self) -> None:
         if isinstance(self.break_samples, bool) or not isinstance(self.break_samples, int) or self.break_samples < 0:
             raise ValueError(f"break_samples: expected a whole number >= 0, got {self.break_samples!r}")
+        if isinstance(self.lookahead, bool) or not isinstance(self.lookahead, int) or self.lookahead < 0:
+            raise ValueError(f"lookahead: expected a whole number >= 0, got {self.lookahead!r}")
         for name in ("candidates", "top", "samples", "refine", "options", "placements"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -299,18 +306,20 @@ class SearchAgent(ViewAgent):
     # -- evaluation -------------------------------------------------------------------------------
 
     def _evaluate(self, view: TableView, state: BallState, shots: list[Shot], intent: str) -> Plan | None:
-        """Simulate every shot once without noise, then the best ``top`` under noise; the best mean value wins."""
+        """Simulate every shot once without noise, then the best ``top`` under noise; the best mean value wins
+        (for pots, ranked with the two-shot look-ahead of ``_lookahead``)."""
         if not shots:
             return None
         first = []
         for shot in shots:
-            value, out = self._sample(view, state, shot)
+            value, out, _ = self._sample(view, state, shot)
             first.append((value, out.legal_pot, shot))
         first.sort(key=lambda item: -item[0])
         c = self.config
         # Successive halving: every finalist gets ``samples`` noisy runs, the best ``refine`` as many again
         # (a larger sample for the finalists curbs the winner's curse of picking a lucky estimate).
         stats = {i: [0.0, 0, 0] for i in range(min(c.top, len(first)))}  # sum of values, legal pots, runs
+        kept: dict[int, list[tuple[float, BallState | None]]] = {i: [] for i in stats}  # (value, leave after a pot)
         rounds = ((list(stats), c.samples), (None, c.samples))
         for members, n in rounds:
             if members is None:
@@ -318,27 +327,93 @@ class SearchAgent(ViewAgent):
             for i in members:
                 shot = first[i][2]
                 for _ in range(n):
-                    value, out = self._sample(view, state, perturb(shot, view.noise, self.rng, view.params))
+                    value, out, final = self._sample(view, state, perturb(shot, view.noise, self.rng, view.params))
                     stats[i][0] += value
                     stats[i][1] += int(out.legal_pot)
                     stats[i][2] += 1
-        i = max(stats, key=lambda i: (stats[i][2] > c.samples, stats[i][0] / stats[i][2]))
+                    kept[i].append((value, final if out.legal_pot and not out.nine else None))
+        finalists = [i for i in stats if stats[i][2] > c.samples] or list(stats)
+        score = {i: stats[i][0] / stats[i][2] for i in finalists}
+        if intent == "pot" and c.lookahead > 0 and len(finalists) > 1:
+            score = self._lookahead_scores(view, {i: kept[i][: c.lookahead] for i in finalists}, score)
+        i = max(finalists, key=lambda i: score[i])
         total, pots, runs = stats[i]
         return Plan(first[i][2], total / runs, pots / runs, intent)
 
-    def _sample(self, view: TableView, state: BallState, shot: Shot) -> tuple[float, ShotOutcome]:
-        """Value of one simulated shot (see the module docstring) and what it did."""
+    def _lookahead_scores(self, view: TableView, kept: dict[int, list[tuple[float, BallState | None]]],
+                          score: dict[int, float]) -> dict[int, float]:
+        """Each finalist's mean value corrected by the look-ahead on a subset of its samples: the mean over
+        the subset with every leave after a pot valued 0.5 + 0.5·v (``_lookahead``) instead of 0.5 + 0.5·e,
+        minus the subset's one-shot mean (a control variate: the pot rate comes from all samples)."""
+        leaves = [final for samples in kept.values() for _, final in samples if final is not None]
+        if not leaves:
+            return score
+        v = iter(self._lookahead(view, leaves))
+        out = {}
+        for i, samples in kept.items():
+            one = [value for value, _ in samples]
+            two = [value if final is None else 0.5 + 0.5 * next(v) for value, final in samples]
+            out[i] = score[i] + (float(np.mean(two)) - float(np.mean(one)) if samples else 0.0)
+        return out
+
+    def _lookahead(self, view: TableView, leaves: list[BallState]) -> np.ndarray:
+        """Two-shot value of each leave (our turn, after a pot): max over the next shot's candidates of
+        e1·(0.5 + 0.5·e2), e1 the estimated chance of that pot and e2 the ease of the shot after it from
+        where a noise-free simulation stops the cue ball (1 when the pot is the 9). The candidates are
+        a speed × spin grid on the two easiest pots of the lowest ball, all simulated in one batch."""
+        t, p = view.table, view.params
+        sigma = aim_sigma(view.noise)
+        values = np.zeros(len(leaves))
+        packs, rows, owner, ease, target = [], [], [], [], []
+        for j, final in enumerate(leaves):
+            on = final.on_table()
+            left = [b for b in range(1, len(on)) if on[b]]
+            if not on[0] or not left:
+                values[j] = 1.0 if on[0] else 0.0
+                continue
+            if left[0] == 9:
+                values[j] = self._ease(view, final)
+                continue
+            options = [o for o in pot_options(final.pos[0], final.pos, on, left[0], t, p, sigma, combos=False)
+                       if o.ease > 0.05][:LOOK_OPTIONS]
+            packed = final.packed() if options else None
+            for o in options:
+                V0 = rolling_speed_for(o.d_cue, o.d_obj, o.cut, 0.5, p)
+                for factor, b in LOOK_GRID:
+                    rows.append((min(max(V0 * factor, 0.5), MAX_SPEED), o.phi, 0.0, 0.0, b))
+                    packs.append(packed)
+                    owner.append(j)
+                    ease.append(o.ease)
+                    target.append(left[0])
+        if not rows:
+            return values
+        result = physics.simulate_batch_packed(np.array(packs), np.array(rows), t, p, max_events=400, max_time=60.0,
+                                               log_capacity=1, threads=1)
+        motion = result.states[:, :, 7]
+        for k in range(len(rows)):
+            on = motion[k] <= int(physics.Motion.ROLLING)
+            if not on[0]:
+                continue
+            on[target[k]] = False  # assume the pot (the aim has no throw correction)
+            left = np.flatnonzero(on[1:]) + 1
+            e2 = 1.0 if left.size == 0 else best_ease(result.states[k, 0, :2], result.states[k, :, :2], on,
+                                                        int(left[0]), t, p, sigma)
+            values[owner[k]] = max(values[owner[k]], ease[k] * (0.5 + 0.5 * e2))
+        return values
+
+    def _sample(self, view: TableView, state: BallState, shot: Shot) -> tuple[float, ShotOutcome, BallState | None]:
+        """Value of one simulated shot (see the module docstring), what it did and where the balls stopped."""
         try:
             result = physics.simulate(state, shot, view.table, view.params, max_events=1000, max_time=60.0)
         except ValueError:
-            return 0.0, ShotOutcome(True, 0, False, False)
+            return 0.0, ShotOutcome(True, 0, False, False), None
         out = classify(result, view.rack.lowest)
         if out.foul:
-            return (0.0 if view.my_fouls >= 2 else FOUL), out
+            return (0.0 if view.my_fouls >= 2 else FOUL), out, result.state
         if out.nine:
-            return WIN, out
+            return WIN, out, result.state
         e = self._ease(view, result.state)
-        return (0.5 + 0.5 * e if out.potted else 0.5 - 0.5 * e), out
+        return (0.5 + 0.5 * e if out.potted else 0.5 - 0.5 * e), out, result.state
 
     def _ease(self, view: TableView, final: BallState) -> float:
         """Chance of potting the next shot from ``final`` (whoever shoots it)."""
