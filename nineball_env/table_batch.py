@@ -67,10 +67,12 @@ class Decision(NamedTuple):
     def text(self) -> str:
         """``rules.format_outcome`` of the ruling (the golden playthroughs' one-line format)."""
         shooter, phase, bih, c0, c1, on_bits, winner = self.after
+        cited = _CITED_TEXT.get(self.cited)
+        if cited is None:
+            cited = _CITED_TEXT[self.cited] = ",".join(_RULE[c] for c in self.cited) or "-"
         return (f"fouls={fouls_text(self.fouls)} next={'-' if shooter < 0 else shooter} bih={_BIH[bih]} "
-                f"phase={_PHASE[phase]} counts={c0},{c1} table={','.join(map(str, BALLS_OF[on_bits])) or '-'} "
-                f"spotted={'yes' if self.spotted else 'no'} winner={'-' if winner < 0 else winner} "
-                f"cited={','.join(_RULE[c] for c in self.cited) or '-'}")
+                f"phase={_PHASE[phase]} counts={c0},{c1} table={_TABLE_TEXT[on_bits]} "
+                f"spotted={'yes' if self.spotted else 'no'} winner={'-' if winner < 0 else winner} cited={cited}")
 
 
 _RULE = tuple(str(r) for r in rk.RULES)
@@ -79,6 +81,9 @@ _BIH = tuple(str(b) for b in rk.BALL_IN_HAND)
 DECLARATION_NAMES = tuple(str(d) for d in rk.DECLARATIONS)
 PHASE_NAMES, BALL_IN_HAND_NAMES = _PHASE, _BIH
 _FOULS: dict[int, tuple[str, ...]] = {}
+_FOULS_TEXT: dict[int, str] = {}
+_CITED_TEXT: dict[tuple[int, ...], str] = {}
+_TABLE_TEXT = tuple(",".join(map(str, balls)) or "-" for balls in BALLS_OF)
 
 
 def foul_names(fouls: int) -> tuple[str, ...]:
@@ -90,10 +95,15 @@ def foul_names(fouls: int) -> tuple[str, ...]:
 
 
 def fouls_text(fouls: int) -> str:
-    return ",".join(foul_names(fouls)) or "-"
+    """``foul_names`` as the golden playthroughs write them ("-" for none)."""
+    text = _FOULS_TEXT.get(fouls)
+    if text is None:
+        text = _FOULS_TEXT[fouls] = ",".join(foul_names(fouls)) or "-"
+    return text
 
 
 def cited_names(cited: tuple[int, ...]) -> tuple[str, ...]:
+    """The rule IDs of cited rule codes, in order."""
     return tuple(_RULE[c] for c in cited)
 
 
