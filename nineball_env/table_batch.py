@@ -20,6 +20,7 @@ import physics
 from nineball_env import actions, placement, rules, shot_facts
 from nineball_env.game import GameConfig, complete_shot, rack_balls
 from nineball_env.kernels import ruling as rk
+from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.placement import free_batch
 from nineball_env.noise import NoiseConfig, perturb_rows
 from nineball_env.observation import OBS_SIZE
@@ -28,8 +29,7 @@ ON_TABLE_MAX = int(physics.Motion.ROLLING)  # motion codes <= this are on the ta
 POCKETED = float(physics.Motion.POCKETED)
 STATIONARY = float(physics.Motion.STATIONARY)
 ALL_OBJECT_BALLS = sum(1 << b for b in range(1, 10))
-#: on-table bit mask -> the lowest object ball on it (R-LOWEST), and -> its balls in order
-LOWEST = np.array([next((b for b in range(1, 10) if m >> b & 1), 0) for m in range(1 << 10)], dtype=np.int64)
+#: on-table bit mask -> its object balls in order
 BALLS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(1, 10) if m >> b & 1) for m in range(1 << 10))
 
 
@@ -178,34 +178,10 @@ class TableBatch:
 
     def encode(self, ks: np.ndarray, player: int) -> np.ndarray:
         """``observation.encode`` of ``player`` on tables ``ks``, (len(ks), 54) float32, bit for bit."""
-        n = len(ks)
-        obs = np.zeros((n, OBS_SIZE))
-        if n == 0:
-            return obs.astype(np.float32)
         t = self.config.table
-        balls, rack = self.balls[ks], self.rack[ks]
-        on = balls[:, :, 7] <= ON_TABLE_MAX
-        pos = balls[:, :, 0:2] * np.array([1.0 / t.width, 1.0 / t.length])
-        pos[~on] = 0.0
-        obs[:, 0:20] = pos.reshape(n, 20)
-        obs[:, 20:30] = on
-        rows = np.arange(n)
-        live = np.flatnonzero(rack[:, rk.PHASE] != rk.RACK_OVER)
-        obs[live, 29 + LOWEST[rack[live, rk.ON_BITS]]] = 1.0
-        obs[live, 39 + rack[live, rk.PHASE]] = 1.0
-        obs[live, 52] = rack[live, rk.SHOOTER] == player
-        obs[rows, 43 + rack[:, rk.IN_HAND]] = 1.0
-        mine, theirs = rack[:, rk.COUNT0 + player], rack[:, rk.COUNT0 + 1 - player]
-        obs[:, 46] = np.minimum(mine, 2) * 0.5
-        obs[:, 47] = np.minimum(theirs, 2) * 0.5
-        obs[:, 48] = mine == 2
-        obs[:, 49] = theirs == 2
-        race_to = self.config.race_to
-        if race_to > 1:
-            won = self.won[ks]
-            obs[:, 50] = won[:, player] / race_to
-            obs[:, 51] = won[:, 1 - player] / race_to
-        obs[:, 53] = rack[:, rk.BREAKER] == player
+        obs = np.empty((len(ks), OBS_SIZE))
+        encode_rows(self.balls, self.rack, self.won, np.asarray(ks, dtype=np.int64), player, self.config.race_to,
+                    1.0 / t.width, 1.0 / t.length, obs)
         return obs.astype(np.float32)
 
     # -- decisions ----------------------------------------------------------------------------------

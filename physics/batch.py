@@ -20,7 +20,8 @@ from physics.api import (
 )
 from physics.events import EventLog, SimResult
 from physics.kernels.entry import LOG_W, run_batch
-from physics.kernels.layout import OK
+from physics.kernels.layout import (OK, SHOT_ELEVATION, SHOT_NOT_FINITE, SHOT_SPEED, SHOT_TIP,
+                                     check_shot_rows)
 from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, Shot
@@ -151,22 +152,15 @@ def simulate_batch(
 
 
 def _check_shot_rows(shots: np.ndarray, B: int) -> None:
-    """Vectorised ``Shot`` validation of (B, 5) rows; a row of NaN means no strike."""
+    """``Shot`` validation of (B, 5) rows in one compiled pass; a row of NaN means no strike."""
     if not isinstance(shots, np.ndarray) or shots.shape != (B, 5) or shots.dtype.kind not in "fi":
         raise ValueError(f"shots: expected a float array of shape ({B}, 5), got {getattr(shots, 'shape', shots)!r}")
-    strike = ~np.isnan(shots[:, 0])
-    rows = shots[strike]
-    index = np.flatnonzero(strike)
-    checks = (
-        ("not finite", ~np.all(np.isfinite(rows), axis=1)),
-        (f"V0 must be in (0, {MAX_SPEED}] m/s", ~((rows[:, 0] > 0) & (rows[:, 0] <= MAX_SPEED))),
-        (f"theta must be in [0, {MAX_ELEVATION}] degrees", ~((rows[:, 2] >= 0) & (rows[:, 2] <= MAX_ELEVATION))),
-        (f"tip offset sqrt(a²+b²) must be <= {MAX_TIP_OFFSET}", np.hypot(rows[:, 3], rows[:, 4]) > MAX_TIP_OFFSET),
-    )
-    for message, bad in checks:
-        if np.any(bad):
-            k = int(index[np.argmax(bad)])
-            raise ValueError(f"shots[{k}]: {message}, got {shots[k].tolist()}")
+    k, code = check_shot_rows(np.ascontiguousarray(shots, dtype=np.float64), MAX_SPEED, MAX_ELEVATION, MAX_TIP_OFFSET)
+    if k >= 0:
+        message = {SHOT_NOT_FINITE: "not finite", SHOT_SPEED: f"V0 must be in (0, {MAX_SPEED}] m/s",
+                   SHOT_ELEVATION: f"theta must be in [0, {MAX_ELEVATION}] degrees",
+                   SHOT_TIP: f"tip offset sqrt(a²+b²) must be <= {MAX_TIP_OFFSET}"}[code]
+        raise ValueError(f"shots[{k}]: {message}, got {shots[k].tolist()}")
 
 
 def simulate_batch_packed(
@@ -202,15 +196,16 @@ def simulate_batch_packed(
     shot_arr[:, 1:3] = np.radians(shot_arr[:, 1:3])
     logs = np.empty((B, min(int(log_capacity), int(max_events)), LOG_W))
     out = np.zeros((B, 5), dtype=np.int64)
-    previous = numba.get_num_threads()
-    if threads is not None:
+    previous = numba.get_num_threads() if threads is not None else None
+    if previous is not None:
         numba.set_num_threads(int(threads))
     try:
         run_batch(work, shot_arr, strike, table.segments, table.jaws, table.pockets, params_array(params),
                   table.spec.width, table.spec.length, OVERLAP_TOL, int(max_events), float(max_time), logs, out)
     finally:
-        numba.set_num_threads(previous)
-    for k in np.flatnonzero(out[:, 2] != OK):
+        if previous is not None:
+            numba.set_num_threads(previous)
+    for k in np.flatnonzero(out[:, 2] != OK).tolist():
         try:
             raise_for_code(int(out[k, 2]), int(out[k, 3]), int(out[k, 4]), BallState.from_packed(initial[k]),
                            table, params)

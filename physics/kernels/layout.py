@@ -69,3 +69,26 @@ def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets,
             if math.hypot(pos[j, 0] - x, pos[j, 1] - y) < 2.0 * R - tol:
                 return OVERLAP, i, j
     return OK, -1, -1
+
+
+SHOT_OK, SHOT_NOT_FINITE, SHOT_SPEED, SHOT_ELEVATION, SHOT_TIP = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def check_shot_rows(shots, max_speed, max_elevation, max_tip):
+    """First bad shot row (V0, phi°, theta°, a, b) as (index, code); (-1, SHOT_OK) when every row is legal.
+    A row whose V0 is NaN means no strike and is not checked."""
+    for k in range(shots.shape[0]):
+        V0, phi, theta, a, b = shots[k, 0], shots[k, 1], shots[k, 2], shots[k, 3], shots[k, 4]
+        if math.isnan(V0):
+            continue
+        if not (math.isfinite(V0) and math.isfinite(phi) and math.isfinite(theta) and math.isfinite(a)
+                and math.isfinite(b)):
+            return k, SHOT_NOT_FINITE
+        if not (0.0 < V0 <= max_speed):
+            return k, SHOT_SPEED
+        if not (0.0 <= theta <= max_elevation):
+            return k, SHOT_ELEVATION
+        if math.hypot(a, b) > max_tip:
+            return k, SHOT_TIP
+    return -1, SHOT_OK

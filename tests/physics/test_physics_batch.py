@@ -73,3 +73,23 @@ def test_packed_batch_equals_list_batch_and_validates_rows():
     overlap[4, 1, 0:2] = overlap[4, 0, 0:2]
     with pytest.raises(ValueError, match=r"states\[4\]"):
         physics.simulate_batch_packed(overlap, rows)
+
+
+@pytest.mark.parametrize("row, message", [
+    ((np.inf, 10.0, 0.0, 0.0, 0.0), "not finite"),
+    ((3.0, np.nan, 0.0, 0.0, 0.0), "not finite"),
+    ((0.0, 10.0, 0.0, 0.0, 0.0), "V0 must be"),
+    ((12.5, 10.0, 0.0, 0.0, 0.0), "V0 must be"),
+    ((3.0, 10.0, -1.0, 0.0, 0.0), "theta must be"),
+    ((3.0, 10.0, 90.0, 0.0, 0.0), "theta must be"),
+    ((3.0, 10.0, 0.0, 0.7, 0.7), "tip offset"),
+])
+def test_packed_shot_rows_are_checked_like_shots(row, message):
+    """Every rule of ``Shot`` holds for packed rows; the error names the row; a NaN row (no strike) passes."""
+    states, _ = _cases(3)
+    packed = np.stack([s.packed() for s in states])
+    rows = np.array([(3.0, 90.0, 0.0, 0.0, 0.0), row, (np.nan,) * 5])
+    with pytest.raises(ValueError, match=rf"shots\[1\]: {message}"):
+        physics.simulate_batch_packed(packed, rows)
+    with pytest.raises(ValueError):
+        physics.Shot(*row)
