@@ -3,8 +3,8 @@
 The vector env's game state. ``Game`` holds one table in objects (``BallState``, frozen
 ``RackState``/``Match``) and is the reference; here every table is a row of arrays — packed balls
 (B, 10, 9), the rack as integers (``kernels.ruling`` columns), racks won — and one round of
-decisions costs a few array operations, ONE ``physics.simulate_batch_packed`` call, ONE
-``shot_facts.summarize_logs`` call and ONE ``kernels.ruling.rule_batch`` call. Python runs per table
+decisions costs a few array operations, ONE ``physics.simulate_batch_packed`` call, ONE read of
+all its event logs (``kernels.facts``) and ONE ``kernels.ruling.rule_batch`` call. Python runs per table
 only for what each table owns or what is rare: its generator's noise draws, a new rack, spotting
 the 9, a blocked ball-in-hand spot, a shot that hit the event/time cap. Table k given the same
 generator and decisions plays exactly as a ``Game`` (tests compare them step by step).
@@ -17,13 +17,15 @@ from typing import NamedTuple
 import numpy as np
 
 import physics
-from nineball_env import actions, placement, rules, shot_facts
+from nineball_env import actions, placement, rules
 from nineball_env.game import GameConfig, complete_shot, rack_balls
 from nineball_env.kernels import ruling as rk
+from nineball_env.kernels.facts import summarize_into
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.placement import free_batch
 from nineball_env.noise import NoiseConfig, perturb_rows
 from nineball_env.observation import OBS_SIZE
+from nineball_env.rules.summary import SIMULTANEOUS_S
 
 ON_TABLE_MAX = int(physics.Motion.ROLLING)  # motion codes <= this are on the table
 POCKETED = float(physics.Motion.POCKETED)
@@ -299,21 +301,16 @@ class TableBatch:
         batch = physics.simulate_batch_packed(start, shots, cfg.table, cfg.params, max_events=cfg.max_events,
                                               max_time=cfg.max_time, log_capacity=self.log_capacity,
                                               threads=self.threads)
-        facts = shot_facts.summarize_logs(batch.logs, batch.n_events)
+        first_time = np.zeros(len(first))
+        summarize_into(batch.logs, batch.n_events, rows_of, SIMULTANEOUS_S, first, first_time, cushion, pocketed,
+                       n_pocketed, off, n_off)
         final = batch.states
         whole = (batch.n_events <= batch.logs.shape[1]) & ~batch.hit_event_cap & ~batch.hit_time_cap
-        for i in np.flatnonzero(~whole).tolist():
+        for i in np.flatnonzero(~whole).tolist():  # rare: summarised again from the whole continued log
             result, log = complete_shot(batch.result(i), cfg)
             final[i] = result.state.packed()
-            alone = shot_facts.summarize_logs(log[None], np.array([len(log)]))
-            for name in ("first_bits", "first_time", "cushion_bits", "pocketed", "n_pocketed", "off", "n_off"):
-                getattr(facts, name)[i] = getattr(alone, name)[0]
-        first[rows_of] = facts.first_bits
-        cushion[rows_of] = facts.cushion_bits
-        pocketed[rows_of] = facts.pocketed
-        n_pocketed[rows_of] = facts.n_pocketed
-        off[rows_of] = facts.off
-        n_off[rows_of] = facts.n_off
+            summarize_into(log[None], np.array([len(log)]), rows_of[i:i + 1], SIMULTANEOUS_S, first, first_time,
+                           cushion, pocketed, n_pocketed, off, n_off)
         n_events[rows_of] = batch.n_events
         return final
 

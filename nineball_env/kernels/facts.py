@@ -57,3 +57,12 @@ def _summarize_batch(logs, n_events, simultaneous, first_bits, first_time, cushi
     for k in range(logs.shape[0]):
         _summarize_rows(logs[k], min(n_events[k], logs.shape[1]), k, simultaneous, first_bits, first_time, cushion_bits,
                         pocketed, n_pocketed, off, n_off)
+
+
+@njit(cache=True)
+def summarize_into(logs, n_events, rows_of, simultaneous, first_bits, first_time, cushion_bits, pocketed, n_pocketed,
+                   off, n_off):
+    """``_summarize_batch`` writing log i's facts into row ``rows_of[i]`` of the outputs (a round's own arrays)."""
+    for i in range(logs.shape[0]):
+        _summarize_rows(logs[i], min(n_events[i], logs.shape[1]), rows_of[i], simultaneous, first_bits, first_time,
+                        cushion_bits, pocketed, n_pocketed, off, n_off)

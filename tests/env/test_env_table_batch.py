@@ -13,10 +13,11 @@ from nineball_env.noise import make_noise, perturb
 from nineball_env.table_batch import TableBatch
 
 
-def _twins(n: int, config: GameConfig, noise: str):
+def _twins(n: int, config: GameConfig, noise: str, log_capacity: int = 256):
     """n Games and a TableBatch dealt the same racks from twin generators."""
     games = [Game(config, np.random.default_rng(100 + k), first_breaker=k % 2) for k in range(n)]
-    batch = TableBatch(config, [np.random.default_rng(100 + k) for k in range(n)], make_noise(noise))
+    batch = TableBatch(config, [np.random.default_rng(100 + k) for k in range(n)], make_noise(noise),
+                       log_capacity=log_capacity)
     for k in range(n):
         batch.deal(k, k % 2)
     return games, batch
@@ -30,11 +31,14 @@ def _same(game: Game, batch: TableBatch, k: int) -> None:
     assert batch.rngs[k].bit_generator.state == game.rng.bit_generator.state
 
 
-@pytest.mark.parametrize("noise, race_to", [("none", 1), ("icga", 3)])
-def test_tables_play_like_games(noise, race_to) -> None:
-    config = GameConfig(race_to=race_to)
+@pytest.mark.parametrize("noise, race_to, log_capacity, max_events", [
+    ("none", 1, 256, 1000), ("icga", 3, 256, 1000),
+    ("icga", 1, 5, 30),  # truncated logs and shots capped at 30 events: re-simulated and continued like Game
+])
+def test_tables_play_like_games(noise, race_to, log_capacity, max_events) -> None:
+    config = GameConfig(race_to=race_to, max_events=max_events)
     n = 12
-    games, batch = _twins(n, config, noise)
+    games, batch = _twins(n, config, noise, log_capacity)
     rng = np.random.default_rng(9)
     policy = AimingPolicy()
     seen = set()
