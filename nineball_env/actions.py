@@ -168,13 +168,12 @@ def action_to_placement(action: np.ndarray, ball_in_hand: str, table: Table = DE
 
 def decode(action: np.ndarray, *, ball_in_hand: str = BIH_NONE, push_out_allowed: bool = False,
            choice: bool = False, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
-           scale: ActionScale = DEFAULT_SCALE, shot: Shot | None = None) -> Decision:
-    """The decision a checked action means in the current phase; components the phase does not use are ignored.
-    ``shot``, when given, replaces ``action_to_shot(action)`` (a vector env decodes and perturbs all shots at once)."""
+           scale: ActionScale = DEFAULT_SCALE) -> Decision:
+    """The decision a checked action means in the current phase; components the phase does not use are ignored."""
     if choice:
         return Decision(shot=None, pass_back=bool(action[A.PASS_BACK] > 0.0))
     placement = None if ball_in_hand == BIH_NONE else action_to_placement(action, ball_in_hand, table, params)
-    return Decision(shot=action_to_shot(action, scale) if shot is None else shot, placement=placement,
+    return Decision(shot=action_to_shot(action, scale), placement=placement,
                     push_out=bool(push_out_allowed and action[A.PUSH_OUT] > 0.0))
 
 

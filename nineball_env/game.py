@@ -184,14 +184,12 @@ class Game:
 
     # -- decisions --------------------------------------------------------------------------------
 
-    def decode(self, act: np.ndarray, scale: actions.ActionScale = actions.DEFAULT_SCALE,
-               shot: physics.Shot | None = None) -> Decision:
-        """What the checked action ``act`` means in the current phase (unused components are ignored); ``shot``
-        replaces the one the action encodes (``actions.decode``)."""
+    def decode(self, act: np.ndarray, scale: actions.ActionScale = actions.DEFAULT_SCALE) -> Decision:
+        """What the checked action ``act`` means in the current phase (unused components are ignored)."""
         rack, cfg = self.rack, self.config
         return actions.decode(act, ball_in_hand=rack.ball_in_hand, push_out_allowed=rack.phase is rules.Phase.PUSH_OUT_ALLOWED,
                               choice=rack.phase is rules.Phase.PUSH_OUT_CHOICE, table=cfg.table, params=cfg.params,
-                              scale=scale, shot=shot)
+                              scale=scale)
 
     def apply(self, player: int, decision: Decision) -> Outcome:
         """Play ``decision`` for ``player``: simulate, rule, apply. Raises ValueError (nothing changed) when it
@@ -244,21 +242,10 @@ class Game:
         if result is None:
             raise ValueError("result: expected the simulation of the prepared shot, got None")
         result, rows = self._complete(result)
-        return self.finish_summary(prepared, result.state.copy(), summarize_rows(rows), len(result.events), result)
-
-    def finish_summary(self, prepared: "PreparedShot", final: BallState, summary: rules.ShotSummary, n_events: int,
-                       result: SimResult | None = None) -> Outcome:
-        """``finish`` for a shot already simulated to rest and summarised: ``final`` (taken over, not copied) is
-        where the balls stopped and ``summary`` what the rules read from its log (the vector env summarises a
-        whole batch of logs in one call, ``shot_facts.summarize_logs``)."""
-        if prepared.rack is not self.rack:
-            raise ValueError("prepared: the game changed since this decision was prepared")
-        if prepared.shot is None:
-            raise ValueError("prepared: the push-out choice has no shot to summarise")
-        ruling = rules.decide_summary(self.rack, summary, prepared.declaration)
-        self.balls = final
-        return self._finish(ruling, prepared.player, prepared.placement, prepared.placement_adjusted, n_events,
-                            result)
+        ruling = rules.decide_summary(self.rack, summarize_rows(rows), prepared.declaration)
+        self.balls = result.state.copy()
+        return self._finish(ruling, prepared.player, prepared.placement, prepared.placement_adjusted,
+                            len(result.events), result)
 
     def _placement(self, requested: tuple[float, float] | None) -> tuple[tuple[float, float], bool]:
         """The legal cue-ball spot for a ball-in-hand request (R-BIH, R-BREAK-POS) and whether it was moved."""

@@ -52,11 +52,3 @@ class Shot:
                 f"a, b: tip offset sqrt(a²+b²) must be <= {MAX_TIP_OFFSET} (fractions of R), "
                 f"got a={self.a!r}, b={self.b!r}"
             )
-
-    @classmethod
-    def _trusted(cls, V0: float, phi: float, theta: float, a: float, b: float) -> "Shot":
-        """A Shot from Python floats already checked in bulk (``physics.batch._check_shot_rows`` or ranges that
-        hold by construction), without re-validation; for throughput paths only."""
-        shot = object.__new__(cls)
-        shot.__dict__.update(V0=V0, phi=phi, theta=theta, a=a, b=b)
-        return shot
