@@ -53,10 +53,17 @@ def test_tables_evolve_like_single_envs(noise):
     singles = [gym.make("NineBall-v0", noise=noise, max_episode_steps=25) for _ in range(B)]
     obs, _ = venv.reset(seed=seed)
     assert np.array_equal(obs, np.stack([e.reset(seed=seed + k)[0] for k, e in enumerate(singles)]))
-    rng, done, ends = np.random.default_rng(0), [False] * B, 0
-    for _ in range(60):
+    assert _replay(venv, singles, 60, np.random.default_rng(0)) > 0  # through at least one autoreset
+
+
+def _replay(venv, singles, steps: int, rng: np.random.Generator) -> int:
+    """Step ``venv`` and its single twins with the same random actions; every table must match its twin
+    (observation, reward, terminated, truncated; NEXT_STEP autoresets). Returns the episodes ended."""
+    B = len(singles)
+    done, ends = [False] * B, 0
+    for _ in range(steps):
         a = _actions(rng, B)
-        obs, reward, term, trunc, info = venv.step(a)
+        obs, reward, term, trunc, _ = venv.step(a)
         for k, env in enumerate(singles):
             if done[k]:  # NEXT_STEP autoreset
                 o, r, t, tr = env.reset()[0], 0.0, False, False
@@ -65,7 +72,7 @@ def test_tables_evolve_like_single_envs(noise):
             assert np.array_equal(o, obs[k]) and r == reward[k] and (t, tr) == (term[k], trunc[k])
             done[k] = t or tr
             ends += done[k]
-    assert ends > 0  # the comparison went through at least one autoreset
+    return ends
 
 
 def test_autoreset_next_step():
@@ -171,17 +178,7 @@ def test_a_shared_batch_opponent_is_queried_once_per_round_and_matches_single_en
     obs, _ = venv.reset(seed=3)
     for k, env in enumerate(singles):
         np.testing.assert_array_equal(env.reset(seed=3 + k)[0], obs[k])
-    done = [False] * B
-    for _ in range(10):
-        acts = _actions(rng, B)
-        obs, reward, term, trunc, _ = venv.step(acts)
-        for k, env in enumerate(singles):
-            if done[k]:  # NEXT_STEP autoreset
-                o, r, te, tr = env.reset()[0], 0.0, False, False
-            else:
-                o, r, te, tr, _ = env.step(acts[k])
-            assert np.array_equal(o, obs[k]) and r == reward[k] and (te, tr) == (term[k], trunc[k])
-            done[k] = te or tr
+    _replay(venv, singles, 10, rng)
     assert opponent.rows > opponent.calls  # several tables per call
 
 
