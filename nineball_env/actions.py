@@ -146,19 +146,6 @@ def action_to_shot(action: np.ndarray, scale: ActionScale = DEFAULT_SCALE) -> Sh
                 b=scale.tip_max * float(u[A.VERTICAL]))
 
 
-def shot_rows(actions: np.ndarray, scale: ActionScale = DEFAULT_SCALE) -> np.ndarray:
-    """``action_to_shot`` for checked actions (n, 9) at once: (n, 5) rows (V0, phi°, theta°, a, b), the same floats
-    (the same operations in the same order; a test checks both bit for bit)."""
-    u = np.asarray(actions, dtype=np.float64)
-    rows = np.empty((u.shape[0], 5))
-    rows[:, 0] = scale.v_min + (u[:, A.SPEED] + 1.0) * 0.5 * (scale.v_max - scale.v_min)
-    rows[:, 1] = 180.0 * u[:, A.AIM]
-    rows[:, 2] = 0.0 + (u[:, A.ELEVATION] + 1.0) * 0.5 * (scale.theta_max - 0.0)
-    rows[:, 3] = scale.tip_max * u[:, A.SIDE]
-    rows[:, 4] = scale.tip_max * u[:, A.VERTICAL]
-    return rows
-
-
 def action_to_placement(action: np.ndarray, ball_in_hand: str, table: Table = DEFAULT_TABLE,
                         params: PhysicsParams = DEFAULT_PARAMS) -> tuple[float, float]:
     """The cue-ball centre [m] encoded in PLACE_X, PLACE_Y for ``ball_in_hand`` "kitchen" or "anywhere"."""

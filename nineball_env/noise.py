@@ -16,7 +16,7 @@ from physics import DEFAULT_PARAMS, PhysicsParams, Shot
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET
 
 MIN_SPEED = 0.01  # [m/s] a noisy speed never drops to zero (Shot needs V0 > 0)
-_TIP_LIMIT = MAX_TIP_OFFSET * (1.0 - 1e-9)  # a noisy tip offset is pulled back inside the legal disc
+TIP_LIMIT = MAX_TIP_OFFSET * (1.0 - 1e-9)  # a noisy tip offset is pulled back inside the legal disc
 
 
 @dataclass(frozen=True)
@@ -77,27 +77,7 @@ def perturb(shot: Shot, noise: NoiseConfig, rng: np.random.Generator,
     a = shot.a + noise.a / params.R * e[3]
     b = shot.b + noise.b / params.R * e[4]
     r2 = a * a + b * b
-    if r2 > _TIP_LIMIT * _TIP_LIMIT:
+    if r2 > TIP_LIMIT * TIP_LIMIT:
         r = math.sqrt(r2)
-        a, b = a * _TIP_LIMIT / r, b * _TIP_LIMIT / r
+        a, b = a * TIP_LIMIT / r, b * TIP_LIMIT / r
     return Shot(V0=V0, phi=shot.phi + noise.phi * e[0], theta=theta, a=a, b=b)
-
-
-def perturb_rows(rows: np.ndarray, errors: np.ndarray, noise: NoiseConfig,
-                 params: PhysicsParams = DEFAULT_PARAMS) -> np.ndarray:
-    """``perturb`` for (n, 5) shot rows (V0, phi°, theta°, a, b) given the standard normal ``errors`` (n, 5) each
-    row's generator drew (``rng.standard_normal(5)``, in perturb's order): new rows, the same floats as ``perturb``."""
-    e = np.asarray(errors, dtype=np.float64)
-    out = np.empty_like(rows, dtype=np.float64)
-    out[:, 0] = np.minimum(np.maximum(rows[:, 0] + noise.V0 * e[:, 1], MIN_SPEED), MAX_SPEED)
-    out[:, 1] = rows[:, 1] + noise.phi * e[:, 0]
-    out[:, 2] = np.minimum(np.maximum(rows[:, 2] + noise.theta * e[:, 2], 0.0), MAX_ELEVATION)
-    a = rows[:, 3] + noise.a / params.R * e[:, 3]
-    b = rows[:, 4] + noise.b / params.R * e[:, 4]
-    r2 = a * a + b * b
-    over = r2 > _TIP_LIMIT * _TIP_LIMIT
-    if over.any():
-        r = np.sqrt(r2[over])
-        a[over], b[over] = a[over] * _TIP_LIMIT / r, b[over] * _TIP_LIMIT / r
-    out[:, 3], out[:, 4] = a, b
-    return out

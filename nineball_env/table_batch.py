@@ -22,13 +22,12 @@ from nineball_env.game import GameConfig, complete_shot, rack_balls
 from nineball_env.kernels import ruling as rk
 from nineball_env.kernels.facts import summarize_into
 from nineball_env.kernels.observe import encode_rows
-from nineball_env.kernels.placement import free_batch
-from nineball_env.noise import NoiseConfig, perturb_rows
+from nineball_env.kernels.round import apply_round, move_cue, prepare_round
+from nineball_env.noise import MIN_SPEED, TIP_LIMIT, NoiseConfig
 from nineball_env.observation import OBS_SIZE
 from nineball_env.rules.summary import SIMULTANEOUS_S
 
 ON_TABLE_MAX = int(physics.Motion.ROLLING)  # motion codes <= this are on the table
-POCKETED = float(physics.Motion.POCKETED)
 STATIONARY = float(physics.Motion.STATIONARY)
 ALL_OBJECT_BALLS = sum(1 << b for b in range(1, 10))
 #: on-table bit mask -> its object balls in order
@@ -133,8 +132,11 @@ class TableBatch:
         self.won = np.zeros((n, 2), dtype=np.int64)
         self.next_breaker = np.zeros(n, dtype=np.int64)  # the match's breaker: of this rack, then of the next
         self._pockets = np.ascontiguousarray(t.pockets, dtype=np.float64)
-        self._x_box = (p.R, t.width - p.R)
-        self._y_hi = {rk.BIH_KITCHEN: t.head_string_y, rk.BIH_ANYWHERE: t.length - p.R}
+        self._box = np.array([p.R, t.width - p.R, t.head_string_y, t.length - p.R, t.width, t.length])
+        self._sigma = np.array([noise.phi, noise.V0, noise.theta, noise.a, noise.b], dtype=np.float64)
+        self._scale = np.array([scale.v_min, scale.v_max, scale.tip_max, scale.theta_max], dtype=np.float64)
+        self._limits = np.array([MIN_SPEED, physics.shot.MAX_SPEED, physics.shot.MAX_ELEVATION, TIP_LIMIT])
+        self._errors = np.zeros((n, 5))  # each round's noise draws (rows of tables that shoot)
 
     # -- state --------------------------------------------------------------------------------------
 
@@ -199,28 +201,22 @@ class TableBatch:
         cfg = self.config
         n = len(ks)
         rack = self.rack[ks]
-        phase, bih = rack[:, rk.PHASE], rack[:, rk.IN_HAND]
-        choice = phase == rk.PUSH_CHOICE
-        shoot = ~choice
-        rows = actions.shot_rows(acts, self.scale)
-        if not self.noise.silent:
-            errors = np.zeros((n, 5))
-            for i in np.flatnonzero(shoot).tolist():
+        shoot = rack[:, rk.PHASE] != rk.PUSH_CHOICE
+        errors = self._errors[:n]
+        noisy = not self.noise.silent
+        if noisy:
+            for i in np.flatnonzero(shoot).tolist():  # each table's generator, in Game's order
                 errors[i] = self.rngs[ks[i]].standard_normal(5)
-            rows = perturb_rows(rows, errors, self.noise, cfg.params)
-        declaration = np.where(choice, np.where(acts[:, actions.A.PASS_BACK] > 0.0, rk.PASS_BACK, rk.SHOOT),
-                               np.where((phase == rk.PUSH_ALLOWED) & (acts[:, actions.A.PUSH_OUT] > 0.0),
-                                        rk.PUSH_OUT, rk.SHOT))
-        start = self.balls[ks]
-        placed = np.flatnonzero(shoot & (bih != rk.BIH_NONE))
-        spots, adjusted = self._place(ks, start, placed, bih, acts)
-        start[placed, 0, 0:2] = spots
-        start[placed, 0, 2:7] = 0.0
-        start[placed, 0, 7] = STATIONARY
-        start[placed, 0, 8] = -1.0
-        sim = np.flatnonzero(shoot)
-        if np.any(start[sim, 0, 7] > ON_TABLE_MAX):
-            raise RuntimeError("internal: the cue ball is off the table but nobody has ball in hand")
+        start = np.empty((n, 10, 9))
+        rows = np.empty((n, 5))
+        declaration = np.empty(n, dtype=np.int64)
+        placed = np.empty(n, dtype=np.bool_)
+        free = np.empty(n, dtype=np.bool_)
+        prepare_round(self.balls, self.rack, ks, acts, errors, noisy, self._sigma, cfg.params.R, self._scale,
+                      self._limits, self._box, self._pockets, start, rows, declaration, placed, free)
+        adjusted = ~free
+        for i in np.flatnonzero(adjusted).tolist():
+            self._move_to_free(start, i, rack[i, rk.IN_HAND] == rk.BIH_KITCHEN)
         first = np.zeros(n, dtype=np.int64)
         cushion = np.zeros(n, dtype=np.int64)
         pocketed = np.full((n, 10), -1, dtype=np.int64)
@@ -228,10 +224,9 @@ class TableBatch:
         off = np.full((n, 10), -1, dtype=np.int64)
         n_off = np.zeros(n, dtype=np.int64)
         n_events = np.zeros(n, dtype=np.int64)
-        if sim.size:
-            final = self._simulate(start[sim], rows[sim], sim, first, cushion, pocketed, n_pocketed, off, n_off,
-                                   n_events)
-            self.balls[ks[sim]] = final
+        sim = np.flatnonzero(shoot)
+        final = self._simulate(start[sim], rows[sim], sim, first, cushion, pocketed, n_pocketed, off, n_off,
+                               n_events) if sim.size else start[:0]
         after = np.empty_like(rack)
         fouls = np.zeros(n, dtype=np.int64)
         cited = np.zeros((n, rk.MAX_CITED), dtype=np.int64)
@@ -240,59 +235,37 @@ class TableBatch:
         rk.rule_batch(rack, declaration, first, cushion, pocketed, n_pocketed, off, n_off, after, fouls, cited,
                       n_cited, spotted)
         self.rack[ks] = after
-        in_hand = after[:, rk.IN_HAND] != rk.BIH_NONE
-        for i in np.flatnonzero(spotted).tolist():
-            self._spot_nine(int(ks[i]), bool(in_hand[i]))
-        taken = ks[in_hand]
-        self.balls[taken, 0, 2:7] = 0.0  # the incoming player takes the cue ball in hand (BallState.remove)
-        self.balls[taken, 0, 7] = POCKETED
-        self.balls[taken, 0, 8] = -1.0
+        for i in np.flatnonzero(spotted).tolist():  # before the cue ball is taken up (R-SPOT-9 leaves it out)
+            self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, rk.IN_HAND] != rk.BIH_NONE))
+        apply_round(self.balls, ks, sim, final, after, rk.IN_HAND)
         ended = after[:, rk.PHASE] == rk.RACK_OVER
         for i in np.flatnonzero(ended).tolist():
             self._score(int(ks[i]), int(after[i, rk.WINNER]), int(after[i, rk.BREAKER]))
-        spot_of = dict(zip(placed.tolist(), spots.tolist()))
-        adjusted_of = dict(zip(placed.tolist(), adjusted))
+        spots = start[:, 0, 0:2].tolist()
         out = []
-        for i, (decl, f, nc, npk, sp, row, nev) in enumerate(zip(
+        for i, (decl, f, nc, npk, sp, row, nev, put, moved) in enumerate(zip(
                 declaration.tolist(), fouls.tolist(), n_cited.tolist(), n_pocketed.tolist(), spotted.tolist(),
-                after.tolist(), n_events.tolist())):
-            spot = spot_of.get(i)
+                after.tolist(), n_events.tolist(), placed.tolist(), adjusted.tolist())):
             out.append(Decision(
                 player, decl, f, tuple(cited[i, :nc].tolist()), tuple(pocketed[i, :npk].tolist()), sp,
                 (row[rk.SHOOTER], row[rk.PHASE], row[rk.IN_HAND], row[rk.COUNT0], row[rk.COUNT1], row[rk.ON_BITS],
                  row[rk.WINNER]),
                 row[rk.WINNER] if row[rk.PHASE] == rk.RACK_OVER else None,
-                None if spot is None else (spot[0], spot[1]), adjusted_of.get(i, False), nev))
+                (spots[i][0], spots[i][1]) if put else None, put and moved, nev))
         return out
 
-    def _place(self, ks: np.ndarray, start: np.ndarray, placed: np.ndarray, bih: np.ndarray,
-               acts: np.ndarray) -> tuple[np.ndarray, list[bool]]:
-        """Ball-in-hand spots of rows ``placed``: the requested spot when free (R-BIH, R-BREAK-POS), else the
-        nearest free one (``placement.nearest_free``) or, with ``strict_placement``, ValueError."""
+    def _move_to_free(self, start: np.ndarray, i: int, kitchen: bool) -> None:
+        """Row i's requested ball-in-hand spot is not free: move it to the nearest free one
+        (``placement.nearest_free``, as ``Game``) or, with ``strict_placement``, raise ValueError (R-BIH)."""
         cfg = self.config
-        t, p = cfg.table, cfg.params
-        spots = np.zeros((len(placed), 2))
-        if not len(placed):
-            return spots, []
-        u = acts[placed]
-        x_lo, x_hi = self._x_box
-        kitchen = bih[placed] == rk.BIH_KITCHEN
-        y_hi = np.where(kitchen, self._y_hi[rk.BIH_KITCHEN], self._y_hi[rk.BIH_ANYWHERE])
-        spots[:, 0] = x_lo + (u[:, actions.A.PLACE_X] + 1.0) * 0.5 * (x_hi - x_lo)  # actions.action_to_placement
-        spots[:, 1] = p.R + (u[:, actions.A.PLACE_Y] + 1.0) * 0.5 * (y_hi - p.R)
-        free = np.zeros(len(placed), dtype=np.bool_)
-        free_batch(start[placed], spots, kitchen, p.R, t.width, t.length, self._pockets, free)
-        adjusted = (~free).tolist()
-        for j in np.flatnonzero(~free).tolist():
-            x, y = spots[j].tolist()
-            if cfg.strict_placement:
-                where = "in the kitchen (R-BREAK-POS)" if kitchen[j] else "on the table (R-BIH)"
-                raise ValueError(f"placement: cue ball at ({x:.4f}, {y:.4f}) m is not a free spot {where}: "
-                                 "it touches a ball, a pocket or the rail")
-            balls = start[placed[j]]
-            others = balls[1:][balls[1:, 7] <= ON_TABLE_MAX, 0:2]
-            spots[j] = placement.nearest_free(x, y, others, t, p, bool(kitchen[j]))
-        return spots, adjusted
+        x, y = start[i, 0, 0:2].tolist()
+        if cfg.strict_placement:
+            where = "in the kitchen (R-BREAK-POS)" if kitchen else "on the table (R-BIH)"
+            raise ValueError(f"placement: cue ball at ({x:.4f}, {y:.4f}) m is not a free spot {where}: "
+                             "it touches a ball, a pocket or the rail")
+        balls = start[i, 1:]
+        others = balls[balls[:, 7] <= ON_TABLE_MAX, 0:2]
+        move_cue(start, i, *placement.nearest_free(x, y, others, cfg.table, cfg.params, kitchen))
 
     def _simulate(self, start, shots, rows_of, first, cushion, pocketed, n_pocketed, off, n_off, n_events):
         """Simulate the shots, fill the facts of rows ``rows_of``; the final states (shots hitting a cap are
@@ -314,9 +287,9 @@ class TableBatch:
         n_events[rows_of] = batch.n_events
         return final
 
-    def _spot_nine(self, k: int, in_hand: bool) -> None:
-        """Spot the 9 on table k (R-SPOT-9), the cue ball left out when it goes in hand (as ``Game._finish``)."""
-        balls = self.balls[k]
+    def _spot_nine(self, balls: np.ndarray, in_hand: bool) -> None:
+        """Spot the 9 in the packed balls of one table (R-SPOT-9), the cue ball left out when it goes in hand
+        (as ``Game._finish``)."""
         on = balls[:, 7] <= ON_TABLE_MAX
         on[9] = False
         if in_hand:

@@ -1,8 +1,7 @@
-"""Ball-in-hand placement checks compiled with numba (``placement.is_free`` on arrays), for many tables at once."""
+"""``placement.is_free`` compiled with numba, for the kernels that place a cue ball in hand."""
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 
@@ -20,18 +19,3 @@ def is_free(x, y, balls, n_balls, R, width, length, kitchen, pockets, margin):
         if (balls[i, 0] - x) ** 2 + (balls[i, 1] - y) ** 2 < reach:
             return False
     return True
-
-
-
-@njit(cache=True)
-def free_batch(balls, requests, kitchen, R, width, length, pockets, out):
-    """``out[k]``: the cue ball may be placed at ``requests[k]`` among the object balls on table k of the packed
-    states ``balls`` (n, 10, 9) (motion code <= 3: on the table), in the kitchen where ``kitchen[k]``."""
-    others = np.empty((10, 2))
-    for k in range(balls.shape[0]):
-        n = 0
-        for b in range(1, balls.shape[1]):
-            if balls[k, b, 7] <= 3.0:
-                others[n, 0], others[n, 1] = balls[k, b, 0], balls[k, b, 1]
-                n += 1
-        out[k] = is_free(requests[k, 0], requests[k, 1], others, n, R, width, length, kitchen[k], pockets, 0.0)

@@ -44,3 +44,15 @@ def test_lookahead_zero_and_bad_values():
         agent = SearchAgent(SearchConfig(lookahead=look, **small), seed=0)
         agent.decide(view)
         assert agent.last_plan is not None and 0.0 <= agent.last_plan.value <= 1.0
+
+
+def test_pot_candidates_grid_has_fine_speed_control():
+    from agents.search import SPEED_FACTORS, SPINS
+
+    view = _view({0: (0.6, 0.8), 1: (0.5, 1.6), 9: (0.9, 2.0)})
+    agent = SearchAgent()
+    shots = agent._pot_candidates(view, view.balls, agent.config.candidates)
+    per_option = len(SPEED_FACTORS) * len(SPINS)
+    assert len(shots) >= per_option  # the whole grid for the easiest pot at the default budget
+    speeds = sorted({round(s.V0, 6) for s in shots[:per_option]})
+    assert len(speeds) >= 6 and all(b / a < 1.3 for a, b in zip(speeds, speeds[1:]) if b < 8.0)

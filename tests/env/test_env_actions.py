@@ -108,13 +108,3 @@ def test_action_scale_validates():
         actions.ActionScale(tip_max=0.8)
     with pytest.raises(ValueError, match="theta_max"):
         actions.ActionScale(theta_max=95.0)
-
-
-def test_shot_rows_decode_like_action_to_shot_bit_for_bit() -> None:
-    rng = np.random.default_rng(5)
-    acts = rng.uniform(-1, 1, (500, actions.N_ACTION))
-    acts[:4] = [[-1] * 9, [1] * 9, [0] * 9, [0.5] * 9]
-    for scale in (actions.DEFAULT_SCALE, actions.ActionScale(v_min=1.0, v_max=11.0, tip_max=0.6, theta_max=45.0)):
-        rows = actions.shot_rows(acts, scale)
-        slow = [actions.action_to_shot(a, scale) for a in acts]
-        assert np.array_equal(rows, np.array([(s.V0, s.phi, s.theta, s.a, s.b) for s in slow]))
