@@ -227,14 +227,21 @@ class NineBallVectorEnv(VectorEnv):
                 vec = self._add_info(vec, info, k)
             return vec
         B, out = self.num_envs, {}
+        every = len(ks) == B  # ks are sorted table indices: all of them, in order
+        mask = np.ones(B, dtype=np.bool_)
+        if not every:
+            mask[:] = False
+            mask[ks] = True
         for key, first in infos[0].items():
             values = [info[key] for info in infos]
             if isinstance(first, dict):
                 array = self._batch_infos(values, ks)
             elif type(first) in (int, float, bool) or issubclass(type(first), np.number):
-                array = np.zeros(B, dtype=type(first))
-                for k, v in zip(ks, values):
-                    array[k] = v
+                if every:
+                    array = np.array(values, dtype=type(first))
+                else:
+                    array = np.zeros(B, dtype=type(first))
+                    array[ks] = values
             elif isinstance(first, np.ndarray):
                 array = np.zeros((B, *first.shape), dtype=first.dtype)
                 for k, v in zip(ks, values):
@@ -243,9 +250,7 @@ class NineBallVectorEnv(VectorEnv):
                 array = np.full(B, fill_value=None, dtype=object)
                 for k, v in zip(ks, values):
                     array[k] = v
-            mask = np.zeros(B, dtype=np.bool_)
-            mask[ks] = True
-            out[key], out[f"_{key}"] = array, mask
+            out[key], out[f"_{key}"] = array, mask.copy()
         return out
 
     def _deal(self, k: int) -> None:
