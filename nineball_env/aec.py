@@ -23,7 +23,7 @@ from nineball_env import actions, observation
 from nineball_env.env import ruling_info
 from nineball_env.game import Game, GameConfig, Outcome, with_shot
 from nineball_env.noise import NoiseConfig, make_noise, perturb
-from nineball_env.render import RENDER_MODES, HumanWindow, Renderer, check_render_mode
+from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
 from physics import PhysicsParams, Table
 
 AGENTS = ("player_0", "player_1")
@@ -73,11 +73,7 @@ class NineBallAEC(AECEnv):
         self.observation_spaces = {a: self._observation_space for a in AGENTS}
         self.np_random, _ = seeding.np_random(None)
         self._game: Game | None = None
-        self._renderer: Renderer | None = None
-        self._window: HumanWindow | None = None
-        if render_mode == "human":
-            r = Renderer(self.config.table, self.config.params)
-            self._window = HumanWindow(r.width_px, r.height_px)
+        self._screen = GameScreen(render_mode, self.config.table, self.config.params) if render_mode else None
 
     def observation_space(self, agent: str) -> spaces.Box:
         return self.observation_spaces[agent]
@@ -144,19 +140,11 @@ class NineBallAEC(AECEnv):
     def render(self) -> np.ndarray | None:
         if self.render_mode is None:
             return None
-        game = self._require_game()
-        if self._renderer is None:
-            self._renderer = Renderer(self.config.table, self.config.params)
-        frame = self._renderer.draw(game.balls, game.last.result if game.last is not None else None)
-        if self.render_mode == "human":
-            self._window.show(frame)  # type: ignore[union-attr]
-            return None
-        return frame
+        return self._screen.render(self._require_game())  # type: ignore[union-attr]
 
     def close(self) -> None:
-        if self._window is not None:
-            self._window.close()
-            self._window = None
+        if self._screen is not None:
+            self._screen.close()
 
     def get_state(self):
         """A snapshot of the game (balls, rack, match, generator); bookkeeping of agents is not included."""
@@ -168,12 +156,6 @@ class NineBallAEC(AECEnv):
         game.restore(state)
         if game.to_move is not None:
             self.agent_selection = AGENTS[game.to_move]
-
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        state["_window"] = None
-        state["_renderer"] = None
-        return state
 
     def _require_game(self) -> Game:
         if self._game is None:

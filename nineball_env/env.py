@@ -13,7 +13,7 @@ from nineball_env import actions, observation, opponents, rewards
 from nineball_env.aiming import AimingPolicy
 from nineball_env.game import Game, GameConfig, GameSnapshot, Outcome, with_shot
 from nineball_env.noise import NoiseConfig, make_noise, perturb
-from nineball_env.render import RENDER_MODES, HumanWindow, Renderer, check_render_mode
+from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
 from physics import PhysicsParams, Table
 
 LEARNER, OPPONENT = 0, 1
@@ -132,10 +132,7 @@ class NineBallEnv(gym.Env):
         self.action_space = spaces.Box(-1.0, 1.0, (actions.N_ACTION,), np.float32)
         self.observation_space = observation.observation_space()
         self._game: Game | None = None
-        self._renderer: Renderer | None = None
-        self._window: HumanWindow | None = None
-        if render_mode == "human":
-            self._window = HumanWindow(*self._frame_size())
+        self._screen = GameScreen(render_mode, self.config.table, self.config.params) if render_mode else None
 
     # -- Gymnasium API ----------------------------------------------------------------------------
 
@@ -182,20 +179,11 @@ class NineBallEnv(gym.Env):
         if self.render_mode is None:
             gym.logger.warn('render() called without a render_mode: pass render_mode="rgb_array" or "human"')
             return None
-        game = self._require_game()
-        if self._renderer is None:
-            self._renderer = Renderer(self.config.table, self.config.params)
-        last = game.last.result if game.last is not None else None
-        frame = self._renderer.draw(game.balls, last)
-        if self.render_mode == "human":
-            self._window.show(frame)  # type: ignore[union-attr]
-            return None
-        return frame
+        return self._screen.render(self._require_game())  # type: ignore[union-attr]
 
     def close(self) -> None:
-        if self._window is not None:
-            self._window.close()
-            self._window = None
+        if self._screen is not None:
+            self._screen.close()
 
     # -- state for search agents ------------------------------------------------------------------
 
@@ -214,12 +202,6 @@ class NineBallEnv(gym.Env):
         """An independent deep copy of the env (game, generator and opponent), without a render window."""
         return copy.deepcopy(self)
 
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        state["_window"] = None  # a window does not pickle; the renderer is rebuilt on demand
-        state["_renderer"] = None
-        return state
-
     # -- internals --------------------------------------------------------------------------------
 
     def _require_game(self) -> Game:
@@ -227,9 +209,6 @@ class NineBallEnv(gym.Env):
             raise RuntimeError("call reset() before step(), render() or get_state()")
         return self._game
 
-    def _frame_size(self) -> tuple[int, int]:
-        r = Renderer(self.config.table, self.config.params)
-        return r.width_px, r.height_px
 
     def _decide(self, act: np.ndarray) -> actions.Decision:
         """What ``act`` means for the player to move, with execution noise from ``self.np_random`` on the shot."""

@@ -225,3 +225,39 @@ def save_png(frame: np.ndarray, path: str) -> None:
     with open(path, "wb") as fh:
         fh.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6))
                  + chunk(b"IEND", b""))
+
+
+class GameScreen:
+    """What an env's ``render()`` does: draw the game (its last shot's paths too) as an RGB frame, and show it
+    in a window in ``"human"`` mode. Pickles without its window and renderer, which are rebuilt on demand."""
+
+    def __init__(self, mode: str, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS) -> None:
+        self.mode, self.table, self.params = mode, table, params
+        self._renderer: Renderer | None = None
+        self._window: HumanWindow | None = None
+        if mode == "human":  # open the window now: a missing pygame fails at construction
+            self._window = HumanWindow(*self._frame_size())
+
+    def render(self, game) -> np.ndarray | None:
+        """The frame of ``game`` (a ``nineball_env.game.Game``); None in "human" mode, where it is shown."""
+        if self._renderer is None:
+            self._renderer = Renderer(self.table, self.params)
+        frame = self._renderer.draw(game.balls, game.last.result if game.last is not None else None)
+        if self.mode != "human":
+            return frame
+        if self._window is None:
+            self._window = HumanWindow(*self._frame_size())
+        self._window.show(frame)
+        return None
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    def _frame_size(self) -> tuple[int, int]:
+        r = self._renderer or Renderer(self.table, self.params)
+        return r.width_px, r.height_px
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_window": None, "_renderer": None}
