@@ -34,27 +34,9 @@ def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, 
 
 
 @njit(cache=True)
-def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, tol, max_events, max_time, log):
-    """Check and simulate one packed (n, 9) state in place: returns (n_events, flags, layout_code, i, j)."""
-    n = state.shape[0]
-    pos = np.empty((n, 2))
-    vel = np.empty((n, 2))
-    spin = np.empty((n, 3))
-    motion = np.empty(n, dtype=np.int64)
-    pocket = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        pos[i, 0] = state[i, 0]
-        pos[i, 1] = state[i, 1]
-        vel[i, 0] = state[i, 2]
-        vel[i, 1] = state[i, 3]
-        spin[i, 0] = state[i, 4]
-        spin[i, 1] = state[i, 5]
-        spin[i, 2] = state[i, 6]
-        motion[i] = np.int64(state[i, 7])
-        pocket[i] = np.int64(state[i, 8])
-    result = _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width,
-                                 length, tol, max_events, max_time, log)
-    for i in range(n):
+def _pack(pos, vel, spin, motion, pocket, state):
+    """Write the ball arrays into one packed (n, 9) state: x, y, vx, vy, wx, wy, wz, motion, pocket."""
+    for i in range(pos.shape[0]):
         state[i, 0] = pos[i, 0]
         state[i, 1] = pos[i, 1]
         state[i, 2] = vel[i, 0]
@@ -64,6 +46,23 @@ def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, tol
         state[i, 6] = spin[i, 2]
         state[i, 7] = motion[i]
         state[i, 8] = pocket[i]
+
+
+@njit(cache=True)
+def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, tol, max_events, max_time, log):
+    """Check and simulate one packed (n, 9) state in place: returns (n_events, flags, layout_code, i, j)."""
+    n = state.shape[0]
+    pos = np.ascontiguousarray(state[:, 0:2])
+    vel = np.ascontiguousarray(state[:, 2:4])
+    spin = np.ascontiguousarray(state[:, 4:7])
+    motion = np.empty(n, dtype=np.int64)
+    pocket = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        motion[i] = np.int64(state[i, 7])
+        pocket[i] = np.int64(state[i, 8])
+    result = _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width,
+                                 length, tol, max_events, max_time, log)
+    _pack(pos, vel, spin, motion, pocket, state)
     return result
 
 
@@ -75,26 +74,12 @@ def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, shot, strike, segm
     The final state goes to pos, vel, spin, motion, pocket and a packed copy of the starting state
     to ``initial`` — output buffers the caller allocates (cheaper than returning new arrays).
     """
-    n = pos_in.shape[0]
-    for i in range(n):
-        pos[i, 0] = pos_in[i, 0]
-        pos[i, 1] = pos_in[i, 1]
-        vel[i, 0] = vel_in[i, 0]
-        vel[i, 1] = vel_in[i, 1]
-        spin[i, 0] = spin_in[i, 0]
-        spin[i, 1] = spin_in[i, 1]
-        spin[i, 2] = spin_in[i, 2]
-        motion[i] = motion_in[i]
-        pocket[i] = pocket_in[i]
-        initial[i, 0] = pos[i, 0]
-        initial[i, 1] = pos[i, 1]
-        initial[i, 2] = vel[i, 0]
-        initial[i, 3] = vel[i, 1]
-        initial[i, 4] = spin[i, 0]
-        initial[i, 5] = spin[i, 1]
-        initial[i, 6] = spin[i, 2]
-        initial[i, 7] = motion[i]
-        initial[i, 8] = pocket[i]
+    pos[:] = pos_in
+    vel[:] = vel_in
+    spin[:] = spin_in
+    motion[:] = motion_in
+    pocket[:] = pocket_in
+    _pack(pos, vel, spin, motion, pocket, initial)
     return _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length,
                                tol, max_events, max_time, log)
 
