@@ -37,9 +37,11 @@ from physics import BallState, Shot
 
 WIN, FOUL = 1.0, 0.05
 MAX_SPEED = 8.0  # [m/s] the fastest ordinary shot the search tries
-SPEED_FACTORS = (1.0, 1.5, 2.2, 3.2)
-SPINS = (-0.5, -0.2, 0.1, 0.4)  # b: draw … follow
-SIDES = (0.3, -0.3)  # a, tried at the middle speeds
+# The pot grid around each aim: cue speeds as multiples of the speed that just rolls the ball in, and draw/follow;
+# fine enough in speed to stop the cue ball where the next shot wants it (position play).
+SPEED_FACTORS = (0.85, 1.0, 1.2, 1.45, 1.75, 2.1, 2.6, 3.2, 4.0)
+SPINS = (-0.6, -0.35, -0.1, 0.15, 0.4)  # b: draw … follow
+SIDES = (0.3, -0.3)  # a, tried at three middle speeds
 # The break candidates (dx, dy, V0, b): cue spot dx [m] right of the centre and dy [m] behind the head string,
 # cue speed [m/s], draw. Found offline by Monte Carlo over ≈ 1,300 spots × speeds × spins × english × aim
 # offsets (thousands of noisy breaks each for the finalists, icga noise): a firm 10 m/s break with strong
@@ -54,7 +56,7 @@ BREAK_LOG = 300  # events kept per simulated break (the rest are re-simulated wh
 @dataclass(frozen=True)
 class SearchConfig:
     """Budget and thresholds of the search (the default decides in ≈ 0.1 s on one core, ≈ 0.4 s with ball in hand,
-    ≈ 40 ms on average over a match).
+    ≈ 60 ms on average over a match).
 
     Attributes:
         candidates: shots simulated once without noise from each cue position.
@@ -73,7 +75,7 @@ class SearchConfig:
         assumed_noise: noise preset assumed when no ``TableView`` is given (as an env opponent).
     """
 
-    candidates: int = 128
+    candidates: int = 256
     top: int = 12
     samples: int = 20
     refine: int = 4
@@ -269,7 +271,7 @@ class SearchAgent(ViewAgent):
         options = options[: self.config.options]
         if not options:
             return []
-        grid = [(f, b, 0.0) for f in SPEED_FACTORS for b in SPINS] + [(1.5, 0.0, a) for a in SIDES]
+        grid = [(f, b, 0.0) for f in SPEED_FACTORS for b in SPINS] + [(f, 0.0, a) for f in (1.2, 1.75, 2.6) for a in SIDES]
         per_option = max(1, budget // len(options))
         shots: list[Shot] = []
         for option in options:
