@@ -13,6 +13,7 @@ from typing import Mapping
 import numpy as np
 
 from physics import DEFAULT_PARAMS, PhysicsParams, Shot
+from physics.checks import check_numbers
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET
 
 MIN_SPEED = 0.01  # [m/s] a noisy speed never drops to zero (Shot needs V0 > 0)
@@ -30,10 +31,7 @@ class NoiseConfig:
     b: float = 0.0
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-                raise ValueError(f"noise sigma {f.name}: expected a finite number >= 0, got {value!r}")
+        check_numbers(self, label="noise sigma {}", minimum=0.0)
 
     @property
     def silent(self) -> bool:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 from typing import Iterable, Mapping
 
 from nineball_env.game import Outcome
+from physics.checks import check_numbers
 
 REWARD_PARTS = ("rack", "pot", "foul", "opponent_pot", "opponent_foul")
 
@@ -28,10 +28,7 @@ class RewardShaping:
     opponent_foul: float = 0.0
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"reward_shaping[{f.name!r}]: expected a finite number, got {value!r}")
+        check_numbers(self, label="reward_shaping[{!r}]")
 
 
 def make_shaping(spec: Mapping[str, float] | RewardShaping | None) -> RewardShaping:

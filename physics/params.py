@@ -6,10 +6,11 @@ Derived constants (spinning friction, moment of inertia) are properties, never s
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 
 import numpy as np
+
+from physics.checks import check_numbers
 
 # Index of each value in the float64 vector handed to the numba kernels.
 P_R, P_M, P_US, P_UR, P_USP, P_EB, P_EC, P_FC, P_G = range(9)
@@ -58,14 +59,9 @@ class PhysicsParams:
     cushion_height_factor: float = 0.635
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "cushion_model":
-                if value not in CUSHION_MODELS:
-                    raise ValueError(f"cushion_model: expected one of {CUSHION_MODELS}, got {value!r}")
-                continue
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-                raise ValueError(f"{f.name}: expected a finite number, got {value!r}")
+        if self.cushion_model not in CUSHION_MODELS:
+            raise ValueError(f"cushion_model: expected one of {CUSHION_MODELS}, got {self.cushion_model!r}")
+        check_numbers(self, (f.name for f in fields(self) if f.name != "cushion_model"))
         positive = ("R", "m", "u_s", "u_r", "u_sp_factor", "g", "cue_mass")
         for name in positive:
             if getattr(self, name) <= 0:

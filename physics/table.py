@@ -8,9 +8,11 @@ bound the playing surface. Everything is generated from a few parameters of ``Ta
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
+
+from physics.checks import check_numbers
 
 INCH = 0.0254
 
@@ -54,12 +56,7 @@ class TableSpec:
     side_capture_depth: float = 0.01
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-                raise ValueError(f"{f.name}: expected a finite number, got {value!r}")
-            if value <= 0:
-                raise ValueError(f"{f.name}: expected > 0, got {value!r}")
+        check_numbers(self, minimum=0.0, exclusive=True)
         if self.length < self.width:
             raise ValueError(f"length: expected >= width ({self.width}), got {self.length}")
         if self.corner_mouth / math.sqrt(2) * 2 >= self.width:

@@ -166,3 +166,28 @@ def test_kernel_codes_match_the_public_enums():
         assert physics.EventKind[name] == code
     for name in ("STATIONARY", "SPINNING", "SLIDING", "ROLLING", "POCKETED"):
         assert physics.Motion[name] == getattr(motion, name)
+
+
+def test_check_numbers_names_the_field_and_the_bound() -> None:
+    from dataclasses import dataclass
+
+    from physics.checks import check_numbers
+
+    @dataclass
+    class Two:
+        a: object = 1.0
+        b: object = 2
+
+    check_numbers(Two(), minimum=1.0)
+    for bad, message in ((Two(a=True), "a: expected a finite number, got True"),
+                         (Two(b=float("nan")), "b: expected a finite number, got nan"),
+                         (Two(a="1"), "a: expected a finite number")):
+        with pytest.raises(ValueError, match=message):
+            check_numbers(bad)
+    with pytest.raises(ValueError, match=r"x\['a'\]: expected a finite number > 1, got 1.0"):
+        check_numbers(Two(), label="x[{!r}]", minimum=1.0, exclusive=True)
+    check_numbers(Two(a=-5.0), ["b"], minimum=0.0)  # only the named fields
+    with pytest.raises(ValueError, match="a: expected a finite number >= 0"):
+        check_numbers(Two(a=-5.0), minimum=0.0)
+    with pytest.raises(ValueError, match="corner_mouth: expected a finite number > 0"):
+        physics.TableSpec(corner_mouth=0.0)
