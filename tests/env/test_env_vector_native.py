@@ -193,3 +193,39 @@ def test_query_batch_checks_what_a_batch_opponent_returns():
         opponents.query_batch(Bad(), np.zeros((3, 54), dtype=np.float32), [{}] * 3)
     rows = opponents.query_batch(lambda obs, info: np.full(9, 2.0), np.zeros((2, 54), dtype=np.float32), [{}] * 2)
     assert rows.shape == (2, 9) and np.all(rows == 1.0)  # a plain callable: row by row, clipped like query
+
+
+#: A break (learner's action encoding) that drops the 9 on the break from the tight rack of these seeds.
+NINE_ON_THE_BREAK = [0.5019369593710826, 0.732934161085332, -0.40748808992131424, 0.02192095784290049, -1.0,
+                     -0.005670069854692761, 0.9670198559761047, -1.0, -1.0]
+
+
+class _WinsFirstBreaks:
+    """An opponent that wins its first two breaks with ``NINE_ON_THE_BREAK`` (when the 9 drops), then aims."""
+
+    def __init__(self) -> None:
+        from nineball_env.aiming import AimingPolicy
+        self.aim, self.left = AimingPolicy(), 2
+
+    def seed(self, seed: int) -> None:  # re-seeded on every reset: two winning breaks per episode
+        self.left = 2
+
+    def act(self, obs: np.ndarray) -> np.ndarray:
+        if obs[39] == 1.0 and self.left > 0:  # the break
+            self.left -= 1
+            return np.array(NINE_ON_THE_BREAK, dtype=np.float32)
+        return self.aim.act(obs)
+
+
+def test_deals_the_opponent_wins_outright_are_dealt_again_like_single_envs():
+    """A deal the opponent wins before the learner's first decision (the 9 on its break, R-BREAK-9) is dealt
+    again, in reset and in autoresets, and counted in ``info["redeals"]`` exactly as by NineBall-v0."""
+    B, kw = 4, dict(first_breaker="opponent", max_episode_steps=3)
+    venv = NineBallVectorEnv(B, opponent=_WinsFirstBreaks(), **kw)
+    singles = [gym.make("NineBall-v0", opponent=_WinsFirstBreaks(), **kw) for _ in range(B)]
+    obs, info = venv.reset(seed=40)
+    want = [env.reset(seed=40 + k) for k, env in enumerate(singles)]
+    assert np.array_equal(obs, np.stack([o for o, _ in want]))
+    assert info["redeals"].tolist() == [i["redeals"] for _, i in want]
+    assert info["redeals"].max() >= 1
+    assert _replay(venv, singles, 8, np.random.default_rng(1)) > 0
