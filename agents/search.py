@@ -48,6 +48,7 @@ SIDES = (0.3, -0.3)  # a, tried at three middle speeds
 # draw from ≈ 0.1 m off centre leaves a legal pot and a makeable shot on the lowest ball (mean ease ≈ 0.57
 # per break) far more often than the old grid of 9–11 m/s breaks along the head string (≈ 0.44).
 BREAK_BOOK = ((0.09, 0.2, 10.0, -0.6), (-0.12, 0.2, 10.0, -0.6), (0.12, 0.3, 10.0, -0.6), (-0.15, 0.3, 10.0, -0.6))
+HARD_OPTIONS = 6  # pots searched again when the best one is hard (``hard_below``)
 LOOK_OPTIONS = 2  # pots of the next ball the look-ahead plays
 LOOK_GRID = ((1.0, -0.4), (1.0, 0.0), (1.0, 0.4), (1.7, -0.4), (1.7, 0.0), (1.7, 0.4), (2.6, -0.4), (2.6, 0.4))
 BREAK_LOG = 300  # events kept per simulated break (the rest are re-simulated when needed)
@@ -72,6 +73,9 @@ class SearchConfig:
             fixed centre break.
         lookahead: samples per pot finalist whose leaves are valued two shots deep (``_lookahead``);
             0 ranks the finalists by the one-shot value alone.
+        hard_below: when the best pot's estimated success is below this (cue ball not in hand), pots are
+            searched again with twice the candidates, every pot option, twice the sampled candidates and half as
+            many more refined ones, and the better plan is played; 0 never does.
         assumed_noise: noise preset assumed when no ``TableView`` is given (as an env opponent).
     """
 
@@ -86,6 +90,7 @@ class SearchConfig:
     break_speed: float = 9.0
     break_samples: int = 16
     lookahead: int = 16
+    hard_below: float = 0.8
     assumed_noise: str = "icga"
 
     def __post_init__(self) -> None:
@@ -97,7 +102,7 @@ class SearchConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name}: expected a whole number >= 1, got {value!r}")
-        for name in ("safety_below", "push_below"):
+        for name in ("safety_below", "push_below", "hard_below"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name}: expected a value in [0, 1], got {getattr(self, name)!r}")
         if not 0.0 < self.break_speed <= physics.shot.MAX_SPEED:
@@ -158,6 +163,12 @@ class SearchAgent(ViewAgent):
         state.place(0, float(cue[0]), float(cue[1]))
         budget = self.config.candidates
         best = self._evaluate(view, state, self._pot_candidates(view, state, budget), "pot")
+        if best is not None and best.success < self.config.hard_below and not view.cue_in_hand:
+            # A hard pot (often the first shot after the break): search again, wider, before settling.
+            wide = self._evaluate(view, state, self._pot_candidates(view, state, 2 * budget, options=HARD_OPTIONS),
+                                  "pot", top=2 * self.config.top, refine=3 * self.config.refine // 2)
+            if wide is not None and wide.value > best.value:
+                best = wide
         if best is None or best.value < self.config.safety_below:
             safe = self._evaluate(view, state, self._safety_candidates(view, state, budget), "safety")
             if safe is not None and (best is None or safe.value > best.value):
@@ -263,12 +274,14 @@ class SearchAgent(ViewAgent):
 
     # -- candidates -------------------------------------------------------------------------------
 
-    def _pot_candidates(self, view: TableView, state: BallState, budget: int) -> list[Shot]:
-        """Speed × spin grids around the throw-corrected aim of the easiest pots, ``budget`` shots in all."""
+    def _pot_candidates(self, view: TableView, state: BallState, budget: int, options: int | None = None
+                        ) -> list[Shot]:
+        """Speed × spin grids around the throw-corrected aim of the easiest ``options`` pots (the config's
+        by default), ``budget`` shots in all."""
         cue = state.pos[0]
-        options = [o for o in pot_options(cue, state.pos, state.on_table(), view.rack.lowest, view.table,
-                                          view.params, aim_sigma(view.noise)) if o.ease > 0.02]
-        options = options[: self.config.options]
+        found = [o for o in pot_options(cue, state.pos, state.on_table(), view.rack.lowest, view.table,
+                                        view.params, aim_sigma(view.noise)) if o.ease > 0.02]
+        options = found[: options or self.config.options]
         if not options:
             return []
         grid = [(f, b, 0.0) for f in SPEED_FACTORS for b in SPINS] + [(f, 0.0, a) for f in (1.2, 1.75, 2.6) for a in SIDES]
@@ -307,9 +320,11 @@ class SearchAgent(ViewAgent):
 
     # -- evaluation -------------------------------------------------------------------------------
 
-    def _evaluate(self, view: TableView, state: BallState, shots: list[Shot], intent: str) -> Plan | None:
-        """Simulate every shot once without noise, then the best ``top`` under noise; the best mean value wins
-        (for pots, ranked with the two-shot look-ahead of ``_lookahead``)."""
+    def _evaluate(self, view: TableView, state: BallState, shots: list[Shot], intent: str,
+                  top: int | None = None, refine: int | None = None) -> Plan | None:
+        """Simulate every shot once without noise, then the best ``top`` under noise, ``refine`` of them twice as
+        often (the config's numbers by default); the best mean value wins (for pots, ranked with the two-shot
+        look-ahead of ``_lookahead``)."""
         if not shots:
             return None
         first = []
@@ -320,12 +335,18 @@ class SearchAgent(ViewAgent):
         c = self.config
         # Successive halving: every finalist gets ``samples`` noisy runs, the best ``refine`` as many again
         # (a larger sample for the finalists curbs the winner's curse of picking a lucky estimate).
-        stats = {i: [0.0, 0, 0] for i in range(min(c.top, len(first)))}  # sum of values, legal pots, runs
+        top, refine = top or c.top, refine or c.refine
+        stats = {i: [0.0, 0, 0] for i in range(min(top, len(first)))}  # sum of values, legal pots, runs
         kept: dict[int, list[tuple[float, BallState | None]]] = {i: [] for i in stats}  # (value, leave after a pot)
         rounds = ((list(stats), c.samples), (None, c.samples))
+        shift = {i: 0.0 for i in stats}  # the look-ahead's correction of each mean value (pots only)
         for members, n in rounds:
             if members is None:
-                members = sorted(stats, key=lambda i: -stats[i][0] / stats[i][2])[: c.refine]
+                score = {i: stats[i][0] / stats[i][2] for i in stats}
+                if intent == "pot" and c.lookahead > 0 and len(stats) > 1:
+                    corrected = self._lookahead_scores(view, {i: kept[i][: c.lookahead] for i in stats}, score)
+                    shift = {i: corrected[i] - score[i] for i in stats}
+                members = sorted(stats, key=lambda i: -(score[i] + shift[i]))[:refine]
             for i in members:
                 shot = first[i][2]
                 for _ in range(n):
@@ -335,10 +356,7 @@ class SearchAgent(ViewAgent):
                     stats[i][2] += 1
                     kept[i].append((value, final if out.legal_pot and not out.nine else None))
         finalists = [i for i in stats if stats[i][2] > c.samples] or list(stats)
-        score = {i: stats[i][0] / stats[i][2] for i in finalists}
-        if intent == "pot" and c.lookahead > 0 and len(finalists) > 1:
-            score = self._lookahead_scores(view, {i: kept[i][: c.lookahead] for i in finalists}, score)
-        i = max(finalists, key=lambda i: score[i])
+        i = max(finalists, key=lambda i: stats[i][0] / stats[i][2] + shift[i])
         total, pots, runs = stats[i]
         return Plan(first[i][2], total / runs, pots / runs, intent)
 

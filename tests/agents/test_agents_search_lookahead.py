@@ -56,3 +56,25 @@ def test_pot_candidates_grid_has_fine_speed_control():
     assert len(shots) >= per_option  # the whole grid for the easiest pot at the default budget
     speeds = sorted({round(s.V0, 6) for s in shots[:per_option]})
     assert len(speeds) >= 6 and all(b / a < 1.3 for a, b in zip(speeds, speeds[1:]) if b < 8.0)
+
+
+def test_hard_pots_get_a_wider_search():
+    with pytest.raises(ValueError, match="hard_below"):
+        SearchConfig(hard_below=1.5)
+    # A long thin cut: the first search finds no easy pot, so the wider one runs (more candidates simulated).
+    view = _view({0: (0.3, 0.4), 1: (1.0, 2.2), 9: (0.6, 1.4)})
+    small = dict(candidates=16, top=3, samples=4, refine=1, options=2, placements=2, lookahead=0)
+    calls = {}
+    for hard in (0.0, 1.0):
+        agent = SearchAgent(SearchConfig(hard_below=hard, **small), seed=0)
+        counted = []
+        original = agent._evaluate
+
+        def counting(*args, _orig=original, _log=counted, **kw):
+            _log.append(kw.get("top"))
+            return _orig(*args, **kw)
+
+        agent._evaluate = counting
+        agent.decide(view)
+        calls[hard] = counted
+    assert 6 not in calls[0.0] and 6 in calls[1.0]
