@@ -31,12 +31,12 @@ def _same(game: Game, batch: TableBatch, k: int) -> None:
     assert batch.rngs[k].bit_generator.state == game.rng.bit_generator.state
 
 
-@pytest.mark.parametrize("noise, race_to, log_capacity, max_events", [
-    ("none", 1, 256, 1000), ("icga", 3, 256, 1000),
-    ("icga", 1, 5, 30),  # truncated logs and shots capped at 30 events: re-simulated and continued like Game
+@pytest.mark.parametrize("noise, race_to, break_order, log_capacity, max_events", [
+    ("none", 1, "alternate", 256, 1000), ("icga", 3, "alternate", 256, 1000), ("icga", 3, "winner", 256, 1000),
+    ("icga", 1, "alternate", 5, 30),  # truncated logs and shots capped at 30 events: re-simulated, continued
 ])
-def test_tables_play_like_games(noise, race_to, log_capacity, max_events) -> None:
-    config = GameConfig(race_to=race_to, max_events=max_events)
+def test_tables_play_like_games(noise, race_to, break_order, log_capacity, max_events) -> None:
+    config = GameConfig(race_to=race_to, break_order=break_order, max_events=max_events)
     n = 12
     games, batch = _twins(n, config, noise, log_capacity)
     rng = np.random.default_rng(9)
