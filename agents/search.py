@@ -11,6 +11,9 @@ copy of the balls); the best ``top`` are simulated ``samples`` times under the g
   cue ball stopped (position play);
 * 0.5 − 0.5·e′ when the turn passes, e′ the opponent's chance (a safety is worth what it leaves).
 
+The pot finalists are ranked with a two-shot look-ahead: a leave after a pot is valued by the best
+next pot's chance times the position it gets on the ball after (``_lookahead``, one batch). When the
+best pot is still hard (``hard_below``) the pots are searched again more widely.
 The shot with the best mean value is played. When no pot is worth ``safety_below`` it also
 searches safeties (hits of the lowest ball at several fractions, speeds and spins); right after
 the break it may push out, and after the opponent's push-out it passes back a position worth < 0.5.
