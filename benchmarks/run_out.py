@@ -12,27 +12,17 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import math
 import time
 from collections import Counter
 
 import numpy as np
 
 from agents.base import TableView
+from agents.stats import wilson
 from nineball_env import actions
 from nineball_env.game import Game, GameConfig, with_shot
 from nineball_env.noise import make_noise, perturb
 from nineball_env.rules import Phase
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
 
 
 CALIBRATION: list[tuple[float, float, bool, int]] = []  # (estimated success, value, made, decision) per pot
@@ -87,14 +77,14 @@ def _calibration() -> dict[str, list]:
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--racks", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--noise", default="icga")
     ap.add_argument("--config", default="{}", help="SearchConfig overrides as JSON")
     ap.add_argument("--agent", default="agents.search", help="module holding SearchAgent and SearchConfig")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     noise = make_noise(args.noise)
     module = importlib.import_module(args.agent)
     agent = module.SearchAgent(module.SearchConfig(**json.loads(args.config)))
@@ -109,7 +99,8 @@ def main() -> None:
         if end != "run-out":
             left[f"{end} @{len(t)}"] += 1
     k = ends["run-out"]
-    lo, hi = wilson(k, args.racks)
+    rate = wilson(k, args.racks)
+    lo, hi = rate.lo, rate.hi
     print(json.dumps({
         "racks": args.racks, "seed": args.seed, "run_outs": k, "rate": k / args.racks,
         "wilson95": [round(lo, 4), round(hi, 4)], "ends": dict(ends.most_common()),
