@@ -60,7 +60,7 @@ BREAK_LOG = 300  # events kept per simulated break (the rest are re-simulated wh
 @dataclass(frozen=True)
 class SearchConfig:
     """Budget and thresholds of the search (the default decides in ≈ 0.1 s on one core, ≈ 0.4 s with ball in hand,
-    ≈ 60 ms on average over a match).
+    ≈ 105 ms on average over a match).
 
     Attributes:
         candidates: shots simulated once without noise from each cue position.
