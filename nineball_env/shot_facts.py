@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nineball_env.kernels.facts import N_BALLS, _summarize_batch
+from nineball_env.kernels.facts import N_BALLS, summarize_into
 from nineball_env.rules import ShotSummary
 from nineball_env.rules.summary import SIMULTANEOUS_S
 
@@ -36,6 +36,12 @@ class LogSummaries:
         self.off = np.full((B, N_BALLS), -1, dtype=np.int64)
         self.n_off = np.zeros(B, dtype=np.int64)
 
+    def read(self, logs: np.ndarray, n_events: np.ndarray, rows: np.ndarray) -> None:
+        """Summarise log i of ``logs`` (B, capacity, 21), its first ``n_events[i]`` rows, into row ``rows[i]``."""
+        summarize_into(logs, np.asarray(n_events, dtype=np.int64), np.asarray(rows, dtype=np.int64), SIMULTANEOUS_S,
+                       self.first_bits, self.first_time, self.cushion_bits, self.pocketed, self.n_pocketed, self.off,
+                       self.n_off)
+
     def summary(self, k: int) -> ShotSummary:
         """Table ``k`` as the rules' ``ShotSummary``."""
         t = float(self.first_time[k])
@@ -47,10 +53,8 @@ class LogSummaries:
 def summarize_logs(logs: np.ndarray, n_events: np.ndarray) -> LogSummaries:
     """Summaries of the shots in ``logs`` (B, capacity, 21) with ``n_events`` (B,) rows each (a log longer
     than the capacity must be summarised from its full rows instead)."""
-    B = logs.shape[0]
-    out = LogSummaries(B)
-    _summarize_batch(logs, np.asarray(n_events, dtype=np.int64), SIMULTANEOUS_S, out.first_bits, out.first_time, out.cushion_bits,
-                     out.pocketed, out.n_pocketed, out.off, out.n_off)
+    out = LogSummaries(logs.shape[0])
+    out.read(logs, n_events, np.arange(logs.shape[0]))
     return out
 
 

@@ -4,7 +4,7 @@ The vector env's game state. ``Game`` holds one table in objects (``BallState``,
 ``RackState``/``Match``) and is the reference; here every table is a row of arrays — packed balls
 (B, 10, 9), the rack as integers (``kernels.ruling`` columns), racks won — and one round of
 decisions costs a few array operations, ONE ``physics.simulate_batch_packed`` call, ONE read of
-all its event logs (``kernels.facts``) and ONE ``kernels.ruling.rule_batch`` call. Python runs per table
+all its event logs (``shot_facts.LogSummaries``) and ONE ``kernels.ruling.rule_batch`` call. Python runs per table
 only for what each table owns or what is rare: its generator's noise draws, a new rack, spotting
 the 9, a blocked ball-in-hand spot, a shot that hit the event/time cap. Table k given the same
 generator and decisions plays exactly as a ``Game`` (tests compare them step by step).
@@ -20,12 +20,11 @@ import physics
 from nineball_env import actions, placement, rules
 from nineball_env.game import GameConfig, complete_shot, rack_balls
 from nineball_env.kernels import ruling as rk
-from nineball_env.kernels.facts import summarize_into
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.round import apply_round, move_cue, prepare_round
 from nineball_env.noise import MIN_SPEED, TIP_LIMIT, NoiseConfig
 from nineball_env.observation import OBS_SIZE
-from nineball_env.rules.summary import SIMULTANEOUS_S
+from nineball_env.shot_facts import LogSummaries
 
 ON_TABLE_MAX = int(physics.Motion.ROLLING)  # motion codes <= this are on the table
 STATIONARY = float(physics.Motion.STATIONARY)
@@ -217,23 +216,18 @@ class TableBatch:
         adjusted = ~free
         for i in np.flatnonzero(adjusted).tolist():
             self._move_to_free(start, i, rack[i, rk.IN_HAND] == rk.BIH_KITCHEN)
-        first = np.zeros(n, dtype=np.int64)
-        cushion = np.zeros(n, dtype=np.int64)
-        pocketed = np.full((n, 10), -1, dtype=np.int64)
-        n_pocketed = np.zeros(n, dtype=np.int64)
-        off = np.full((n, 10), -1, dtype=np.int64)
-        n_off = np.zeros(n, dtype=np.int64)
+        facts = LogSummaries(n)  # no facts for the push-out choice: empty rows
         n_events = np.zeros(n, dtype=np.int64)
         sim = np.flatnonzero(shoot)
-        final = self._simulate(start[sim], rows[sim], sim, first, cushion, pocketed, n_pocketed, off, n_off,
-                               n_events) if sim.size else start[:0]
+        final = self._simulate(start[sim], rows[sim], sim, facts, n_events) if sim.size else start[:0]
+        pocketed, n_pocketed = facts.pocketed, facts.n_pocketed
         after = np.empty_like(rack)
         fouls = np.zeros(n, dtype=np.int64)
         cited = np.zeros((n, rk.MAX_CITED), dtype=np.int64)
         n_cited = np.zeros(n, dtype=np.int64)
         spotted = np.zeros(n, dtype=np.bool_)
-        rk.rule_batch(rack, declaration, first, cushion, pocketed, n_pocketed, off, n_off, after, fouls, cited,
-                      n_cited, spotted)
+        rk.rule_batch(rack, declaration, facts.first_bits, facts.cushion_bits, pocketed, n_pocketed, facts.off,
+                      facts.n_off, after, fouls, cited, n_cited, spotted)
         self.rack[ks] = after
         for i in np.flatnonzero(spotted).tolist():  # before the cue ball is taken up (R-SPOT-9 leaves it out)
             self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, rk.IN_HAND] != rk.BIH_NONE))
@@ -267,23 +261,21 @@ class TableBatch:
         others = balls[balls[:, 7] <= ON_TABLE_MAX, 0:2]
         move_cue(start, i, *placement.nearest_free(x, y, others, cfg.table, cfg.params, kitchen))
 
-    def _simulate(self, start, shots, rows_of, first, cushion, pocketed, n_pocketed, off, n_off, n_events):
-        """Simulate the shots, fill the facts of rows ``rows_of``; the final states (shots hitting a cap are
-        continued to rest alone, as ``Game.finish`` does)."""
+    def _simulate(self, start: np.ndarray, shots: np.ndarray, rows_of: np.ndarray, facts: LogSummaries,
+                  n_events: np.ndarray) -> np.ndarray:
+        """Simulate the shots, fill rows ``rows_of`` of ``facts`` and ``n_events``; the final states (shots
+        hitting a cap are continued to rest alone, as ``Game.finish`` does)."""
         cfg = self.config
         batch = physics.simulate_batch_packed(start, shots, cfg.table, cfg.params, max_events=cfg.max_events,
                                               max_time=cfg.max_time, log_capacity=self.log_capacity,
                                               threads=self.threads)
-        first_time = np.zeros(len(first))
-        summarize_into(batch.logs, batch.n_events, rows_of, SIMULTANEOUS_S, first, first_time, cushion, pocketed,
-                       n_pocketed, off, n_off)
+        facts.read(batch.logs, batch.n_events, rows_of)
         final = batch.states
         whole = (batch.n_events <= batch.logs.shape[1]) & ~batch.hit_event_cap & ~batch.hit_time_cap
         for i in np.flatnonzero(~whole).tolist():  # rare: summarised again from the whole continued log
             result, log = complete_shot(batch.result(i), cfg)
             final[i] = result.state.packed()
-            summarize_into(log[None], np.array([len(log)]), rows_of[i:i + 1], SIMULTANEOUS_S, first, first_time,
-                           cushion, pocketed, n_pocketed, off, n_off)
+            facts.read(log[None], np.array([len(log)]), rows_of[i:i + 1])
         n_events[rows_of] = batch.n_events
         return final
 

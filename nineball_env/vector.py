@@ -269,7 +269,7 @@ class NineBallVectorEnv(VectorEnv):
             self._deal(k)
         theirs = self._opponent_turns(list(stepping) + list(ks))
         redeals = dict.fromkeys(ks, 0)
-        redo = [k for k in ks if self.tables.over(np.array([k]))[0]]
+        redo = self._over(ks)
         while redo:
             for k in redo:
                 redeals[k] += 1
@@ -277,7 +277,7 @@ class NineBallVectorEnv(VectorEnv):
                     raise RuntimeError(f"the opponent won {redeals[k]} deals before the learner's first decision")
                 self._deal(k)
             theirs.update(self._opponent_turns(redo))
-            redo = [k for k in redo if self.tables.over(np.array([k]))[0]]
+            redo = self._over(redo)
         zero = dict.fromkeys(rewards.REWARD_PARTS, 0.0)
         for k in ks:
             infos[k] = self._info(k, None, theirs[k], dict(zero), redeals[k])
@@ -285,6 +285,11 @@ class NineBallVectorEnv(VectorEnv):
             self._autoreset[k] = False
         self._last_theirs = theirs
         return infos
+
+    def _over(self, ks: list[int]) -> list[int]:
+        """The tables of ``ks`` whose match is decided."""
+        arr = np.asarray(ks, dtype=np.int64)
+        return arr[self.tables.over(arr)].tolist() if len(ks) else []
 
     def _opponent_turns(self, ks: list[int]) -> dict[int, list[Decision]]:
         """The opponents' decisions on tables ``ks``, in rounds played together, until each table awaits the

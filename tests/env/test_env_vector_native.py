@@ -117,7 +117,7 @@ def test_a_rejected_strict_placement_changes_nothing():
     venv = NineBallVectorEnv(2, strict_placement=True, first_breaker="learner", noise="icga")
     venv.reset(seed=2)
     before = venv.tables.snapshot()
-    t, R = venv.config.table, venv.config.params.R
+    t = venv.config.table
     act = np.zeros((2, 9))
     act[:, 6] = 1.0  # the cue ball on the head string, x in the middle: free in an empty kitchen
     bad = act.copy()
