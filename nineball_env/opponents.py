@@ -53,15 +53,15 @@ def query_batch(opponent: Opponent, obs: np.ndarray, infos: list[dict] | None) -
     model on the stacked observations), else ``query`` row by row. A batched torch model may differ from
     its one-row answers in the last bits; ``AimingPolicy.act_batch`` equals its ``act`` exactly.
     """
-    if hasattr(opponent, "act_batch"):
-        actions = opponent.act_batch(obs)
-    elif not hasattr(opponent, "act") and hasattr(opponent, "predict"):
-        actions, _ = opponent.predict(obs, deterministic=True)
-    else:
+    if not batched(opponent):
         if infos is None:
             raise ValueError("infos: this opponent decides row by row and needs one info dict per observation")
         return np.stack([query(opponent, row, info) for row, info in zip(obs, infos)]) if len(obs) else \
             np.zeros((0, N_ACTION))
+    if hasattr(opponent, "act_batch"):
+        actions = opponent.act_batch(obs)
+    else:
+        actions, _ = opponent.predict(obs, deterministic=True)
     arr = np.asarray(actions, dtype=np.float64)
     if arr.shape != (len(obs), N_ACTION) or not np.all(np.isfinite(arr)):
         raise ValueError(f"opponent actions: expected ({len(obs)}, {N_ACTION}) finite numbers, got shape {arr.shape}")

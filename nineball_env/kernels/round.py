@@ -84,22 +84,17 @@ def prepare_round(balls, rack, ks, acts, errors, noisy, sigma, R, scale, limits,
                 n += 1
         placed[i] = True
         free[i] = is_free(x, y, others, n, R, box[4], box[5], kitchen, pockets, 0.0)
-        _put_cue(start, i, x, y)
+        move_cue(start, i, x, y)
 
 
 @njit(cache=True)
-def _put_cue(start, i, x, y):
+def move_cue(start, i, x, y):
+    """Put row i's cue ball at rest at (x, y) (the decoded spot, or a free one the caller moved it to)."""
     start[i, 0, 0], start[i, 0, 1] = x, y
     for j in range(2, 7):
         start[i, 0, j] = 0.0
     start[i, 0, 7] = _STATIONARY
     start[i, 0, 8] = -1.0
-
-
-@njit(cache=True)
-def move_cue(start, i, x, y):
-    """Put row i's cue ball at (x, y) at rest (a spot the caller moved to a free one)."""
-    _put_cue(start, i, x, y)
 
 
 @njit(cache=True)
