@@ -15,16 +15,17 @@ from physics.checks import check_numbers
 # Index of each value in the float64 vector handed to the numba kernels.
 P_R, P_M, P_US, P_UR, P_USP, P_EB, P_EC, P_FC, P_G = range(9)
 P_CUE_MASS, P_END_MASS, P_THROW_A, P_THROW_B, P_THROW_C, P_CUSHION_H, P_CUSHION_MODEL = range(9, 16)
-P_OMEGA_RATIO, P_MATHAVAN_STEPS, P_BALL_BALL_MODEL, P_THROW_LIMIT, P_BALL_BALL_STEPS = range(16, 21)
-N_PARAMS = 21
+P_OMEGA_RATIO, P_MATHAVAN_STEPS, P_BALL_BALL_MODEL, P_THROW_LIMIT, P_BALL_BALL_STEPS, P_JAW_NORMAL = range(16, 22)
+N_PARAMS = 22
 
 # Names accepted by PhysicsParams; a model's code in the params vector is its index here.
 CUSHION_MODELS = ("han2005", "stronge", "mathavan2010", "impulse")
 BALL_BALL_MODELS = ("alciatore", "mathavan2014")
 THROW_LIMITS = ("coulomb", "pooltool")
+JAW_NORMALS = ("rim", "pooltool")
 
 
-_CHOICES = ("cushion_model", "ball_ball_model", "throw_limit")
+_CHOICES = ("cushion_model", "ball_ball_model", "throw_limit", "jaw_normal")
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,9 @@ class PhysicsParams:
         cushion_height_factor: cushion nose height as a multiple of 2R (WPA: 63.5 % of the ball diameter).
         omega_ratio: "stronge" only: tangential/normal contact frequency ratio ω_t/ω_n, in (1, 2)
             (pooltool 0.6.0's default 1.8; higher is a stiffer cushion in shear).
+        jaw_normal: "stronge" only: the contact direction at a pocket jaw: "rim" (towards the jaw's nose at
+            the contact, tilted like a straight cushion's) or "pooltool" (towards the jaw circle's centre at
+            nose height, a flatter tilt, as pooltool 0.6.0's compliant jaws do).
         mathavan_steps: "mathavan2010" only: impulse steps over the whole impact (the paper's ΔP).
         ball_ball_model: "alciatore" (one impulse with Alciatore's speed-dependent friction, TP A-14)
             or "mathavan2014" (Mathavan, Jackson & Parkin 2014: integrated over the impulse, with
@@ -82,10 +86,11 @@ class PhysicsParams:
     ball_ball_model: str = "alciatore"
     throw_limit: str = "coulomb"
     ball_ball_steps: int = 1000
+    jaw_normal: str = "rim"
 
     def __post_init__(self) -> None:
         for name, allowed in (("cushion_model", CUSHION_MODELS), ("ball_ball_model", BALL_BALL_MODELS),
-                              ("throw_limit", THROW_LIMITS)):
+                              ("throw_limit", THROW_LIMITS), ("jaw_normal", JAW_NORMALS)):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name}: expected one of {allowed}, got {getattr(self, name)!r}")
         check_numbers(self, (f.name for f in fields(self) if f.name not in _CHOICES))
@@ -140,6 +145,7 @@ class PhysicsParams:
         out[P_BALL_BALL_MODEL] = float(BALL_BALL_MODELS.index(self.ball_ball_model))
         out[P_THROW_LIMIT] = float(THROW_LIMITS.index(self.throw_limit))
         out[P_BALL_BALL_STEPS] = float(self.ball_ball_steps)
+        out[P_JAW_NORMAL] = float(JAW_NORMALS.index(self.jaw_normal))
         return out
 
 

@@ -25,7 +25,7 @@ import math
 from numba import njit
 
 from physics.params import (
-    P_CUSHION_H, P_CUSHION_MODEL, P_EC, P_FC, P_M, P_MATHAVAN_STEPS, P_OMEGA_RATIO, P_R, P_US,
+    P_CUSHION_H, P_CUSHION_MODEL, P_EC, P_FC, P_JAW_NORMAL, P_M, P_MATHAVAN_STEPS, P_OMEGA_RATIO, P_R, P_US,
 )
 
 CUSHION_HAN2005, CUSHION_STRONGE, CUSHION_MATHAVAN2010, CUSHION_IMPULSE = 0, 1, 2, 3
@@ -96,13 +96,6 @@ def _force(tau, e):
 
 
 @njit(cache=True)
-def _force_rate(tau, e):
-    if tau <= _HALF_PI:
-        return math.cos(tau)
-    return -math.sin((tau - _HALF_PI) / e) / e
-
-
-@njit(cache=True)
 def _impulse(tau, e):
     """Normal impulse up to τ, in units of the compression impulse."""
     if tau <= _HALF_PI:
@@ -111,67 +104,102 @@ def _impulse(tau, e):
 
 
 @njit(cache=True)
-def _stick_gap(tau, ta, sa, ua, omega, lim, e):
-    """|σ(τ)| − µη²f(τ) while sticking since ta (positive once the spring force exceeds friction)."""
+def _stick_gap_slope(tau, ta, sa, ua, omega, lim, e):
+    """(gap, d gap/dτ) of a stick phase since ta; the gap |σ| − µη²f turns positive when the slider lets go."""
     d = omega * (tau - ta)
-    sig = sa * math.cos(d) + ua / omega * math.sin(d)
-    return abs(sig) - lim * _force(tau, e)
+    cd = math.cos(d)
+    sd = math.sin(d)
+    sig = sa * cd + ua / omega * sd
+    dsig = -sa * omega * sd + ua * cd
+    if tau <= _HALF_PI:
+        f = math.sin(tau)
+        df = math.cos(tau)
+    else:
+        x = (tau - _HALF_PI) / e
+        f = math.cos(x)
+        df = -math.sin(x) / e
+    if sig < 0.0:
+        sig = -sig
+        dsig = -dsig
+    return sig - lim * f, dsig - lim * df
 
 
 @njit(cache=True)
-def _slip_rate(tau, ta, ua, s, r_mu, lim, e):
-    """Slider speed in the slip direction s while slipping since ta (≤ 0 once the slip stops)."""
-    u = ua - r_mu * s * (_impulse(tau, e) - _impulse(ta, e))
-    return s * u - lim * _force_rate(tau, e)
-
-
-@njit(cache=True)
-def _first_crossing(kind, t0, t1, ta, sa, ua, s, omega, r_mu, lim, e):
-    """First τ in (t0, t1] where the phase's event function turns positive (stick, kind 0) or
-    non-positive (slip, kind 1); t1 + 1 when it does not. Sampled, then bracketed by regula falsi."""
-    n = 8
+def _stick_end(t0, t1, ta, sa, ua, omega, lim, e):
+    """First τ in (t0, t1] where the spring force of a stick phase (since ta) exceeds friction; t1 + 1 when it
+    does not. The gap is sampled at 6 points (sinusoids of frequency ≤ max(Ω, 1/e) over at most a quarter
+    period of the normal force; the samples by rotation recurrences, no trigonometry), then the bracketed
+    crossing is refined by Newton steps that fall back to bisection outside the bracket."""
+    n = 6
     h = (t1 - t0) / n
+    if t1 <= _HALF_PI:  # compression: f = sin τ
+        b0, db = t0, h
+    else:  # restitution: f = cos((τ − π/2)/e)
+        b0, db = (t0 - _HALF_PI) / e, h / e
+    a0, da = omega * (t0 - ta), omega * h
+    ca, sa_, cda, sda = math.cos(a0), math.sin(a0), math.cos(da), math.sin(da)
+    cb, sb, cdb, sdb = math.cos(b0), math.sin(b0), math.cos(db), math.sin(db)
+    w = ua / omega
+    compression = t1 <= _HALF_PI
     prev_t = t0
     prev_g = 0.0
     for k in range(1, n + 1):
+        ca, sa_ = ca * cda - sa_ * sda, sa_ * cda + ca * sda
+        cb, sb = cb * cdb - sb * sdb, sb * cdb + cb * sdb
+        f = sb if compression else cb
+        g = abs(sa * ca + w * sa_) - lim * f
         tk = t0 + k * h
-        if kind == 0:
-            g = _stick_gap(tk, ta, sa, ua, omega, lim, e)
-        else:
-            g = -_slip_rate(tk, ta, ua, s, r_mu, lim, e)
-        if g >= 0.0 if kind == 1 else g > 0.0:
-            # bracket [prev_t, tk]: g(prev) < 0 (or the phase start), g(tk) >= 0
+        if g > 0.0:
             lo, hi = prev_t, tk
-            glo = prev_g if k > 1 else math.nan  # the phase start: its value is not a usable secant end
-            ghi = g
-            side = 0
-            for _ in range(60):
-                if hi - lo <= 1e-13:
+            tau = 0.5 * (lo + hi)
+            if prev_g < 0.0:  # start from the secant through the bracketing samples
+                tau = (lo * g - hi * prev_g) / (g - prev_g)
+            for _ in range(50):
+                gm, dg = _stick_gap_slope(tau, ta, sa, ua, omega, lim, e)
+                if gm == 0.0:
+                    return tau
+                if gm > 0.0:
+                    hi = tau
+                else:
+                    lo = tau
+                if hi - lo <= 1e-12:
                     break
-                if glo < 0.0 and ghi > 0.0:
-                    mid = (lo * ghi - hi * glo) / (ghi - glo)
-                    if not (lo < mid < hi):
-                        mid = 0.5 * (lo + hi)
-                else:
-                    mid = 0.5 * (lo + hi)
-                if kind == 0:
-                    gm = _stick_gap(mid, ta, sa, ua, omega, lim, e)
-                else:
-                    gm = -_slip_rate(mid, ta, ua, s, r_mu, lim, e)
-                if gm >= 0.0 if kind == 1 else gm > 0.0:
-                    hi, ghi = mid, gm
-                    if side == 1:
-                        glo *= 0.5  # Illinois step: keep the stale end from stalling convergence
-                    side = 1
-                else:
-                    lo, glo = mid, gm
-                    if side == -1:
-                        ghi *= 0.5
-                    side = -1
+                step = tau - gm / dg if dg != 0.0 else lo - 1.0
+                if not (lo < step < hi) or abs(step - tau) > 0.5 * (hi - lo):
+                    step = 0.5 * (lo + hi)
+                elif abs(step - tau) <= 1e-13:
+                    return step
+                tau = step
             return hi
         prev_t = tk
         prev_g = g
     return t1 + 1.0
+
+
+@njit(cache=True)
+def _slip_end(t0, t1, ta, ua, s, r_mu, lim, e):
+    """First τ in (t0, t1] where a slip phase (since ta, direction s) stops, in closed form; t1 + 1 when it does not.
+
+    The slider speed is s·u − µη²f'(τ) with s·u = s·u_a − rµ(F(τ) − F(ta)): in compression
+    C0 + (rµ − µη²)cos τ (decreasing, as rµ > µη² for Ω > 1), in restitution C0 + (µη²/e − rµe)·sin x
+    with x = (τ − π/2)/e; C0 = s·u_a + rµF(ta) − rµ.
+    """
+    c0 = s * ua + r_mu * _impulse(ta, e) - r_mu
+    if t1 <= _HALF_PI:
+        c1 = r_mu - lim
+        if c0 + c1 * math.cos(t1) > 0.0:
+            return t1 + 1.0
+        c = -c0 / c1
+        tau = math.acos(min(max(c, -1.0), 1.0))
+    else:
+        d = lim / e - r_mu * e
+        if c0 + d * math.sin((t1 - _HALF_PI) / e) > 0.0:
+            return t1 + 1.0
+        if d == 0.0:
+            return t0
+        c = -c0 / d
+        tau = _HALF_PI + e * math.asin(min(max(c, -1.0), 1.0))
+    return min(max(tau, t0), t1)
 
 
 @njit(cache=True)
@@ -208,7 +236,10 @@ def stronge_tangential(u0, mu, e, omega):
             hi = _HALF_PI if part == 0 else t_end
             if hi <= lo:
                 continue
-            tb = _first_crossing(0 if stick else 1, lo, hi, ta, sa, ua, s, omega, r_mu, lim, e)
+            if stick:
+                tb = _stick_end(lo, hi, ta, sa, ua, omega, lim, e)
+            else:
+                tb = _slip_end(lo, hi, ta, ua, s, r_mu, lim, e)
             if tb <= hi:
                 break
             tb = -1.0
@@ -337,9 +368,24 @@ def cushion_impact(vx, vy, wx, wy, wz, nx, ny, p):
     R = p[P_R]
     sin_t = (p[P_CUSHION_H] - R) / R
     if model == CUSHION_STRONGE:
-        return stronge_cushion(vx, vy, wx, wy, wz, nx, ny, sin_t, p)
+        # the direction from the centre to the nose line when the event fires (the centre R from
+        # the nose in plan view): tan θ = (h − R)/R, the contact pooltool 0.6.0's compliant model uses
+        tan_t = (p[P_CUSHION_H] - R) / R
+        return stronge_cushion(vx, vy, wx, wy, wz, nx, ny, tan_t / math.sqrt(1.0 + tan_t * tan_t), p)
     if model == CUSHION_MATHAVAN2010:
         return mathavan_cushion(vx, vy, wx, wy, wz, nx, ny, sin_t, p)
     if model == CUSHION_IMPULSE:
         return coulomb_cushion(vx, vy, wx, wy, wz, nx, ny, 0.0, p)
     return coulomb_cushion(vx, vy, wx, wy, wz, nx, ny, sin_t, p)
+
+
+@njit(cache=True)
+def jaw_impact(vx, vy, wx, wy, wz, nx, ny, jaw_radius, p):
+    """Post-impact state of a ball hitting a pocket jaw (a circle of ``jaw_radius`` at the nose height) with
+    outward normal (nx, ny) at the contact: the cushion model, with the contact towards the jaw circle's
+    centre when "stronge" runs with jaw_normal "pooltool"."""
+    if int(p[P_CUSHION_MODEL]) == CUSHION_STRONGE and p[P_JAW_NORMAL] == 1.0:
+        R = p[P_R]
+        tan_t = (p[P_CUSHION_H] - R) / (R + jaw_radius)
+        return stronge_cushion(vx, vy, wx, wy, wz, nx, ny, tan_t / math.sqrt(1.0 + tan_t * tan_t), p)
+    return cushion_impact(vx, vy, wx, wy, wz, nx, ny, p)

@@ -8,10 +8,14 @@ import math
 
 from numba import njit
 
-from physics.kernels.cushion_models import cushion_impact
-from physics.params import P_CUE_MASS, P_END_MASS, P_M, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_THROW_LIMIT
+from physics.kernels.ball_models import mathavan_ball_ball
+from physics.kernels.cushion_models import cushion_impact, jaw_impact
+from physics.params import (
+    P_BALL_BALL_MODEL, P_CUE_MASS, P_END_MASS, P_M, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_THROW_LIMIT,
+)
 
 THROW_COULOMB = 0.0  # index of "coulomb" in physics.params.THROW_LIMITS
+BALL_BALL_MATHAVAN2014 = 1.0  # index of "mathavan2014" in physics.params.BALL_BALL_MODELS
 
 
 @njit(cache=True)
@@ -68,7 +72,10 @@ def ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, 
     impulse that stops the slip, m·|s_t|/7 (both balls' translation and rotation).
     The friction bound is Coulomb's µ·J_n = µ·m·(1 + e)/2·v_n, or, with throw_limit "pooltool",
     µ·m·e·v_n (pooltool 0.6.0's bound; the two agree for e = 1, TP A-14's case).
+    With ball_ball_model "mathavan2014" the impact is integrated instead (physics/kernels/ball_models.py).
     """
+    if p[P_BALL_BALL_MODEL] == BALL_BALL_MATHAVAN2014:
+        return mathavan_ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, e, p)
     R = p[P_R]
     m = p[P_M]
     inertia = 0.4 * m * R * R
@@ -120,3 +127,10 @@ def ball_cushion(vx, vy, wx, wy, wz, nx, ny, p):
     """Post-impact (vx, vy, wx, wy, wz) of a ball hitting a cushion or jaw whose inward normal is (nx, ny),
     by the model PhysicsParams.cushion_model selects (coded in p; see physics/kernels/cushion_models.py)."""
     return cushion_impact(vx, vy, wx, wy, wz, nx, ny, p)
+
+
+@njit(cache=True)
+def ball_jaw(vx, vy, wx, wy, wz, nx, ny, jaw_radius, p):
+    """Post-impact (vx, vy, wx, wy, wz) of a ball hitting a pocket jaw of radius ``jaw_radius`` with outward
+    normal (nx, ny) at the contact: the same model as the cushions (``jaw_impact``)."""
+    return jaw_impact(vx, vy, wx, wy, wz, nx, ny, jaw_radius, p)
