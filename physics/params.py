@@ -1,6 +1,8 @@
 """Ball, cloth, cushion and cue parameters, as one frozen dataclass.
 
-Defaults are the values pooltool uses, so results can be compared with it.
+Defaults of the constants are the values pooltool uses, so results can be compared with it; the
+default impact models are chosen by evidence (README, Physics): Stronge's compliant cushion,
+Alciatore's ball–ball friction with Coulomb's bound.
 Derived constants (spinning friction, moment of inertia) are properties, never stored.
 """
 
@@ -79,7 +81,7 @@ class PhysicsParams:
     throw_a: float = 9.951e-3
     throw_b: float = 0.108
     throw_c: float = 1.088
-    cushion_model: str = "han2005"
+    cushion_model: str = "stronge"
     cushion_height_factor: float = 0.635
     omega_ratio: float = 1.8
     mathavan_steps: int = 1000
