@@ -40,6 +40,10 @@ CHAIN_WINDOW = 1e-9  # [s]
 # thin angle), each ball's velocity is turned, at constant speed, just enough for the pair to
 # part at ZENO_PART (a ball slower than that stops): the sustained-contact slide of one ball
 # around the other, with no energy added.
+# The same holds for a ball and the cushions: a sliding ball that its own spin drives back into a
+# rail (massé, or english along the rail) bounces in a geometric series. A ball that touches a
+# cushion or jaw again within ZENO_WINDOW at an approach speed below ZENO_SPEED is in sustained
+# contact, and the contact phase ends at once (``_end_rail_contact``).
 ZENO_WINDOW = 0.25  # [s]
 ZENO_SPEED = 0.05  # [m/s]
 ZENO_PART = 1e-3  # [m/s]
@@ -266,6 +270,25 @@ def _turn_away(i, nx, ny, target, vel, spin, p):
 
 
 @njit(cache=True)
+def _end_rail_contact(i, nx, ny, vel, spin, p):
+    """End ball i's sustained contact with a cushion of inward normal (nx, ny) as one contact phase.
+
+    The cloth ends the sliding, v ← v − (2/7)u; the cushion takes the velocity into it (a normal
+    impulse through the centre, inelastic, so no torque and no energy added), the ball rolls on
+    along the rail, turned at constant speed just enough to leave it at ZENO_PART (it stops if slower).
+    """
+    R = p[P_R]
+    _snap_to_rolling(i, vel, spin, p)
+    vn = vel[i, 0] * nx + vel[i, 1] * ny
+    if vn < 0.0:
+        vel[i, 0] -= vn * nx
+        vel[i, 1] -= vn * ny
+        spin[i, 0] = -vel[i, 1] / R
+        spin[i, 1] = vel[i, 0] / R
+    _turn_away(i, -nx, -ny, -ZENO_PART, vel, spin, p)
+
+
+@njit(cache=True)
 def _part_pair(a, b, pos, vel, spin, p):
     """Make balls a and b separate at ZENO_PART at least, turning (never speeding up) their velocities."""
     nx = pos[b, 0] - pos[a, 0]
@@ -314,6 +337,7 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
     acc = np.zeros((n, 2))
     box = np.zeros((n, 4))
     last_pair_time = np.full((n, n), -INF)
+    last_rail_time = np.full(n, -INF)
     t = 0.0
     count = 0
     flags = 0
@@ -418,12 +442,17 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
                 d = math.hypot(nx, ny)
                 nx /= d
                 ny /= d
+            zeno = (t - last_rail_time[a] <= ZENO_WINDOW
+                    and -(vel[a, 0] * nx + vel[a, 1] * ny) < ZENO_SPEED)
+            last_rail_time[a] = t
             vx, vy, wx, wy, wz = ball_cushion(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny, p)
             vel[a, 0] = vx
             vel[a, 1] = vy
             spin[a, 0] = wx
             spin[a, 1] = wy
             spin[a, 2] = wz
+            if zeno:
+                _end_rail_contact(a, nx, ny, vel, spin, p)
             _reclassify(a, vel, spin, motion, p)
         else:  # pocket
             target = pocket_id[a]

@@ -1,0 +1,105 @@
+"""Sealed cushions (issue 10): the reproducers of balls escaping through a cushion and of Zeno event
+caps, the root finder's contact band, and sustained cushion contact as one contact phase."""
+
+import math
+
+import numpy as np
+import pytest
+
+import physics
+from physics.events import EventKind
+from physics.kernels.detect import CONTACT_BAND, ball_segment_time
+from physics.kernels.roots import first_crossing
+
+P, TABLE = physics.DEFAULT_PARAMS, physics.DEFAULT_TABLE
+L, R = TABLE.length, P.R
+
+REPRODUCERS = {
+    # level cue, two balls: the cue ball ended near (3.83, 1.13)
+    "two-balls-level": ({0: (1.2084904652181518, 1.8922697278155036), 1: (1.1522275900870644, 1.9023003073094191)},
+                        (10.604256647305967, 173.4810329546495, 0.0, -0.3873259207355446, -0.8007753214069768)),
+    # inside the env's default action ranges, three balls: the cue ball ended near (4.19, 24.50)
+    "three-balls-env": ({0: (0.052103891790445424, 2.510692293413954), 3: (0.076987486234533, 2.397603339259717),
+                         9: (0.05418154346425929, 2.4535800717488647)},
+                        (9.827915310842812, -80.45014311303443, 24.327097295335154, -0.055303574534412106,
+                         -0.15264973750305738)),
+    # massé, lone cue ball 1 cm off the foot rail: ended near (0.6, 10.49) after 82 cushion events
+    "masse-foot-rail": ({0: (0.6, L - R - 0.01)}, (8.0, 270.0, 89.0, 0.0, 0.0)),
+    # lone cue ball touching the side rail: stopped at the 4,000-event cap, still sliding
+    "zeno-side-rail": ({0: (0.028576, 1.7359447036843758)},
+                       (2.0347261518298954, -8012.794595818902, 30.277870895882273, 0.6379626903944491,
+                        -0.15515746027637667)),
+}
+
+
+def assert_inside_all_along(result: physics.SimResult, n_samples: int = 2000) -> None:
+    """Every ball on the cloth at rest and at every event and sampled time, with no overlap (1 µm)."""
+    physics.validate_state(result.state, TABLE, P)  # the final state is a legal layout for the next shot
+    times = np.sort(np.concatenate([np.linspace(0.0, result.duration, n_samples), result.events.time]))
+    xy = physics.sample_positions(result, times)
+    on = result.initial.on_table()
+    for k in range(len(times)):
+        state = physics.place_balls({int(i): tuple(xy[k, i]) for i in np.flatnonzero(on)})
+        dropped = [e.ball_a for e in result.events.of_kind(EventKind.BALL_POCKET) if e.time <= times[k]]
+        for ball in dropped:
+            state.remove(ball)
+        try:
+            physics.validate_state(state, TABLE, P)
+        except ValueError as err:
+            if "pocket" not in str(err):  # a ball may sit in the capture circle at its own pocket event
+                raise AssertionError(f"t = {times[k]:.6f} s: {err}") from None
+
+
+@pytest.mark.parametrize("name", list(REPRODUCERS))
+def test_issue_10_reproducers_stay_on_the_table(name: str) -> None:
+    balls, shot = REPRODUCERS[name]
+    result = physics.simulate(physics.place_balls(balls), physics.Shot(*shot))
+    assert not result.hit_event_cap and not result.hit_time_cap
+    assert result.state.at_rest()
+    assert len(result.events) < 200
+    assert_inside_all_along(result)
+
+
+def test_spin_pinned_ball_is_one_contact_phase_not_a_zeno_series() -> None:
+    """The side-rail reproducer took 4,000 events 1e-14 s apart; now the contact phase ends at the second touch."""
+    balls, shot = REPRODUCERS["zeno-side-rail"]
+    result = physics.simulate(physics.place_balls(balls), physics.Shot(*shot))
+    rails = result.events.of_kind(EventKind.BALL_CUSHION, EventKind.BALL_JAW)
+    assert 1 <= len(rails) <= 5
+    gaps = np.diff([e.time for e in rails])
+    assert np.all(gaps > 1e-6)
+
+
+def test_massé_into_the_rail_ends_against_it_without_gaining_energy() -> None:
+    """The massé ball driven into the foot rail by its spin ends pressed against the rail: the cushion takes the
+    velocity into it; it neither escapes nor is sent along the rail."""
+    balls, shot = REPRODUCERS["masse-foot-rail"]
+    result = physics.simulate(physics.place_balls(balls), physics.Shot(*shot))
+    x, y = result.state.pos[0]
+    assert abs(x - 0.6) < 1e-6 and L - R - 1e-3 <= y <= L - R + 1e-9
+
+
+def test_contact_starting_inside_the_band_is_found_when_the_path_turns_back() -> None:
+    """f(0) = −1e-17 (just bounced), moving away at 1 nm/s but accelerated back: the return is an event."""
+    t = first_crossing(0.0, 0.0, -1.0, 1e-9, -1e-17, 1.0, 1e-9)
+    assert t == pytest.approx(1e-9, rel=1e-6)
+    # without the band (the old behaviour) the return is missed and the ball tunnels
+    assert first_crossing(0.0, 0.0, -1.0, 1e-9, -1e-17, 1.0) == math.inf
+    # a start deeper than the band is not a contact (a ball in a pocket mouth, behind a rail's line)
+    assert first_crossing(0.0, 0.0, -1.0, 1e-9, -1e-6, 1.0, 1e-9) == math.inf
+
+
+def test_separating_start_with_a_vanishing_first_derivative_is_a_contact_when_the_next_one_approaches() -> None:
+    assert first_crossing(0.0, -1.0, 0.0, 0.0, 0.0, 1.0, 1e-9) == 0.0  # f = −t³
+    assert first_crossing(-1.0, 0.0, 0.0, 0.0, -1e-18, 1.0, 1e-9) == 0.0  # f = −t⁴
+    assert first_crossing(0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1e-9) == math.inf  # f = t³: moving away for good
+
+
+def test_ball_on_a_rail_driven_back_by_spin_is_detected() -> None:
+    """A centre exactly at contact with the rail x = 0 (R off its nose), moving away at 1e-8 m/s and accelerated
+    back at 1 m/s²: it hits the rail again at t = 2e-8 s."""
+    seg = TABLE.segments[2]
+    x = R - 1e-17
+    t = ball_segment_time(x, 1.0, 1e-8, 0.0, -1.0, 0.0, *seg, R, 1.0)
+    assert t == pytest.approx(2e-8, rel=1e-6)
+    assert CONTACT_BAND <= physics.validate.OVERLAP_TOL
