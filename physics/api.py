@@ -18,6 +18,8 @@ from physics.validate import OVERLAP_TOL, raise_layout_error
 
 DEFAULT_MAX_EVENTS = 4000
 DEFAULT_MAX_TIME = 120.0  # [s] of simulated time
+# Largest event cap accepted: a shot's log of that many rows is 168 MB (a break takes ~80 events).
+MAX_EVENTS_LIMIT = 1_000_000
 INITIAL_LOG_ROWS = 256  # a shot with more events reruns with a log that fits
 _NO_SHOT = np.zeros(5)
 
@@ -44,12 +46,15 @@ def params_array(params: PhysicsParams) -> np.ndarray:
 
 
 def check_caps(max_events: int, max_time: float) -> None:
-    """Raise ValueError unless the event and time caps are positive and finite."""
-    if type(max_events) is int and type(max_time) is float and max_events >= 1 and 0.0 < max_time < math.inf:
+    """Raise ValueError unless the event cap is an integer in 1..MAX_EVENTS_LIMIT and the time cap positive and finite."""
+    if (type(max_events) is int and type(max_time) is float and 1 <= max_events <= MAX_EVENTS_LIMIT
+            and 0.0 < max_time < math.inf):
         return
-    if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
-        raise ValueError(f"max_events: expected a positive integer, got {max_events!r}")
-    if not isinstance(max_time, (int, float)) or not math.isfinite(max_time) or max_time <= 0:
+    if (isinstance(max_events, (bool, np.bool_)) or not isinstance(max_events, (int, np.integer))
+            or not 1 <= max_events <= MAX_EVENTS_LIMIT):
+        raise ValueError(f"max_events: expected an integer in 1..{MAX_EVENTS_LIMIT}, got {max_events!r}")
+    if (isinstance(max_time, (bool, np.bool_)) or not isinstance(max_time, (int, float, np.integer, np.floating))
+            or not math.isfinite(max_time) or max_time <= 0):
         raise ValueError(f"max_time: expected a positive finite number of seconds, got {max_time!r}")
 
 
@@ -84,6 +89,23 @@ def check_types(state: object, shot: object, table: object, params: object) -> N
             raise ValueError(f"state.{name}: expected dtype kind in {kinds!r}, got {arr.dtype}")
 
 
+_NATIVE = (np.dtype(np.float64), np.dtype(np.float64), np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.int64))
+
+
+def native_arrays(state: BallState) -> tuple[np.ndarray, ...]:
+    """pos, vel, spin (float64) and motion, pocket (int64) as native-endian C-contiguous arrays, converted only
+    when they are not (big-endian, int positions, strided views): the kernels compile for one layout."""
+    out = (state.pos, state.vel, state.spin, state.motion, state.pocket)
+    if all(a.dtype == d and a.flags.c_contiguous for a, d in zip(out, _NATIVE)):
+        return out
+    converted = []
+    for name, a, d in zip(("pos", "vel", "spin", "motion", "pocket"), out, _NATIVE):
+        if d.kind == "i" and a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+            raise ValueError(f"state.{name}: value {a.max()} out of range")
+        converted.append(np.ascontiguousarray(a, dtype=d))
+    return tuple(converted)
+
+
 def raise_for_code(code: int, i: int, j: int, state: BallState, table: Table, params: PhysicsParams) -> None:
     """Turn a kernel's layout code into the ValueError it stands for (no-op for OK)."""
     if code == NO_CUE_BALL:
@@ -107,6 +129,7 @@ def simulate(
     """
     check_types(state, shot, table, params)
     check_caps(max_events, max_time)
+    arrays = native_arrays(state)
     rows = min(int(max_events), INITIAL_LOG_ROWS)
     shot_arr = shot_array(shot) if shot is not None else _NO_SHOT
     n = state.pos.shape[0]
@@ -116,7 +139,7 @@ def simulate(
     while True:
         log = np.empty((rows, LOG_W))
         count, flags, code, i, j = run_arrays(
-            state.pos, state.vel, state.spin, state.motion, state.pocket, shot_arr, shot is not None,
+            *arrays, shot_arr, shot is not None,
             table.segments, table.jaws, table.pockets, params_array(params), table.spec.width, table.spec.length,
             OVERLAP_TOL, int(max_events), float(max_time), log, pos, vel, spin, motion, pocket, initial,
         )
@@ -133,7 +156,14 @@ def sample_positions(result: SimResult, times: np.ndarray, params: PhysicsParams
 
     Pocketed balls report the position where they dropped. For rendering and analysis.
     """
-    times = np.asarray(times, dtype=np.float64)
+    if not isinstance(result, SimResult):
+        raise ValueError(f"result: expected a physics.SimResult, got {type(result).__name__}")
+    if not isinstance(params, PhysicsParams):
+        raise ValueError(f"params: expected a physics.PhysicsParams, got {type(params).__name__}")
+    raw = np.asarray(times)
+    if raw.dtype.kind not in "fiu":
+        raise ValueError(f"times: expected real numbers [s], got dtype {raw.dtype}")
+    times = raw.astype(np.float64)
     if times.ndim != 1 or not np.all(np.isfinite(times)) or np.any(times < 0):
         raise ValueError("times: expected a 1-D array of finite, non-negative times [s]")
     if times.size > 1 and np.any(np.diff(times) < 0):

@@ -4,8 +4,13 @@ import math
 
 from numba import njit
 
-OK, NOT_FINITE, OUTSIDE, IN_POCKET, OVERLAP, BAD_MOTION = 0, 1, 2, 3, 4, 5
+OK, NOT_FINITE, OUTSIDE, IN_POCKET, OVERLAP, BAD_MOTION, TOO_FAST, BAD_POCKET = 0, 1, 2, 3, 4, 5, 6, 7
 MAX_MOTION_CODE = 6
+# Physical bounds on a ball's state (shot=None starts from any state): the hardest strike Shot allows
+# (12 m/s) launches the cue ball at under 19 m/s with a surface speed R·|ω| under 2.5 × that; a ball
+# faster than MAX_BALL_SPEED or spinning faster than MAX_SURFACE_SPEED / R is no state a shot can produce.
+MAX_BALL_SPEED = 30.0  # [m/s]
+MAX_SURFACE_SPEED = 75.0  # [m/s], R·|ω|
 
 
 @njit(cache=True)
@@ -29,6 +34,9 @@ def _clear_of_cushions(x, y, segments, jaws, R, tol):
 def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, R, tol):
     """First problem found as (code, i, j); (OK, -1, -1) when the layout is legal.
 
+    Motion codes must be known, every value finite and within the physical bounds (MAX_BALL_SPEED,
+    MAX_SURFACE_SPEED).
+
     A centre must lie within R of no cushion: inside the rectangle [R, width − R] × [R, length − R],
     or in a pocket's mouth (within 0.15 m of its capture circle's centre, on the playing side of
     its facings and clear of its jaws), where a ball can come to rest hanging in the jaws.
@@ -43,6 +51,10 @@ def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets,
         for k in range(3):
             if not math.isfinite(spin[i, k]):
                 return NOT_FINITE, i, -1
+        if (vel[i, 0] * vel[i, 0] + vel[i, 1] * vel[i, 1] > MAX_BALL_SPEED * MAX_BALL_SPEED
+                or R * R * (spin[i, 0] * spin[i, 0] + spin[i, 1] * spin[i, 1] + spin[i, 2] * spin[i, 2])
+                > MAX_SURFACE_SPEED * MAX_SURFACE_SPEED):
+            return TOO_FAST, i, -1
     r_in = R - tol
     for i in range(n):
         if motion[i] > 3:
