@@ -103,3 +103,106 @@ def test_ball_on_a_rail_driven_back_by_spin_is_detected() -> None:
     t = ball_segment_time(x, 1.0, 1e-8, 0.0, -1.0, 0.0, *seg, R, 1.0)
     assert t == pytest.approx(2e-8, rel=1e-6)
     assert CONTACT_BAND <= physics.validate.OVERLAP_TOL
+
+
+# ---- property tests over the whole Shot range, on layouts crowded against every boundary ----------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from physics.kernels.layout import OK, check_layout  # noqa: E402
+from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET  # noqa: E402
+
+W = TABLE.width
+GAPS = st.one_of(st.just(0.0), st.floats(-12.0, -1.7).map(lambda e: 10.0**e))
+
+
+@st.composite
+def crowded_ball(draw, placed):
+    """A centre against a rail nose, a jaw, a pocket's capture circle or a placed ball, or anywhere."""
+    mode = draw(st.sampled_from(["rail", "jaw", "pocket", "ball", "anywhere"]))
+    gap = draw(GAPS)
+    angle = draw(st.floats(0.0, 2.0 * math.pi))
+    if mode == "rail":
+        x1, y1, x2, y2, nx, ny = TABLE.segments[draw(st.integers(0, 5))]
+        s = draw(st.floats(0.0, 1.0))
+        return x1 + s * (x2 - x1) + (R + gap) * nx, y1 + s * (y2 - y1) + (R + gap) * ny
+    if mode == "jaw":
+        cx, cy, r = TABLE.jaws[draw(st.integers(0, len(TABLE.jaws) - 1))]
+        return cx + (r + R + gap) * math.cos(angle), cy + (r + R + gap) * math.sin(angle)
+    if mode == "pocket":
+        cx, cy, r = TABLE.pockets[draw(st.integers(0, 5))]
+        return cx + (r + 10 * gap) * math.cos(angle), cy + (r + 10 * gap) * math.sin(angle)
+    if mode == "ball" and placed:
+        cx, cy = placed[draw(st.integers(0, len(placed) - 1))]
+        return cx + (2 * R + gap) * math.cos(angle), cy + (2 * R + gap) * math.sin(angle)
+    return draw(st.floats(R, W - R)), draw(st.floats(R, L - R))
+
+
+def _legal(points) -> bool:
+    n = len(points)
+    pos = np.array(points, dtype=np.float64).reshape(n, 2)
+    code, _, _ = check_layout(pos, np.zeros((n, 2)), np.zeros((n, 3)), np.zeros(n, dtype=np.int64), W, L,
+                              TABLE.segments, TABLE.jaws, TABLE.pockets, R, physics.validate.OVERLAP_TOL)
+    return code == OK
+
+
+@st.composite
+def crowded_layouts_and_full_range_shots(draw):
+    points: list[tuple[float, float]] = []
+    for _ in range(draw(st.integers(1, 10))):
+        for _ in range(5):
+            p = draw(crowded_ball(points))
+            if _legal([*points, p]):
+                points.append(p)
+                break
+    if not points:
+        points = [(W / 2, L / 4)]
+    r = draw(st.one_of(st.just(MAX_TIP_OFFSET), st.floats(0.0, MAX_TIP_OFFSET)))
+    tip_angle = draw(st.floats(0.0, 2.0 * math.pi))
+    a, b = r * math.cos(tip_angle) * (1 - 1e-12), r * math.sin(tip_angle) * (1 - 1e-12)
+    theta = draw(st.one_of(st.just(MAX_ELEVATION), st.floats(0.0, MAX_ELEVATION)))
+    shot = physics.Shot(draw(st.floats(1e-3, MAX_SPEED)), draw(st.floats(0.0, 360.0)), theta, a, b)
+    return physics.place_balls(dict(enumerate(points))), shot
+
+
+def check_sealed(state: physics.BallState, shot: physics.Shot, n_samples: int = 64) -> None:
+    """At rest and at every event and sampled time: inside the cushions, no NaN, no overlap > 1 µm, energy never
+    rises (after the strike), no cap."""
+    result = physics.simulate(state, shot)
+    assert not result.hit_event_cap and not result.hit_time_cap
+    assert result.state.at_rest()
+    physics.validate_state(result.state, TABLE, P)
+    times = np.unique(np.concatenate([result.events.time, np.linspace(0.0, result.duration, n_samples)]))
+    xy = physics.sample_positions(result, times)
+    drop = {e.ball_a: e.time for e in result.events.of_kind(EventKind.BALL_POCKET)}
+    on = state.on_table()
+    n = state.n_balls
+    for k, t in enumerate(times):
+        motion = np.where(on & np.array([drop.get(i, math.inf) > t for i in range(n)]), 0, 4).astype(np.int64)
+        code, i, j = check_layout(np.ascontiguousarray(xy[k]), np.zeros((n, 2)), np.zeros((n, 3)), motion, W, L,
+                                  TABLE.segments, TABLE.jaws, TABLE.pockets, R, 1e-6)
+        assert code == OK, f"t = {t:.6f} s: layout code {code} for balls {i}, {j} at {xy[k, i]}"
+    # total energy after each event never exceeds the one after the event before
+    energy, current = [], {}
+    inertia = 0.4 * P.m * R * R
+    for row in result.events.rows:
+        for ball, base in ((int(row[2]), 5), (int(row[3]), 13)):
+            if ball >= 0:
+                v, w = row[base + 2:base + 4], row[base + 4:base + 7]
+                current[ball] = 0.5 * P.m * float(v @ v) + 0.5 * inertia * float(w @ w)
+        energy.append(sum(current.values()))
+    assert np.all(np.diff(energy) <= 1e-9 * np.maximum(energy[:-1], 1e-12) + 1e-15)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(crowded_layouts_and_full_range_shots())
+def test_crowded_layouts_over_the_full_shot_range_stay_sealed(case) -> None:
+    check_sealed(*case)
+
+
+@pytest.mark.slow
+@settings(max_examples=4000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(crowded_layouts_and_full_range_shots())
+def test_thousands_of_crowded_layouts_over_the_full_shot_range_stay_sealed(case) -> None:
+    check_sealed(*case)
