@@ -6,7 +6,8 @@ to 89° and tip offsets to 0.9 R. Every shot is simulated with ``physics.simulat
 (numba threads over tables) and audited from its event log by a compiled kernel: at every event
 and at random sampled times along the trajectories every ball is inside the cushions, nothing is
 NaN, no two balls overlap by more than 1 µm and the total energy never rises; at rest the final
-state is a legal layout (the one the next shot starts from). Prints JSON.
+state is a legal layout (the one the next shot starts from) and no ball had to be taken off the table
+(``unresolved``). Prints JSON.
 
 Run: python benchmarks/soak.py --shots 1000000 --seed 0
 """
@@ -262,7 +263,7 @@ def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None) ->
     W, L, R = table.width, table.length, params.R
     slots = physics.rack_positions(table, params)
     totals = np.zeros(N_AUDIT, dtype=np.int64)
-    caps = time_caps = events = 0
+    caps = time_caps = events = unresolved = 0
     examples: list[dict] = []
     max_events_seen = 0
     t0 = time.perf_counter()
@@ -292,14 +293,16 @@ def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None) ->
             audit_shot(res.initial_states[k], full.events.rows, len(full.events), res.states[k], bool(capped[k]),
                        np.sort(rng.random(SAMPLES) * dur), p, W, L, table.segments, table.jaws, table.pockets, audits[k])
         totals += audits.sum(axis=0)
-        bad = np.flatnonzero(audits.any(axis=1) | res.hit_event_cap)
+        bad = np.flatnonzero(audits.any(axis=1) | res.hit_event_cap | res.unresolved)
         for k in bad[: max(0, 10 - len(examples))].tolist():
             examples.append({"chunk": c, "index": k, "problems": [AUDIT_NAMES[a] for a in np.flatnonzero(audits[k])]
-                             + (["event_cap"] if res.hit_event_cap[k] else []),
+                             + (["event_cap"] if res.hit_event_cap[k] else [])
+                             + (["unresolved"] if res.unresolved[k] else []),
                              "balls": {int(i): res.initial_states[k, i, 0:2].tolist()
                                        for i in range(physics.N_BALLS) if res.initial_states[k, i, 7] < POCKETED},
                              "shot": rows[k].tolist()})
         caps += int(res.hit_event_cap.sum())
+        unresolved += int(res.unresolved.sum())
         time_caps += int(res.hit_time_cap.sum())
         events += int(res.n_events.sum())
         max_events_seen = max(max_events_seen, int(res.n_events.max()))
@@ -307,7 +310,7 @@ def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None) ->
         c += 1
     wall = time.perf_counter() - t0
     report = {"shots": shots, "seed": seed, **{name: int(totals[a]) for a, name in enumerate(AUDIT_NAMES)},
-              "event_caps": caps, "event_caps_per_1e5": round(caps * 1e5 / shots, 3), "time_caps": time_caps,
+              "unresolved": unresolved, "event_caps": caps, "event_caps_per_1e5": round(caps * 1e5 / shots, 3), "time_caps": time_caps,
               "events_mean": round(events / shots, 2), "events_max": max_events_seen,
               "wall_s": round(wall, 1), "simulate_s": round(sim_s, 1), "shots_per_s": round(shots / sim_s, 1),
               "run_tol_m": RUN_TOL, "samples_per_shot": SAMPLES, "examples": examples}

@@ -8,7 +8,7 @@ import numpy as np
 
 from physics.events import EventLog, SimResult
 from physics.kernels.entry import LOG_W, NO_CUE_BALL, STATE_W, run_arrays
-from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP
+from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP, FLAG_UNRESOLVED
 from physics.kernels.motion import evolve_ball
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.shot import Shot
@@ -89,15 +89,17 @@ def check_types(state: object, shot: object, table: object, params: object) -> N
             raise ValueError(f"state.{name}: expected dtype kind in {kinds!r}, got {arr.dtype}")
 
 
-_NATIVE = (np.dtype(np.float64), np.dtype(np.float64), np.dtype(np.float64), np.dtype(np.int64), np.dtype(np.int64))
+_F64, _I64 = np.dtype(np.float64), np.dtype(np.int64)
+_NATIVE = (_F64, _F64, _F64, _I64, _I64)
 
 
 def native_arrays(state: BallState) -> tuple[np.ndarray, ...]:
-    """pos, vel, spin (float64) and motion, pocket (int64) as native-endian C-contiguous arrays, converted only
-    when they are not (big-endian, int positions, strided views): the kernels compile for one layout."""
+    """pos, vel, spin (float64) and motion, pocket (int64) in native byte order, converted only when they are not
+    (big-endian arrays, int positions, int32 codes): numba rejects non-native byte orders."""
     out = (state.pos, state.vel, state.spin, state.motion, state.pocket)
-    if all(a.dtype == d and a.flags.c_contiguous for a, d in zip(out, _NATIVE)):
-        return out
+    if (out[0].dtype is _F64 and out[1].dtype is _F64 and out[2].dtype is _F64 and out[3].dtype is _I64
+            and out[4].dtype is _I64):
+        return out  # native dtypes (numba compiles strided views too; only byte order and kind need converting)
     converted = []
     for name, a, d in zip(("pos", "vel", "spin", "motion", "pocket"), out, _NATIVE):
         if d.kind == "i" and a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
@@ -124,8 +126,10 @@ def simulate(
 ) -> SimResult:
     """Strike the cue ball with ``shot`` and run every event until all balls rest (or a cap is hit).
 
-    ``shot=None`` evolves ``state`` as it is (balls may already be moving). The input state is
-    not modified. Raises ValueError naming the field for bad input, before anything is simulated.
+    ``shot=None`` evolves ``state`` as it is (balls may already be moving, at most
+    ``layout.MAX_BALL_SPEED`` = 30 m/s and ``MAX_SURFACE_SPEED`` = 75 m/s of R·|ω|, beyond any shot).
+    ``max_events`` is at most ``MAX_EVENTS_LIMIT``. The input state is not modified. Raises
+    ValueError naming the field for bad input, before anything is simulated.
     """
     check_types(state, shot, table, params)
     check_caps(max_events, max_time)
@@ -148,7 +152,7 @@ def simulate(
             break
         rows = count  # rerun (deterministically) with a log that holds every event
     return SimResult(initial, BallState(pos, vel, spin, motion, pocket), EventLog(log[:count]),
-                     bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP))
+                     bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED))
 
 
 def sample_positions(result: SimResult, times: np.ndarray, params: PhysicsParams = DEFAULT_PARAMS) -> np.ndarray:

@@ -22,7 +22,7 @@ from physics.events import EventLog, SimResult
 from physics.kernels.entry import LOG_W, run_batch
 from physics.kernels.layout import (BAD_MOTION, BAD_POCKET, OK, SHOT_ELEVATION, SHOT_NOT_FINITE, SHOT_SPEED, SHOT_TIP,
                                      check_shot_rows)
-from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP
+from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP, FLAG_UNRESOLVED
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, Shot
 from physics.state import BallState
@@ -39,7 +39,7 @@ class BatchResult:
     Attributes:
         states: (B, n, 9) final states (x, y, vx, vy, wx, wy, wz, motion, pocket) — see ``state(k)``.
         n_events: (B,) events each table took (its log keeps the first ``log_capacity``).
-        hit_event_cap, hit_time_cap: (B,) flags.
+        hit_event_cap, hit_time_cap, unresolved: (B,) flags.
     """
 
     initial_states: np.ndarray  # (B, n, 9) packed starting states; ``initial(k)`` unpacks one
@@ -53,6 +53,7 @@ class BatchResult:
     hit_event_cap: np.ndarray
     hit_time_cap: np.ndarray
     logs: np.ndarray
+    unresolved: np.ndarray | None = None  # (B,) flags: a ball taken off the table (see SimResult.unresolved)
 
     def __len__(self) -> int:
         return self.states.shape[0]
@@ -92,7 +93,7 @@ class BatchResult:
                             max_events=self.max_events, max_time=self.max_time)
         log = EventLog(self.logs[k, : int(self.n_events[k])].copy())
         return SimResult(self.initial_states[k].copy(), self.state(k), log, bool(self.hit_event_cap[k]),
-                         bool(self.hit_time_cap[k]))
+                         bool(self.hit_time_cap[k]), self.unresolved is not None and bool(self.unresolved[k]))
 
 
 def _check_each(states, shots, table, params) -> None:
@@ -232,4 +233,5 @@ def simulate_batch_packed(
         initial_states=initial, shot_rows=shots.astype(np.float64), table=table, params=params,
         max_events=int(max_events), max_time=float(max_time), states=work, n_events=out[:, 0].copy(),
         hit_event_cap=(flags & FLAG_EVENT_CAP) > 0, hit_time_cap=(flags & FLAG_TIME_CAP) > 0, logs=logs,
+        unresolved=(flags & FLAG_UNRESOLVED) > 0,
     )

@@ -30,7 +30,7 @@ def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, 
             return 0, 0, BAD_POCKET, i, -1
     if strike and motion[0] >= POCKETED:
         return 0, 0, NO_CUE_BALL, 0, -1
-    count, flags = simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p,
+    count, flags = simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, p,
                                    max_events, max_time, log[:, 0], log[:, 1], log[:, 2], log[:, 3], log[:, 4],
                                    log[:, 5:13], log[:, 13:21])
     return count, flags, OK, -1, -1

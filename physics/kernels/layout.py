@@ -31,6 +31,28 @@ def _clear_of_cushions(x, y, segments, jaws, R, tol):
 
 
 @njit(cache=True)
+def ball_region(x, y, width, length, segments, jaws, pockets, R, tol):
+    """Where a ball centred at (x, y) lies: (OK, -1) on the playing surface, (OUTSIDE, -1) within R − tol of a
+    cushion or beyond it, (IN_POCKET, k) inside pocket k's capture circle."""
+    r_in = R - tol
+    if x < r_in or x > width - r_in or y < r_in or y > length - r_in:
+        near_pocket = False
+        for k in range(pockets.shape[0]):
+            if math.hypot(x - pockets[k, 0], y - pockets[k, 1]) < 0.15:
+                near_pocket = True
+        if not near_pocket or x < -R or x > width + R or y < -R or y > length + R:
+            return OUTSIDE, -1
+        if not _clear_of_cushions(x, y, segments, jaws, R, tol):
+            return OUTSIDE, -1
+    for k in range(pockets.shape[0]):
+        dx = x - pockets[k, 0]
+        dy = y - pockets[k, 1]
+        if dx * dx + dy * dy < pockets[k, 2] * pockets[k, 2]:
+            return IN_POCKET, k
+    return OK, -1
+
+
+@njit(cache=True)
 def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, R, tol):
     """First problem found as (code, i, j); (OK, -1, -1) when the layout is legal.
 
@@ -55,26 +77,14 @@ def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets,
                 or R * R * (spin[i, 0] * spin[i, 0] + spin[i, 1] * spin[i, 1] + spin[i, 2] * spin[i, 2])
                 > MAX_SURFACE_SPEED * MAX_SURFACE_SPEED):
             return TOO_FAST, i, -1
-    r_in = R - tol
     for i in range(n):
         if motion[i] > 3:
             continue
         x = pos[i, 0]
         y = pos[i, 1]
-        if x < r_in or x > width - r_in or y < r_in or y > length - r_in:
-            near_pocket = False
-            for k in range(pockets.shape[0]):
-                if math.hypot(x - pockets[k, 0], y - pockets[k, 1]) < 0.15:
-                    near_pocket = True
-            if not near_pocket or x < -R or x > width + R or y < -R or y > length + R:
-                return OUTSIDE, i, -1
-            if not _clear_of_cushions(x, y, segments, jaws, R, tol):
-                return OUTSIDE, i, -1
-        for k in range(pockets.shape[0]):
-            dx = x - pockets[k, 0]
-            dy = y - pockets[k, 1]
-            if dx * dx + dy * dy < pockets[k, 2] * pockets[k, 2]:
-                return IN_POCKET, i, k
+        code, k = ball_region(x, y, width, length, segments, jaws, pockets, R, tol)
+        if code != OK:
+            return code, i, k
         for j in range(i + 1, n):
             if motion[j] > 3:
                 continue

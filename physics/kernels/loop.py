@@ -14,7 +14,10 @@ import math
 import numpy as np
 from numba import njit
 
-from physics.kernels.detect import ball_ball_time, ball_circle_time, ball_segment_time, straight_circle_time
+from physics.kernels.detect import (
+    CONTACT_BAND, ball_ball_time, ball_circle_time, ball_segment_time, straight_circle_time,
+)
+from physics.kernels.layout import IN_POCKET, OK, ball_region
 from physics.kernels.motion import (
     POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY, acceleration, classify, end_transition, evolve,
     transition_time,
@@ -25,9 +28,14 @@ from physics.params import P_EB, P_R
 INF = np.inf
 FLAG_EVENT_CAP = 1
 FLAG_TIME_CAP = 2
+# A ball the loop could not keep on the cloth (none in the 10⁶-shot soak): at the end it is taken off
+# the table (motion OFF_TABLE, a logged BALL_OFF_TABLE event, this flag) where it lies, never clamped,
+# so the final state stays a legal layout and the rules see an off-table ball.
+FLAG_UNRESOLVED = 4
+OFF_TABLE = 6
 
 EV_STICK, EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_POCKET = 0, 1, 2, 3, 4
-EV_SLIDE_ROLL, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SPIN_STOP = 5, 6, 7, 8
+EV_SLIDE_ROLL, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SPIN_STOP, EV_OFF_TABLE = 5, 6, 7, 8, 9
 # While the same pair touches again within this time, its contact is elastic: the
 # "TC model" (Luding & McNamara 1998) that stops inelastic collapse in chains of touching balls.
 CHAIN_WINDOW = 1e-9  # [s]
@@ -316,9 +324,10 @@ def _part_pair(a, b, pos, vel, spin, p):
 
 
 @njit(cache=True)
-def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p,
+def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, p,
                     max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
-    """Simulate one shot in place. Returns (number of events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP).
+    """Simulate one shot in place. Returns (number of events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP |
+    FLAG_UNRESOLVED).
 
     pos (n, 2), vel (n, 2), spin (n, 3), motion (n,), pocket (n,) are updated in place; shot is
     (V0, phi [rad], theta [rad], a, b), applied to ball 0 when ``strike``; p is PhysicsParams.to_array().
@@ -391,6 +400,7 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             break
         if te > max_time:
             _advance_all(pos, vel, spin, motion, max_time - t, p)
+            t = max_time
             flags |= FLAG_TIME_CAP
             break
         if count >= max_events:
@@ -472,5 +482,27 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
         if b >= 0:
             _refresh_ball(b, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                           t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+    # safety net: a ball off the playing surface is flagged and taken off; one in a capture circle drops
+    for i in range(n):
+        if motion[i] >= POCKETED:
+            continue
+        code, k = ball_region(pos[i, 0], pos[i, 1], width, length, segments, jaws, pockets, p[P_R], CONTACT_BAND)
+        if code == OK:
+            continue
+        vel[i, 0] = vel[i, 1] = 0.0
+        spin[i, 0] = spin[i, 1] = spin[i, 2] = 0.0
+        if code == IN_POCKET:
+            motion[i] = POCKETED
+            pocket[i] = k
+            kind = EV_POCKET
+        else:
+            motion[i] = OFF_TABLE
+            pocket[i] = -1
+            kind = EV_OFF_TABLE
+            flags |= FLAG_UNRESOLVED
+        if count < ev_time.shape[0]:
+            _record(count, t, kind, i, -1, k, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+        count += 1
     return count, flags
 

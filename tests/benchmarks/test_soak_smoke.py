@@ -50,7 +50,7 @@ def test_short_soak_over_the_full_shot_range_is_clean(capsys) -> None:
     report = soak.main(["--shots", "3000", "--seed", "11", "--chunk", "1000"])
     assert json.loads(capsys.readouterr().out)["shots"] == 3000
     assert {name: report[name] for name in soak.AUDIT_NAMES} == dict.fromkeys(soak.AUDIT_NAMES, 0)
-    assert report["event_caps"] == 0 and report["time_caps"] == 0
+    assert report["event_caps"] == 0 and report["time_caps"] == 0 and report["unresolved"] == 0
     assert report["events_max"] > 50  # the layouts and shots do reach the hard cases
 
 
@@ -58,4 +58,4 @@ def test_short_soak_over_the_full_shot_range_is_clean(capsys) -> None:
 def test_soak_of_200_000_shots_is_clean() -> None:
     report = soak.run(200_000, seed=12)
     assert {name: report[name] for name in soak.AUDIT_NAMES} == dict.fromkeys(soak.AUDIT_NAMES, 0)
-    assert report["event_caps"] <= 2
+    assert report["event_caps"] <= 2 and report["unresolved"] == 0
