@@ -256,9 +256,12 @@ def audit_batch(inits, logs, n_events, finals, capped, samples, p, W, L, segment
                        pockets, audits[b])
 
 
-def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None) -> dict:
+TABLES = {"nine": physics.Table.nine_foot, "eight": physics.Table.eight_foot, "seven": physics.Table.seven_foot}
+
+
+def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None, table_name: str = "nine") -> dict:
     """Simulate and audit ``shots`` random shots; returns the JSON report as a dict."""
-    table, params = physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS
+    table, params = TABLES[table_name](), physics.DEFAULT_PARAMS
     p = params.to_array()
     W, L, R = table.width, table.length, params.R
     slots = physics.rack_positions(table, params)
@@ -266,6 +269,7 @@ def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None) ->
     caps = time_caps = events = unresolved = 0
     examples: list[dict] = []
     max_events_seen = 0
+    longest: dict = {}
     t0 = time.perf_counter()
     sim_s = 0.0
     done = 0
@@ -305,15 +309,21 @@ def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None) ->
         unresolved += int(res.unresolved.sum())
         time_caps += int(res.hit_time_cap.sum())
         events += int(res.n_events.sum())
-        max_events_seen = max(max_events_seen, int(res.n_events.max()))
+        k = int(np.argmax(res.n_events))
+        if res.n_events[k] > max_events_seen:
+            max_events_seen = int(res.n_events[k])
+            longest = {"chunk": c, "index": k, "events": max_events_seen, "shot": rows[k].tolist(),
+                       "balls": {int(i): res.initial_states[k, i, 0:2].tolist()
+                                 for i in range(physics.N_BALLS) if res.initial_states[k, i, 7] < POCKETED}}
         done += B
         c += 1
     wall = time.perf_counter() - t0
-    report = {"shots": shots, "seed": seed, **{name: int(totals[a]) for a, name in enumerate(AUDIT_NAMES)},
+    report = {"shots": shots, "seed": seed, "table": table_name, **{name: int(totals[a]) for a, name in enumerate(AUDIT_NAMES)},
               "unresolved": unresolved, "event_caps": caps, "event_caps_per_1e5": round(caps * 1e5 / shots, 3), "time_caps": time_caps,
               "events_mean": round(events / shots, 2), "events_max": max_events_seen,
               "wall_s": round(wall, 1), "simulate_s": round(sim_s, 1), "shots_per_s": round(shots / sim_s, 1),
-              "run_tol_m": RUN_TOL, "samples_per_shot": SAMPLES, "examples": examples}
+              "run_tol_m": RUN_TOL, "samples_per_shot": SAMPLES, "examples": examples,
+              "longest": longest}
     return report
 
 
@@ -323,11 +333,12 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--chunk", type=int, default=4096, help="tables per batch call")
     parser.add_argument("--threads", type=int, default=None, help="numba threads (default: all)")
+    parser.add_argument("--table", choices=sorted(TABLES), default="nine", help="table size (feet)")
     parser.add_argument("--json", type=str, default=None, help="also write the report to this file")
     args = parser.parse_args(argv)
     if args.shots < 1:
         parser.error("--shots: expected a positive integer")
-    report = run(args.shots, args.seed, args.chunk, args.threads)
+    report = run(args.shots, args.seed, args.chunk, args.threads, args.table)
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:

@@ -52,7 +52,12 @@ CHAIN_WINDOW = 1e-9  # [s]
 # rail (massé, or english along the rail) bounces in a geometric series. A ball that touches a
 # cushion or jaw again within ZENO_WINDOW at an approach speed below ZENO_SPEED is in sustained
 # contact, and the contact phase ends at once (``_end_rail_contact``).
+# A ball in sustained contact with two different things within JAM_WINDOW (wedged between a facing
+# and a ball, or between two balls) is jammed: each contact phase turns it into the other, so it stops
+# (its side spin goes on), which ends the cycle and adds no energy.
 ZENO_WINDOW = 0.25  # [s]
+JAM_WINDOW = 0.01  # [s]
+RAIL_CONTACT, JAW_CONTACT = 1000, 2000  # contact ids in the jam test: ball j is j, cushion k RAIL_CONTACT + k
 ZENO_SPEED = 0.05  # [m/s]
 ZENO_PART = 1e-3  # [m/s]
 
@@ -296,6 +301,18 @@ def _end_rail_contact(i, nx, ny, vel, spin, p):
     _turn_away(i, -nx, -ny, -ZENO_PART, vel, spin, p)
 
 
+@njit(cache=True, inline="always")
+def _sustained(i, contact, t, last_zeno_time, last_zeno_with, vel, spin):
+    """Note that ball i ended a sustained contact with ``contact`` at t; stop it when it is jammed."""
+    if t - last_zeno_time[i] <= JAM_WINDOW and last_zeno_with[i] != contact:
+        vel[i, 0] = 0.0
+        vel[i, 1] = 0.0
+        spin[i, 0] = 0.0
+        spin[i, 1] = 0.0
+    last_zeno_time[i] = t
+    last_zeno_with[i] = contact
+
+
 @njit(cache=True)
 def _part_pair(a, b, pos, vel, spin, p):
     """Make balls a and b separate at ZENO_PART at least, turning (never speeding up) their velocities."""
@@ -347,6 +364,8 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
     box = np.zeros((n, 4))
     last_pair_time = np.full((n, n), -INF)
     last_rail_time = np.full(n, -INF)
+    last_zeno_time = np.full(n, -INF)
+    last_zeno_with = np.full(n, -1, dtype=np.int64)
     t = 0.0
     count = 0
     flags = 0
@@ -439,6 +458,8 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
                 _snap_to_rolling(a, vel, spin, p)
                 _snap_to_rolling(b, vel, spin, p)
                 _part_pair(a, b, pos, vel, spin, p)
+                _sustained(a, b, t, last_zeno_time, last_zeno_with, vel, spin)
+                _sustained(b, a, t, last_zeno_time, last_zeno_with, vel, spin)
             _reclassify(a, vel, spin, motion, p)
             _reclassify(b, vel, spin, motion, p)
         elif kind == EV_CUSHION or kind == EV_JAW:
@@ -463,6 +484,8 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             spin[a, 2] = wz
             if zeno:
                 _end_rail_contact(a, nx, ny, vel, spin, p)
+                _sustained(a, (RAIL_CONTACT if kind == EV_CUSHION else JAW_CONTACT) + target, t, last_zeno_time,
+                           last_zeno_with, vel, spin)
             _reclassify(a, vel, spin, motion, p)
         else:  # pocket
             target = pocket_id[a]
