@@ -58,8 +58,26 @@ def check_caps(max_events: int, max_time: float) -> None:
         raise ValueError(f"max_time: expected a positive finite number of seconds, got {max_time!r}")
 
 
-def check_types(state: object, shot: object, table: object, params: object) -> None:
-    """Raise ValueError unless the arguments have the expected types and array shapes."""
+_F64, _I64 = np.dtype(np.float64), np.dtype(np.int64)
+
+
+def check_types(state: object, shot: object, table: object, params: object) -> bool:
+    """Raise ValueError unless the arguments have the expected types and array shapes.
+
+    Returns True when the state's arrays are already what the kernels take (float64 / int64, native byte
+    order); otherwise ``native_arrays`` converts them.
+    """
+    if type(state) is BallState and (shot is None or type(shot) is Shot) and type(table) is Table and type(
+            params) is PhysicsParams:  # the common case first, in a few identity tests
+        pos, vel, spin, motion, pocket = state.pos, state.vel, state.spin, state.motion, state.pocket
+        if (type(pos) is np.ndarray and type(vel) is np.ndarray and type(spin) is np.ndarray
+                and type(motion) is np.ndarray and type(pocket) is np.ndarray and pos.dtype is _F64
+                and vel.dtype is _F64 and spin.dtype is _F64 and motion.dtype is _I64 and pocket.dtype is _I64
+                and pos.ndim == 2):
+            n = pos.shape[0]
+            if (n >= 1 and pos.shape[1] == 2 and vel.shape == (n, 2) and spin.shape == (n, 3)
+                    and motion.shape == (n,) and pocket.shape == (n,)):
+                return True
     if not isinstance(state, BallState):
         raise ValueError(f"state: expected a physics.BallState, got {type(state).__name__}")
     if shot is not None and not isinstance(shot, Shot):
@@ -68,28 +86,23 @@ def check_types(state: object, shot: object, table: object, params: object) -> N
         raise ValueError(f"table: expected a physics.Table, got {type(table).__name__}")
     if not isinstance(params, PhysicsParams):
         raise ValueError(f"params: expected a physics.PhysicsParams, got {type(params).__name__}")
-    pos, vel, spin, motion, pocket = state.pos, state.vel, state.spin, state.motion, state.pocket
-    n = getattr(pos, "shape", (0,))[0] if getattr(pos, "ndim", 0) == 2 else 0
-    fast_ok = (n >= 1 and isinstance(vel, np.ndarray) and isinstance(spin, np.ndarray) and isinstance(motion, np.ndarray)
-               and isinstance(pocket, np.ndarray) and pos.shape == (n, 2) and vel.shape == (n, 2)
-               and spin.shape == (n, 3) and motion.shape == (n,) and pocket.shape == (n,)
-               and pos.dtype.kind in "fi" and vel.dtype.kind in "fi" and spin.dtype.kind in "fi"
-               and motion.dtype.kind in "iu" and pocket.dtype.kind in "iu")
-    if fast_ok:
-        return
+    pos = state.pos
     if not isinstance(pos, np.ndarray) or pos.ndim != 2 or pos.shape[0] < 1:
         raise ValueError(f"state.pos: expected an array of shape (n_balls, 2), got {getattr(pos, 'shape', pos)!r}")
     n = pos.shape[0]
-    for name, shape, kinds in (("pos", (n, 2), "fi"), ("vel", (n, 2), "fi"), ("spin", (n, 3), "fi"),
-                               ("motion", (n,), "iu"), ("pocket", (n,), "iu")):
+    native = True
+    for name, shape, kinds, dtype in (("pos", (n, 2), "fi", _F64), ("vel", (n, 2), "fi", _F64),
+                                      ("spin", (n, 3), "fi", _F64), ("motion", (n,), "iu", _I64),
+                                      ("pocket", (n,), "iu", _I64)):
         arr = getattr(state, name)
         if not isinstance(arr, np.ndarray) or arr.shape != shape:
             raise ValueError(f"state.{name}: expected an array of shape {shape}, got {getattr(arr, 'shape', arr)!r}")
         if arr.dtype.kind not in kinds:
             raise ValueError(f"state.{name}: expected dtype kind in {kinds!r}, got {arr.dtype}")
+        native = native and arr.dtype == dtype and arr.dtype.isnative
+    return native
 
 
-_F64, _I64 = np.dtype(np.float64), np.dtype(np.int64)
 _NATIVE = (_F64, _F64, _F64, _I64, _I64)
 
 
@@ -97,9 +110,6 @@ def native_arrays(state: BallState) -> tuple[np.ndarray, ...]:
     """pos, vel, spin (float64) and motion, pocket (int64) in native byte order, converted only when they are not
     (big-endian arrays, int positions, int32 codes): numba rejects non-native byte orders."""
     out = (state.pos, state.vel, state.spin, state.motion, state.pocket)
-    if (out[0].dtype is _F64 and out[1].dtype is _F64 and out[2].dtype is _F64 and out[3].dtype is _I64
-            and out[4].dtype is _I64):
-        return out  # native dtypes (numba compiles strided views too; only byte order and kind need converting)
     converted = []
     for name, a, d in zip(("pos", "vel", "spin", "motion", "pocket"), out, _NATIVE):
         if d.kind == "i" and a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
@@ -131,9 +141,9 @@ def simulate(
     ``max_events`` is at most ``MAX_EVENTS_LIMIT``. The input state is not modified. Raises
     ValueError naming the field for bad input, before anything is simulated.
     """
-    check_types(state, shot, table, params)
+    native = check_types(state, shot, table, params)
     check_caps(max_events, max_time)
-    arrays = native_arrays(state)
+    arrays = (state.pos, state.vel, state.spin, state.motion, state.pocket) if native else native_arrays(state)
     rows = min(int(max_events), INITIAL_LOG_ROWS)
     shot_arr = shot_array(shot) if shot is not None else _NO_SHOT
     n = state.pos.shape[0]

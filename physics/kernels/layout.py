@@ -30,7 +30,7 @@ def _clear_of_cushions(x, y, segments, jaws, R, tol):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called per ball: a call that passes arrays costs reference counting
 def ball_region(x, y, width, length, segments, jaws, pockets, R, tol):
     """Where a ball centred at (x, y) lies: (OK, -1) on the playing surface, (OUTSIDE, -1) within R − tol of a
     cushion or beyond it, (IN_POCKET, k) inside pocket k's capture circle."""

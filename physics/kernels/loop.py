@@ -363,9 +363,10 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
     acc = np.zeros((n, 2))
     box = np.zeros((n, 4))
     last_pair_time = np.full((n, n), -INF)
-    last_rail_time = np.full(n, -INF)
-    last_zeno_time = np.full(n, -INF)
-    last_zeno_with = np.full(n, -1, dtype=np.int64)
+    contact_memory = np.full((3, n), -INF)  # one allocation: per ball, last cushion time, last sustained contact
+    last_rail_time = contact_memory[0]  # time and with what (a contact id as a float)
+    last_zeno_time = contact_memory[1]
+    last_zeno_with = contact_memory[2]
     t = 0.0
     count = 0
     flags = 0
