@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import physics  # noqa: E402
-from physics.kernels.layout import NOT_FINITE, OK, OUTSIDE, OVERLAP, check_layout  # noqa: E402
+from physics.kernels.layout import IN_POCKET, NOT_FINITE, OK, OUTSIDE, OVERLAP, check_layout  # noqa: E402
 from physics.kernels.motion import POCKETED, STATIONARY, evolve, transition_time  # noqa: E402
 from physics.params import P_M, P_R  # noqa: E402
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET  # noqa: E402
@@ -171,7 +171,11 @@ def _check_at(seg, seg_t, t, p, W, L, segments, jaws, pockets, pos, vel, spin, m
         pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1] = x, y, vx, vy
         spin[i, 0], spin[i, 1], spin[i, 2] = wx, wy, wz
         motion[i] = int(seg[i, 7])
-    code, _, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, p[P_R], RUN_TOL)
+    for _ in range(n):  # a ball in a capture circle is within rounding of its pocket event: check the others
+        code, i, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, p[P_R], RUN_TOL)
+        if code != IN_POCKET:
+            break
+        motion[i] = POCKETED
     if code == NOT_FINITE:
         audit[A_NAN] = 1
     elif code == OUTSIDE:
@@ -239,7 +243,7 @@ def audit_shot(init, log, n_events, final, capped, samples, p, W, L, segments, j
             audit[A_NOT_AT_REST] = 1
     if audit[A_NAN] == 0:
         code, _, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, R, OVERLAP_TOL)
-        if code == OUTSIDE:
+        if code == OUTSIDE or code == IN_POCKET:  # either is a layout the next shot cannot start from
             audit[A_OUT_REST] = 1
         elif code == OVERLAP:
             audit[A_OVERLAP_REST] = 1
