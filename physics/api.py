@@ -8,7 +8,7 @@ import numpy as np
 
 from physics.events import EventLog, SimResult
 from physics.kernels.entry import LOG_W, NO_CUE_BALL, STATE_W, run_arrays
-from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP
+from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP, FLAG_UNRESOLVED
 from physics.kernels.motion import evolve_ball
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.shot import Shot
@@ -18,6 +18,8 @@ from physics.validate import OVERLAP_TOL, raise_layout_error
 
 DEFAULT_MAX_EVENTS = 4000
 DEFAULT_MAX_TIME = 120.0  # [s] of simulated time
+# Largest event cap accepted: a shot's log of that many rows is 168 MB (a break takes ~80 events).
+MAX_EVENTS_LIMIT = 1_000_000
 INITIAL_LOG_ROWS = 256  # a shot with more events reruns with a log that fits
 _NO_SHOT = np.zeros(5)
 
@@ -44,17 +46,38 @@ def params_array(params: PhysicsParams) -> np.ndarray:
 
 
 def check_caps(max_events: int, max_time: float) -> None:
-    """Raise ValueError unless the event and time caps are positive and finite."""
-    if type(max_events) is int and type(max_time) is float and max_events >= 1 and 0.0 < max_time < math.inf:
+    """Raise ValueError unless the event cap is an integer in 1..MAX_EVENTS_LIMIT and the time cap positive and finite."""
+    if (type(max_events) is int and type(max_time) is float and 1 <= max_events <= MAX_EVENTS_LIMIT
+            and 0.0 < max_time < math.inf):
         return
-    if isinstance(max_events, bool) or not isinstance(max_events, (int, np.integer)) or max_events < 1:
-        raise ValueError(f"max_events: expected a positive integer, got {max_events!r}")
-    if not isinstance(max_time, (int, float)) or not math.isfinite(max_time) or max_time <= 0:
+    if (isinstance(max_events, (bool, np.bool_)) or not isinstance(max_events, (int, np.integer))
+            or not 1 <= max_events <= MAX_EVENTS_LIMIT):
+        raise ValueError(f"max_events: expected an integer in 1..{MAX_EVENTS_LIMIT}, got {max_events!r}")
+    if (isinstance(max_time, (bool, np.bool_)) or not isinstance(max_time, (int, float, np.integer, np.floating))
+            or not math.isfinite(max_time) or max_time <= 0):
         raise ValueError(f"max_time: expected a positive finite number of seconds, got {max_time!r}")
 
 
-def check_types(state: object, shot: object, table: object, params: object) -> None:
-    """Raise ValueError unless the arguments have the expected types and array shapes."""
+_F64, _I64 = np.dtype(np.float64), np.dtype(np.int64)
+
+
+def check_types(state: object, shot: object, table: object, params: object) -> bool:
+    """Raise ValueError unless the arguments have the expected types and array shapes.
+
+    Returns True when the state's arrays are already what the kernels take (float64 / int64, native byte
+    order); otherwise ``native_arrays`` converts them.
+    """
+    if type(state) is BallState and (shot is None or type(shot) is Shot) and type(table) is Table and type(
+            params) is PhysicsParams:  # the common case first, in a few identity tests
+        pos, vel, spin, motion, pocket = state.pos, state.vel, state.spin, state.motion, state.pocket
+        if (type(pos) is np.ndarray and type(vel) is np.ndarray and type(spin) is np.ndarray
+                and type(motion) is np.ndarray and type(pocket) is np.ndarray and pos.dtype is _F64
+                and vel.dtype is _F64 and spin.dtype is _F64 and motion.dtype is _I64 and pocket.dtype is _I64
+                and pos.ndim == 2):
+            n = pos.shape[0]
+            if (n >= 1 and pos.shape[1] == 2 and vel.shape == (n, 2) and spin.shape == (n, 3)
+                    and motion.shape == (n,) and pocket.shape == (n,)):
+                return True
     if not isinstance(state, BallState):
         raise ValueError(f"state: expected a physics.BallState, got {type(state).__name__}")
     if shot is not None and not isinstance(shot, Shot):
@@ -63,25 +86,36 @@ def check_types(state: object, shot: object, table: object, params: object) -> N
         raise ValueError(f"table: expected a physics.Table, got {type(table).__name__}")
     if not isinstance(params, PhysicsParams):
         raise ValueError(f"params: expected a physics.PhysicsParams, got {type(params).__name__}")
-    pos, vel, spin, motion, pocket = state.pos, state.vel, state.spin, state.motion, state.pocket
-    n = getattr(pos, "shape", (0,))[0] if getattr(pos, "ndim", 0) == 2 else 0
-    fast_ok = (n >= 1 and isinstance(vel, np.ndarray) and isinstance(spin, np.ndarray) and isinstance(motion, np.ndarray)
-               and isinstance(pocket, np.ndarray) and pos.shape == (n, 2) and vel.shape == (n, 2)
-               and spin.shape == (n, 3) and motion.shape == (n,) and pocket.shape == (n,)
-               and pos.dtype.kind in "fi" and vel.dtype.kind in "fi" and spin.dtype.kind in "fi"
-               and motion.dtype.kind in "iu" and pocket.dtype.kind in "iu")
-    if fast_ok:
-        return
+    pos = state.pos
     if not isinstance(pos, np.ndarray) or pos.ndim != 2 or pos.shape[0] < 1:
         raise ValueError(f"state.pos: expected an array of shape (n_balls, 2), got {getattr(pos, 'shape', pos)!r}")
     n = pos.shape[0]
-    for name, shape, kinds in (("pos", (n, 2), "fi"), ("vel", (n, 2), "fi"), ("spin", (n, 3), "fi"),
-                               ("motion", (n,), "iu"), ("pocket", (n,), "iu")):
+    native = True
+    for name, shape, kinds, dtype in (("pos", (n, 2), "fi", _F64), ("vel", (n, 2), "fi", _F64),
+                                      ("spin", (n, 3), "fi", _F64), ("motion", (n,), "iu", _I64),
+                                      ("pocket", (n,), "iu", _I64)):
         arr = getattr(state, name)
         if not isinstance(arr, np.ndarray) or arr.shape != shape:
             raise ValueError(f"state.{name}: expected an array of shape {shape}, got {getattr(arr, 'shape', arr)!r}")
         if arr.dtype.kind not in kinds:
             raise ValueError(f"state.{name}: expected dtype kind in {kinds!r}, got {arr.dtype}")
+        native = native and arr.dtype == dtype and arr.dtype.isnative
+    return native
+
+
+_NATIVE = (_F64, _F64, _F64, _I64, _I64)
+
+
+def native_arrays(state: BallState) -> tuple[np.ndarray, ...]:
+    """pos, vel, spin (float64) and motion, pocket (int64) in native byte order, converted only when they are not
+    (big-endian arrays, int positions, int32 codes): numba rejects non-native byte orders."""
+    out = (state.pos, state.vel, state.spin, state.motion, state.pocket)
+    converted = []
+    for name, a, d in zip(("pos", "vel", "spin", "motion", "pocket"), out, _NATIVE):
+        if d.kind == "i" and a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+            raise ValueError(f"state.{name}: value {a.max()} out of range")
+        converted.append(np.ascontiguousarray(a, dtype=d))
+    return tuple(converted)
 
 
 def raise_for_code(code: int, i: int, j: int, state: BallState, table: Table, params: PhysicsParams) -> None:
@@ -102,11 +136,14 @@ def simulate(
 ) -> SimResult:
     """Strike the cue ball with ``shot`` and run every event until all balls rest (or a cap is hit).
 
-    ``shot=None`` evolves ``state`` as it is (balls may already be moving). The input state is
-    not modified. Raises ValueError naming the field for bad input, before anything is simulated.
+    ``shot=None`` evolves ``state`` as it is (balls may already be moving, at most
+    ``layout.MAX_BALL_SPEED`` = 30 m/s and ``MAX_SURFACE_SPEED`` = 75 m/s of R·|ω|, beyond any shot).
+    ``max_events`` is at most ``MAX_EVENTS_LIMIT``. The input state is not modified. Raises
+    ValueError naming the field for bad input, before anything is simulated.
     """
-    check_types(state, shot, table, params)
+    native = check_types(state, shot, table, params)
     check_caps(max_events, max_time)
+    arrays = (state.pos, state.vel, state.spin, state.motion, state.pocket) if native else native_arrays(state)
     rows = min(int(max_events), INITIAL_LOG_ROWS)
     shot_arr = shot_array(shot) if shot is not None else _NO_SHOT
     n = state.pos.shape[0]
@@ -116,7 +153,7 @@ def simulate(
     while True:
         log = np.empty((rows, LOG_W))
         count, flags, code, i, j = run_arrays(
-            state.pos, state.vel, state.spin, state.motion, state.pocket, shot_arr, shot is not None,
+            *arrays, shot_arr, shot is not None,
             table.segments, table.jaws, table.pockets, params_array(params), table.spec.width, table.spec.length,
             OVERLAP_TOL, int(max_events), float(max_time), log, pos, vel, spin, motion, pocket, initial,
         )
@@ -125,7 +162,7 @@ def simulate(
             break
         rows = count  # rerun (deterministically) with a log that holds every event
     return SimResult(initial, BallState(pos, vel, spin, motion, pocket), EventLog(log[:count]),
-                     bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP))
+                     bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED))
 
 
 def sample_positions(result: SimResult, times: np.ndarray, params: PhysicsParams = DEFAULT_PARAMS) -> np.ndarray:
@@ -133,7 +170,14 @@ def sample_positions(result: SimResult, times: np.ndarray, params: PhysicsParams
 
     Pocketed balls report the position where they dropped. For rendering and analysis.
     """
-    times = np.asarray(times, dtype=np.float64)
+    if not isinstance(result, SimResult):
+        raise ValueError(f"result: expected a physics.SimResult, got {type(result).__name__}")
+    if not isinstance(params, PhysicsParams):
+        raise ValueError(f"params: expected a physics.PhysicsParams, got {type(params).__name__}")
+    raw = np.asarray(times)
+    if raw.dtype.kind not in "fiu":
+        raise ValueError(f"times: expected real numbers [s], got dtype {raw.dtype}")
+    times = raw.astype(np.float64)
     if times.ndim != 1 or not np.all(np.isfinite(times)) or np.any(times < 0):
         raise ValueError("times: expected a 1-D array of finite, non-negative times [s]")
     if times.size > 1 and np.any(np.diff(times) < 0):

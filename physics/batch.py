@@ -15,19 +15,21 @@ import numba
 import numpy as np
 
 from physics.api import (
-    DEFAULT_MAX_EVENTS, DEFAULT_MAX_TIME, check_caps, check_types, params_array, raise_for_code,
+    DEFAULT_MAX_EVENTS, DEFAULT_MAX_TIME, MAX_EVENTS_LIMIT, check_caps, check_types, params_array, raise_for_code,
     simulate,
 )
 from physics.events import EventLog, SimResult
 from physics.kernels.entry import LOG_W, run_batch
-from physics.kernels.layout import (OK, SHOT_ELEVATION, SHOT_NOT_FINITE, SHOT_SPEED, SHOT_TIP,
+from physics.kernels.layout import (BAD_MOTION, BAD_POCKET, OK, SHOT_ELEVATION, SHOT_NOT_FINITE, SHOT_SPEED, SHOT_TIP,
                                      check_shot_rows)
-from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP
+from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP, FLAG_UNRESOLVED
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, Shot
 from physics.state import BallState
 from physics.table import DEFAULT_TABLE, Table
 from physics.validate import OVERLAP_TOL
+
+MAX_LOG_ROWS = 1 << 23  # event-log rows one batch call may allocate (8.4 M rows, 1.3 GiB)
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,7 +39,7 @@ class BatchResult:
     Attributes:
         states: (B, n, 9) final states (x, y, vx, vy, wx, wy, wz, motion, pocket) — see ``state(k)``.
         n_events: (B,) events each table took (its log keeps the first ``log_capacity``).
-        hit_event_cap, hit_time_cap: (B,) flags.
+        hit_event_cap, hit_time_cap, unresolved: (B,) flags.
     """
 
     initial_states: np.ndarray  # (B, n, 9) packed starting states; ``initial(k)`` unpacks one
@@ -51,6 +53,7 @@ class BatchResult:
     hit_event_cap: np.ndarray
     hit_time_cap: np.ndarray
     logs: np.ndarray
+    unresolved: np.ndarray | None = None  # (B,) flags: a ball taken off the table (see SimResult.unresolved)
 
     def __len__(self) -> int:
         return self.states.shape[0]
@@ -90,7 +93,7 @@ class BatchResult:
                             max_events=self.max_events, max_time=self.max_time)
         log = EventLog(self.logs[k, : int(self.n_events[k])].copy())
         return SimResult(self.initial_states[k].copy(), self.state(k), log, bool(self.hit_event_cap[k]),
-                         bool(self.hit_time_cap[k]))
+                         bool(self.hit_time_cap[k]), self.unresolved is not None and bool(self.unresolved[k]))
 
 
 def _check_each(states, shots, table, params) -> None:
@@ -177,13 +180,22 @@ def simulate_batch_packed(
     """``simulate_batch`` on arrays: states (B, n, 9) as ``BallState.packed()``, shots (B, 5) rows
     (V0, phi°, theta°, a, b) with a NaN row for no strike. The fast path for throughput users.
     """
-    if not isinstance(states, np.ndarray) or states.ndim != 3 or states.shape[2] != 9 or states.shape[0] < 1:
+    if (not isinstance(states, np.ndarray) or states.ndim != 3 or states.shape[2] != 9 or states.shape[0] < 1
+            or states.shape[1] < 1):
         raise ValueError(f"states: expected a float array of shape (B, n_balls, 9), got {getattr(states, 'shape', states)!r}")
+    if states.dtype.kind not in "fiu":
+        raise ValueError(f"states: expected a real (float) array, got dtype {states.dtype}")
     B = states.shape[0]
     _check_shot_rows(shots, B)
-    if isinstance(log_capacity, bool) or not isinstance(log_capacity, (int, np.integer)) or log_capacity < 1:
-        raise ValueError(f"log_capacity: expected a positive integer, got {log_capacity!r}")
     check_caps(max_events, max_time)
+    if (isinstance(log_capacity, (bool, np.bool_)) or not isinstance(log_capacity, (int, np.integer))
+            or not 1 <= log_capacity <= MAX_EVENTS_LIMIT):
+        raise ValueError(f"log_capacity: expected an integer in 1..{MAX_EVENTS_LIMIT}, got {log_capacity!r}")
+    rows = B * min(int(log_capacity), int(max_events))
+    if rows > MAX_LOG_ROWS:
+        raise ValueError(f"log_capacity: B × min(log_capacity, max_events) = {rows} log rows, more than the "
+                         f"{MAX_LOG_ROWS} ({MAX_LOG_ROWS * LOG_W * 8 / 2**30:.1f} GiB) a batch may hold; "
+                         f"lower log_capacity or split the batch")
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
                                 or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):
         raise ValueError(f"threads: expected 1..{numba.config.NUMBA_NUM_THREADS}, got {threads!r}")
@@ -206,6 +218,11 @@ def simulate_batch_packed(
         if previous is not None:
             numba.set_num_threads(previous)
     for k in np.flatnonzero(out[:, 2] != OK).tolist():
+        code, i = int(out[k, 2]), int(out[k, 3])
+        if code in (BAD_MOTION, BAD_POCKET):  # report the packed value itself, before any cast
+            column, what = (7, "a whole motion code 0..6") if code == BAD_MOTION else (
+                8, f"-1 (none) or a whole pocket number 0..{table.pockets.shape[0] - 1}")
+            raise ValueError(f"states[{k}][{i}, {column}]: expected {what}, got {float(initial[k, i, column])!r}")
         try:
             raise_for_code(int(out[k, 2]), int(out[k, 3]), int(out[k, 4]), BallState.from_packed(initial[k]),
                            table, params)
@@ -216,4 +233,5 @@ def simulate_batch_packed(
         initial_states=initial, shot_rows=shots.astype(np.float64), table=table, params=params,
         max_events=int(max_events), max_time=float(max_time), states=work, n_events=out[:, 0].copy(),
         hit_event_cap=(flags & FLAG_EVENT_CAP) > 0, hit_time_cap=(flags & FLAG_TIME_CAP) > 0, logs=logs,
+        unresolved=(flags & FLAG_UNRESOLVED) > 0,
     )

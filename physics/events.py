@@ -107,6 +107,8 @@ class SimResult:
         events: the event log.
         hit_event_cap: the event cap stopped the simulation early.
         hit_time_cap: the simulated-time cap stopped the simulation early.
+        unresolved: a ball the simulation could not keep on the cloth was taken off the table where it
+            lay (motion OFF_TABLE, a BALL_OFF_TABLE event); the state is still a legal layout.
         duration: simulated time of the last event [s].
     """
 
@@ -115,6 +117,7 @@ class SimResult:
     events: EventLog
     hit_event_cap: bool
     hit_time_cap: bool
+    unresolved: bool = False
 
     @property
     def initial(self) -> BallState:

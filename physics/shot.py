@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 MAX_SPEED = 12.0  # [m/s], above a professional break (≈ 11 m/s)
 MAX_ELEVATION = 89.0  # [deg]
 MAX_TIP_OFFSET = 0.9  # |(a, b)| as a fraction of R; 1.0 would be a tangent hit
@@ -35,11 +37,15 @@ class Shot:
     def __post_init__(self) -> None:
         for name in ("V0", "phi", "theta", "a", "b"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if type(value) is not float:
+                # ints and numpy reals are numbers; bools, strings, Decimal, Fraction, complex are caller bugs
+                if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+                    raise ValueError(f"{name}: expected a real number (int or float), got {type(value).__name__} "
+                                     f"{value!r}")
                 try:
                     value = float(value)
-                except (TypeError, ValueError):
-                    raise ValueError(f"{name}: expected a number, got {value!r}") from None
+                except OverflowError:
+                    raise ValueError(f"{name}: expected a finite number, got {value!r}") from None
                 object.__setattr__(self, name, value)
             if not math.isfinite(value):
                 raise ValueError(f"{name}: expected a finite number, got {value!r}")

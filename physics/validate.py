@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 
-from physics.kernels.layout import BAD_MOTION, IN_POCKET, NOT_FINITE, OK, OUTSIDE, OVERLAP, check_layout
+from physics.kernels.layout import (BAD_MOTION, BAD_POCKET, IN_POCKET, MAX_BALL_SPEED, MAX_SURFACE_SPEED, NOT_FINITE, OK,
+                                    OUTSIDE, OVERLAP, TOO_FAST, check_layout)
 from physics.params import PhysicsParams
 from physics.state import BallState
 from physics.table import Table
@@ -37,6 +38,9 @@ def validate_state(state: BallState, table: Table, params: PhysicsParams) -> Non
     _check_array("state.motion", state.motion, (n,), "iu")
     _check_array("state.pocket", state.pocket, (n,), "iu")
     R = params.R
+    bad = np.flatnonzero((state.pocket < -1) | (state.pocket >= table.pockets.shape[0]))
+    if bad.size:
+        raise_layout_error(BAD_POCKET, int(bad[0]), -1, state, table, R)
     code, i, j = check_layout(
         np.ascontiguousarray(state.pos, dtype=np.float64), np.ascontiguousarray(state.vel, dtype=np.float64),
         np.ascontiguousarray(state.spin, dtype=np.float64), np.ascontiguousarray(state.motion, dtype=np.int64),
@@ -50,9 +54,19 @@ def raise_layout_error(code: int, i: int, j: int, state: BallState, table: Table
     if code == OK:
         return
     if code == BAD_MOTION:
-        raise ValueError(f"state.motion[{i}]: unknown motion code {int(state.motion[i])}")
+        raise ValueError(f"state.motion[{i}]: expected a whole motion code 0..6, got {state.motion[i]!r}")
+    if code == BAD_POCKET:
+        raise ValueError(f"state.pocket[{i}]: expected -1 (none) or a whole pocket number "
+                         f"0..{table.pockets.shape[0] - 1}, got {state.pocket[i]!r}")
     if code == NOT_FINITE:
         raise ValueError(f"state: ball {i} has a NaN or infinite position, velocity or spin")
+    if code == TOO_FAST:
+        speed = math.hypot(*state.vel[i])
+        surface = R * math.hypot(*(float(w) for w in state.spin[i]))
+        raise ValueError(
+            f"state.vel[{i}]/state.spin[{i}]: ball {i} moves at {speed:.4g} m/s with surface speed R·|ω| = "
+            f"{surface:.4g} m/s; no shot produces more than {MAX_BALL_SPEED:g} m/s or {MAX_SURFACE_SPEED:g} m/s"
+        )
     x, y = state.pos[i]
     if code == OUTSIDE:
         raise ValueError(

@@ -15,6 +15,10 @@ from numba import njit
 from physics.kernels.roots import first_crossing
 
 INF = np.inf
+# [m] A ball that starts a search this close inside a contact distance (rounding after a bounce,
+# or a layout within validate.OVERLAP_TOL) while separating counts as touching, so that its
+# return to contact is found; deeper starts (a ball in a pocket mouth, behind a rail's line) are not.
+CONTACT_BAND = 1e-9
 
 
 @njit(cache=True)
@@ -31,7 +35,7 @@ def ball_ball_time(x1, y1, vx1, vy1, ax1, ay1, x2, y2, vx2, vy2, ax2, ay2, R, T)
     c2 = dvx * dvx + dvy * dvy + 2.0 * (dx * dax + dy * day)
     c1 = 2.0 * (dx * dvx + dy * dvy)
     c0 = dx * dx + dy * dy - 4.0 * R * R
-    return first_crossing(c4, c3, c2, c1, c0, T)
+    return first_crossing(c4, c3, c2, c1, c0, T, 4.0 * R * CONTACT_BAND)
 
 
 @njit(cache=True)
@@ -46,7 +50,7 @@ def ball_circle_time(x, y, vx, vy, ax, ay, cx, cy, radius, T):
     c2 = vx * vx + vy * vy + 2.0 * (dx * hax + dy * hay)
     c1 = 2.0 * (dx * vx + dy * vy)
     c0 = dx * dx + dy * dy - radius * radius
-    return first_crossing(c4, c3, c2, c1, c0, T)
+    return first_crossing(c4, c3, c2, c1, c0, T, 2.0 * radius * CONTACT_BAND)
 
 
 @njit(cache=True)
@@ -59,7 +63,7 @@ def ball_segment_time(x, y, vx, vy, ax, ay, x1, y1, x2, y2, nx, ny, R, T):
     d0 = nx * (x - x1) + ny * (y - y1) - R
     d1 = nx * vx + ny * vy
     d2 = 0.5 * (nx * ax + ny * ay)
-    t = first_crossing(0.0, 0.0, d2, d1, d0, T)
+    t = first_crossing(0.0, 0.0, d2, d1, d0, T, CONTACT_BAND)
     if t == INF:
         return INF
     px = x + vx * t + 0.5 * ax * t * t - x1

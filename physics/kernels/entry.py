@@ -8,7 +8,7 @@ go through ``_check_and_simulate``, so they cannot disagree.
 import numpy as np
 from numba import njit, prange
 
-from physics.kernels.layout import OK, check_layout
+from physics.kernels.layout import BAD_MOTION, BAD_POCKET, OK, check_layout
 from physics.kernels.loop import simulate_kernel
 from physics.params import P_R
 
@@ -25,9 +25,12 @@ def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, 
     code, bad_i, bad_j = check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, p[P_R], tol)
     if code != OK:
         return 0, 0, code, bad_i, bad_j
+    for i in range(pocket.shape[0]):
+        if pocket[i] < -1 or pocket[i] >= pockets.shape[0]:
+            return 0, 0, BAD_POCKET, i, -1
     if strike and motion[0] >= POCKETED:
         return 0, 0, NO_CUE_BALL, 0, -1
-    count, flags = simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p,
+    count, flags = simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, p,
                                    max_events, max_time, log[:, 0], log[:, 1], log[:, 2], log[:, 3], log[:, 4],
                                    log[:, 5:13], log[:, 13:21])
     return count, flags, OK, -1, -1
@@ -58,8 +61,15 @@ def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, tol
     motion = np.empty(n, dtype=np.int64)
     pocket = np.empty(n, dtype=np.int64)
     for i in range(n):
-        motion[i] = np.int64(state[i, 7])
-        pocket[i] = np.int64(state[i, 8])
+        m = state[i, 7]
+        q = state[i, 8]
+        # codes travel as floats: each must be a whole number in range before it is cast
+        if not (0.0 <= m <= 6.0 and m == np.floor(m)):
+            return 0, 0, BAD_MOTION, i, -1
+        if not (-1.0 <= q < pockets.shape[0] and q == np.floor(q)):
+            return 0, 0, BAD_POCKET, i, -1
+        motion[i] = np.int64(m)
+        pocket[i] = np.int64(q)
     result = _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width,
                                  length, tol, max_events, max_time, log)
     _pack(pos, vel, spin, motion, pocket, state)

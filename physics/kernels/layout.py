@@ -4,8 +4,13 @@ import math
 
 from numba import njit
 
-OK, NOT_FINITE, OUTSIDE, IN_POCKET, OVERLAP, BAD_MOTION = 0, 1, 2, 3, 4, 5
+OK, NOT_FINITE, OUTSIDE, IN_POCKET, OVERLAP, BAD_MOTION, TOO_FAST, BAD_POCKET = 0, 1, 2, 3, 4, 5, 6, 7
 MAX_MOTION_CODE = 6
+# Physical bounds on a ball's state (shot=None starts from any state): the hardest strike Shot allows
+# (12 m/s) launches the cue ball at under 19 m/s with a surface speed R·|ω| under 2.5 × that; a ball
+# faster than MAX_BALL_SPEED or spinning faster than MAX_SURFACE_SPEED / R is no state a shot can produce.
+MAX_BALL_SPEED = 30.0  # [m/s]
+MAX_SURFACE_SPEED = 75.0  # [m/s], R·|ω|
 
 
 @njit(cache=True)
@@ -25,9 +30,34 @@ def _clear_of_cushions(x, y, segments, jaws, R, tol):
     return True
 
 
+@njit(cache=True, inline="always")  # called per ball: a call that passes arrays costs reference counting
+def ball_region(x, y, width, length, segments, jaws, pockets, R, tol):
+    """Where a ball centred at (x, y) lies: (OK, -1) on the playing surface, (OUTSIDE, -1) within R − tol of a
+    cushion or beyond it, (IN_POCKET, k) inside pocket k's capture circle."""
+    r_in = R - tol
+    if x < r_in or x > width - r_in or y < r_in or y > length - r_in:
+        near_pocket = False
+        for k in range(pockets.shape[0]):
+            if math.hypot(x - pockets[k, 0], y - pockets[k, 1]) < 0.15:
+                near_pocket = True
+        if not near_pocket or x < -R or x > width + R or y < -R or y > length + R:
+            return OUTSIDE, -1
+        if not _clear_of_cushions(x, y, segments, jaws, R, tol):
+            return OUTSIDE, -1
+    for k in range(pockets.shape[0]):
+        dx = x - pockets[k, 0]
+        dy = y - pockets[k, 1]
+        if dx * dx + dy * dy < pockets[k, 2] * pockets[k, 2]:
+            return IN_POCKET, k
+    return OK, -1
+
+
 @njit(cache=True)
 def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, R, tol):
     """First problem found as (code, i, j); (OK, -1, -1) when the layout is legal.
+
+    Motion codes must be known, every value finite and within the physical bounds (MAX_BALL_SPEED,
+    MAX_SURFACE_SPEED).
 
     A centre must lie within R of no cushion: inside the rectangle [R, width − R] × [R, length − R],
     or in a pocket's mouth (within 0.15 m of its capture circle's centre, on the playing side of
@@ -43,26 +73,18 @@ def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets,
         for k in range(3):
             if not math.isfinite(spin[i, k]):
                 return NOT_FINITE, i, -1
-    r_in = R - tol
+        if (vel[i, 0] * vel[i, 0] + vel[i, 1] * vel[i, 1] > MAX_BALL_SPEED * MAX_BALL_SPEED
+                or R * R * (spin[i, 0] * spin[i, 0] + spin[i, 1] * spin[i, 1] + spin[i, 2] * spin[i, 2])
+                > MAX_SURFACE_SPEED * MAX_SURFACE_SPEED):
+            return TOO_FAST, i, -1
     for i in range(n):
         if motion[i] > 3:
             continue
         x = pos[i, 0]
         y = pos[i, 1]
-        if x < r_in or x > width - r_in or y < r_in or y > length - r_in:
-            near_pocket = False
-            for k in range(pockets.shape[0]):
-                if math.hypot(x - pockets[k, 0], y - pockets[k, 1]) < 0.15:
-                    near_pocket = True
-            if not near_pocket or x < -R or x > width + R or y < -R or y > length + R:
-                return OUTSIDE, i, -1
-            if not _clear_of_cushions(x, y, segments, jaws, R, tol):
-                return OUTSIDE, i, -1
-        for k in range(pockets.shape[0]):
-            dx = x - pockets[k, 0]
-            dy = y - pockets[k, 1]
-            if dx * dx + dy * dy < pockets[k, 2] * pockets[k, 2]:
-                return IN_POCKET, i, k
+        code, k = ball_region(x, y, width, length, segments, jaws, pockets, R, tol)
+        if code != OK:
+            return code, i, k
         for j in range(i + 1, n):
             if motion[j] > 3:
                 continue

@@ -14,7 +14,10 @@ import math
 import numpy as np
 from numba import njit
 
-from physics.kernels.detect import ball_ball_time, ball_circle_time, ball_segment_time, straight_circle_time
+from physics.kernels.detect import (
+    CONTACT_BAND, ball_ball_time, ball_circle_time, ball_segment_time, straight_circle_time,
+)
+from physics.kernels.layout import IN_POCKET, OK, ball_region
 from physics.kernels.motion import (
     POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY, acceleration, classify, end_transition, evolve,
     transition_time,
@@ -25,9 +28,14 @@ from physics.params import P_EB, P_R
 INF = np.inf
 FLAG_EVENT_CAP = 1
 FLAG_TIME_CAP = 2
+# A ball the loop could not keep on the cloth (none in the 10⁶-shot soak): at the end it is taken off
+# the table (motion OFF_TABLE, a logged BALL_OFF_TABLE event, this flag) where it lies, never clamped,
+# so the final state stays a legal layout and the rules see an off-table ball.
+FLAG_UNRESOLVED = 4
+OFF_TABLE = 6
 
 EV_STICK, EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_POCKET = 0, 1, 2, 3, 4
-EV_SLIDE_ROLL, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SPIN_STOP = 5, 6, 7, 8
+EV_SLIDE_ROLL, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SPIN_STOP, EV_OFF_TABLE = 5, 6, 7, 8, 9
 # While the same pair touches again within this time, its contact is elastic: the
 # "TC model" (Luding & McNamara 1998) that stops inelastic collapse in chains of touching balls.
 CHAIN_WINDOW = 1e-9  # [s]
@@ -40,7 +48,16 @@ CHAIN_WINDOW = 1e-9  # [s]
 # thin angle), each ball's velocity is turned, at constant speed, just enough for the pair to
 # part at ZENO_PART (a ball slower than that stops): the sustained-contact slide of one ball
 # around the other, with no energy added.
+# The same holds for a ball and the cushions: a sliding ball that its own spin drives back into a
+# rail (massé, or english along the rail) bounces in a geometric series. A ball that touches a
+# cushion or jaw again within ZENO_WINDOW at an approach speed below ZENO_SPEED is in sustained
+# contact, and the contact phase ends at once (``_end_rail_contact``).
+# A ball in sustained contact with two different things within JAM_WINDOW (wedged between a facing
+# and a ball, or between two balls) is jammed: each contact phase turns it into the other, so it stops
+# (its side spin goes on), which ends the cycle and adds no energy.
 ZENO_WINDOW = 0.25  # [s]
+JAM_WINDOW = 0.01  # [s]
+RAIL_CONTACT, JAW_CONTACT = 1000, 2000  # contact ids in the jam test: ball j is j, cushion k RAIL_CONTACT + k
 ZENO_SPEED = 0.05  # [m/s]
 ZENO_PART = 1e-3  # [m/s]
 
@@ -266,6 +283,37 @@ def _turn_away(i, nx, ny, target, vel, spin, p):
 
 
 @njit(cache=True)
+def _end_rail_contact(i, nx, ny, vel, spin, p):
+    """End ball i's sustained contact with a cushion of inward normal (nx, ny) as one contact phase.
+
+    The cloth ends the sliding, v ← v − (2/7)u; the cushion takes the velocity into it (a normal
+    impulse through the centre, inelastic, so no torque and no energy added), the ball rolls on
+    along the rail, turned at constant speed just enough to leave it at ZENO_PART (it stops if slower).
+    """
+    R = p[P_R]
+    _snap_to_rolling(i, vel, spin, p)
+    vn = vel[i, 0] * nx + vel[i, 1] * ny
+    if vn < 0.0:
+        vel[i, 0] -= vn * nx
+        vel[i, 1] -= vn * ny
+        spin[i, 0] = -vel[i, 1] / R
+        spin[i, 1] = vel[i, 0] / R
+    _turn_away(i, -nx, -ny, -ZENO_PART, vel, spin, p)
+
+
+@njit(cache=True, inline="always")
+def _sustained(i, contact, t, last_zeno_time, last_zeno_with, vel, spin):
+    """Note that ball i ended a sustained contact with ``contact`` at t; stop it when it is jammed."""
+    if t - last_zeno_time[i] <= JAM_WINDOW and last_zeno_with[i] != contact:
+        vel[i, 0] = 0.0
+        vel[i, 1] = 0.0
+        spin[i, 0] = 0.0
+        spin[i, 1] = 0.0
+    last_zeno_time[i] = t
+    last_zeno_with[i] = contact
+
+
+@njit(cache=True)
 def _part_pair(a, b, pos, vel, spin, p):
     """Make balls a and b separate at ZENO_PART at least, turning (never speeding up) their velocities."""
     nx = pos[b, 0] - pos[a, 0]
@@ -293,9 +341,10 @@ def _part_pair(a, b, pos, vel, spin, p):
 
 
 @njit(cache=True)
-def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p,
+def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, p,
                     max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
-    """Simulate one shot in place. Returns (number of events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP).
+    """Simulate one shot in place. Returns (number of events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP |
+    FLAG_UNRESOLVED).
 
     pos (n, 2), vel (n, 2), spin (n, 3), motion (n,), pocket (n,) are updated in place; shot is
     (V0, phi [rad], theta [rad], a, b), applied to ball 0 when ``strike``; p is PhysicsParams.to_array().
@@ -314,6 +363,10 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
     acc = np.zeros((n, 2))
     box = np.zeros((n, 4))
     last_pair_time = np.full((n, n), -INF)
+    contact_memory = np.full((3, n), -INF)  # one allocation: per ball, last cushion time, last sustained contact
+    last_rail_time = contact_memory[0]  # time and with what (a contact id as a float)
+    last_zeno_time = contact_memory[1]
+    last_zeno_with = contact_memory[2]
     t = 0.0
     count = 0
     flags = 0
@@ -367,6 +420,7 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             break
         if te > max_time:
             _advance_all(pos, vel, spin, motion, max_time - t, p)
+            t = max_time
             flags |= FLAG_TIME_CAP
             break
         if count >= max_events:
@@ -405,6 +459,8 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
                 _snap_to_rolling(a, vel, spin, p)
                 _snap_to_rolling(b, vel, spin, p)
                 _part_pair(a, b, pos, vel, spin, p)
+                _sustained(a, b, t, last_zeno_time, last_zeno_with, vel, spin)
+                _sustained(b, a, t, last_zeno_time, last_zeno_with, vel, spin)
             _reclassify(a, vel, spin, motion, p)
             _reclassify(b, vel, spin, motion, p)
         elif kind == EV_CUSHION or kind == EV_JAW:
@@ -418,6 +474,9 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
                 d = math.hypot(nx, ny)
                 nx /= d
                 ny /= d
+            zeno = (t - last_rail_time[a] <= ZENO_WINDOW
+                    and -(vel[a, 0] * nx + vel[a, 1] * ny) < ZENO_SPEED)
+            last_rail_time[a] = t
             if kind == EV_CUSHION:
                 vx, vy, wx, wy, wz = ball_cushion(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny, p)
             else:
@@ -428,6 +487,10 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             spin[a, 0] = wx
             spin[a, 1] = wy
             spin[a, 2] = wz
+            if zeno:
+                _end_rail_contact(a, nx, ny, vel, spin, p)
+                _sustained(a, (RAIL_CONTACT if kind == EV_CUSHION else JAW_CONTACT) + target, t, last_zeno_time,
+                           last_zeno_with, vel, spin)
             _reclassify(a, vel, spin, motion, p)
         else:  # pocket
             target = pocket_id[a]
@@ -447,5 +510,27 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
         if b >= 0:
             _refresh_ball(b, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                           t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+    # safety net: a ball off the playing surface is flagged and taken off; one in a capture circle drops
+    for i in range(n):
+        if motion[i] >= POCKETED:
+            continue
+        code, k = ball_region(pos[i, 0], pos[i, 1], width, length, segments, jaws, pockets, p[P_R], CONTACT_BAND)
+        if code == OK:
+            continue
+        vel[i, 0] = vel[i, 1] = 0.0
+        spin[i, 0] = spin[i, 1] = spin[i, 2] = 0.0
+        if code == IN_POCKET:
+            motion[i] = POCKETED
+            pocket[i] = k
+            kind = EV_POCKET
+        else:
+            motion[i] = OFF_TABLE
+            pocket[i] = -1
+            kind = EV_OFF_TABLE
+            flags |= FLAG_UNRESOLVED
+        if count < ev_time.shape[0]:
+            _record(count, t, kind, i, -1, k, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+        count += 1
     return count, flags
 

@@ -8,7 +8,11 @@ critical points of f (roots of the cubic f', found the same way from its quadrat
 so that f is monotone on each piece; the first piece where f changes sign from + to ≤ 0 is
 solved by bracketed Newton–bisection. This cannot miss a crossing between evaluation points
 and cannot report a crossing that is not there. Tolerances: a ball already in contact
-(f(0) ≤ 0) collides at t = 0 only if it is approaching (f'(0) < 0); roots are located to
+(f(0) ≤ 0) collides at t = 0 only if it is approaching (first non-zero derivative < 0); one
+that is separating from within ``band`` of contact (−band ≤ f(0) ≤ 0) counts as touching
+(f(0) is taken as 0), so that a contact which begins inside the rounding band — a ball that has
+just bounced, f(0) = −1e-17 — is still found when its path turns back (a sliding ball driven
+back into the cushion by its spin); roots are located to
 ~1e-14·(1 + t) seconds; grazing contacts whose minimum of f is within rounding of 0 may be
 reported or missed (overlap then stays below ~1e-12 m).
 """
@@ -127,13 +131,20 @@ def _cubic_roots_in(a3, a2, a1, a0, T):
 
 
 @njit(cache=True)
-def first_crossing(c4, c3, c2, c1, c0, T):
-    """First t in [0, T] where the quartic goes from > 0 to ≤ 0 (contact while approaching); inf if none."""
+def first_crossing(c4, c3, c2, c1, c0, T, band=0.0):
+    """First t in [0, T] where the quartic goes from > 0 to ≤ 0 (contact while approaching); inf if none.
+
+    ``band`` ≥ 0: a separating start with −band ≤ f(0) ≤ 0 counts as touching (see the module notes).
+    """
     if not (T > 0.0):
         T = 0.0
     if c0 <= 0.0:
-        if c1 < 0.0 or (c1 == 0.0 and c2 < 0.0):
+        # approaching when the first non-zero derivative at 0 is negative
+        lead = c1 if c1 != 0.0 else (c2 if c2 != 0.0 else (c3 if c3 != 0.0 else c4))
+        if lead < 0.0:
             return 0.0
+        if c0 >= -band:
+            c0 = 0.0  # separating from inside the band: its return to contact must not be missed
     if T == 0.0:
         return INF
     nc, k0, k1, k2 = _cubic_roots_in(4.0 * c4, 3.0 * c3, 2.0 * c2, c1, T)

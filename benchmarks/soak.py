@@ -1,0 +1,354 @@
+"""Physics soak: many random shots over the whole ``physics.Shot`` range on crowded layouts, audited.
+
+Layouts crowd the cushions, jaws and pocket mouths and cluster balls against each other (gaps
+log-uniform from 1e-12 m to 2 cm), plus nine-ball racks; shots cover speeds to 12 m/s, elevations
+to 89° and tip offsets to 0.9 R. Every shot is simulated with ``physics.simulate_batch_packed``
+(numba threads over tables) and audited from its event log by a compiled kernel: at every event
+and at random sampled times along the trajectories every ball is inside the cushions, nothing is
+NaN, no two balls overlap by more than 1 µm and the total energy never rises; at rest the final
+state is a legal layout (the one the next shot starts from) and no ball had to be taken off the table
+(``unresolved``). Prints JSON.
+
+Run: python benchmarks/soak.py --shots 1000000 --seed 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import physics  # noqa: E402
+from physics.kernels.layout import IN_POCKET, NOT_FINITE, OK, OUTSIDE, OVERLAP, check_layout  # noqa: E402
+from physics.kernels.motion import POCKETED, STATIONARY, evolve, transition_time  # noqa: E402
+from physics.params import P_M, P_R  # noqa: E402
+from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET  # noqa: E402
+from physics.validate import OVERLAP_TOL  # noqa: E402
+
+RUN_TOL = 1e-6  # [m] overlap / cushion penetration allowed along the trajectories
+ENERGY_TOL = 1e-9  # relative rise of the total energy counted as a rise
+SAMPLES = 8  # sampled times per shot, besides every event time
+LOG_CAPACITY = 256  # per table in the batch; longer shots are re-simulated alone for their full log
+# audit counters
+A_OUT_REST, A_OVERLAP_REST, A_NAN, A_OUT_RUN, A_OVERLAP_RUN, A_ENERGY, A_NOT_AT_REST = range(7)
+N_AUDIT = 7
+AUDIT_NAMES = ("outside_at_rest", "overlap_at_rest", "nan", "outside_sampled", "overlap_sampled", "energy_rises",
+               "not_at_rest_uncapped")
+
+
+@njit(cache=True)
+def _gap(lo_exp, hi_exp):
+    """A log-uniform gap in [10^lo_exp, 10^hi_exp] m, or exactly 0 one time in eight."""
+    if np.random.random() < 0.125:
+        return 0.0
+    return 10.0 ** (lo_exp + (hi_exp - lo_exp) * np.random.random())
+
+
+@njit(cache=True)
+def _candidate(i, pos, motion, W, L, R, segments, jaws, pockets, slots):
+    """A candidate centre for ball i: uniform, against a rail, a jaw or a pocket mouth, or touching a placed ball."""
+    mode = np.random.randint(0, 6)
+    if mode == 1:  # against a rail nose
+        k = np.random.randint(0, 6)
+        s = np.random.random()
+        d = R + _gap(-12.0, -1.7)
+        x = segments[k, 0] + s * (segments[k, 2] - segments[k, 0]) + d * segments[k, 4]
+        y = segments[k, 1] + s * (segments[k, 3] - segments[k, 1]) + d * segments[k, 5]
+        return x, y
+    if mode == 2:  # against a jaw
+        k = np.random.randint(0, jaws.shape[0])
+        ang = 2.0 * math.pi * np.random.random()
+        d = jaws[k, 2] + R + _gap(-12.0, -1.7)
+        return jaws[k, 0] + d * math.cos(ang), jaws[k, 1] + d * math.sin(ang)
+    if mode == 3:  # in or near a pocket mouth
+        k = np.random.randint(0, pockets.shape[0])
+        ang = 2.0 * math.pi * np.random.random()
+        d = pockets[k, 2] + _gap(-12.0, -1.0)
+        return pockets[k, 0] + d * math.cos(ang), pockets[k, 1] + d * math.sin(ang)
+    if mode == 4 and i > 0:  # touching a placed ball
+        j = np.random.randint(0, i)
+        if motion[j] < POCKETED:
+            ang = 2.0 * math.pi * np.random.random()
+            d = 2.0 * R + _gap(-12.0, -2.0)
+            return pos[j, 0] + d * math.cos(ang), pos[j, 1] + d * math.sin(ang)
+    return R + (W - 2.0 * R) * np.random.random(), R + (L - 2.0 * R) * np.random.random()
+
+
+@njit(cache=True)
+def generate(seed, B, n, W, L, R, segments, jaws, pockets, slots, max_speed, max_elev, max_tip, states, shots):
+    """Fill states (B, n, 9) with legal crowded layouts and shots (B, 5) over the whole Shot range."""
+    np.random.seed(seed)
+    vel = np.zeros((n, 2))
+    spin = np.zeros((n, 3))
+    for b in range(B):
+        pos = np.zeros((n, 2))
+        motion = np.full(n, POCKETED, dtype=np.int64)
+        rack = np.random.random() < 0.1
+        if rack:  # a nine-ball rack with slots in random order, the cue ball anywhere
+            for k in range(1, min(n, slots.shape[0] + 1)):
+                pos[k, 0] = slots[k - 1, 0]
+                pos[k, 1] = slots[k - 1, 1]
+                motion[k] = STATIONARY
+        n_balls = n if rack else 1 + np.random.randint(0, n)
+        for i in range(n_balls if not rack else 1):
+            for _ in range(40):
+                x, y = _candidate(i, pos, motion, W, L, R, segments, jaws, pockets, slots)
+                pos[i, 0] = x
+                pos[i, 1] = y
+                motion[i] = STATIONARY
+                code, _, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, R, OVERLAP_TOL)
+                if code == OK:
+                    break
+                motion[i] = POCKETED
+            if i == 0 and motion[0] == POCKETED:  # the cue ball must be placed: the middle of the head string
+                pos[0, 0] = 0.5 * W
+                pos[0, 1] = 0.25 * L
+                motion[0] = STATIONARY
+                code, _, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, R, OVERLAP_TOL)
+                if code != OK:
+                    pos[0, 0] = 0.5 * W
+                    pos[0, 1] = 0.1 * L
+        for i in range(n):
+            for c in range(9):
+                states[b, i, c] = 0.0
+            states[b, i, 0] = pos[i, 0] if motion[i] < POCKETED else 0.0
+            states[b, i, 1] = pos[i, 1] if motion[i] < POCKETED else 0.0
+            states[b, i, 7] = motion[i]
+            states[b, i, 8] = -1.0
+        # shot: speed log-uniform half the time, aimed at a ball a third of the time, elevation often high
+        u = np.random.random()
+        shots[b, 0] = max_speed * (np.random.random() if u < 0.5 else 10.0 ** (-2.0 * np.random.random()))
+        shots[b, 0] = max(shots[b, 0], 1e-3)
+        target = 1 + np.random.randint(0, n - 1) if n > 1 else 0
+        if target > 0 and motion[target] < POCKETED and np.random.random() < 0.33:
+            shots[b, 1] = math.degrees(math.atan2(pos[target, 1] - pos[0, 1], pos[target, 0] - pos[0, 0]))
+            shots[b, 1] += np.random.normal() * 2.0
+        else:
+            shots[b, 1] = 360.0 * np.random.random()
+        v = np.random.random()
+        shots[b, 2] = max_elev * (np.random.random() if v < 0.6 else (1.0 if v < 0.8 else 0.0))
+        if v >= 0.6 and v < 0.8:
+            shots[b, 2] = max_elev - 5.0 * np.random.random() ** 2
+        r = max_tip * (math.sqrt(np.random.random()) if np.random.random() < 0.8 else 1.0) * (1.0 - 1e-12)
+        ang = 2.0 * math.pi * np.random.random()
+        shots[b, 3] = r * math.cos(ang)
+        shots[b, 4] = r * math.sin(ang)
+
+
+@njit(cache=True, inline="always")
+def _energy(m, R, vx, vy, wx, wy, wz, motion):
+    if motion >= POCKETED:
+        return 0.0
+    return 0.5 * m * (vx * vx + vy * vy) + 0.2 * m * R * R * (wx * wx + wy * wy + wz * wz)
+
+
+@njit(cache=True)
+def _at(seg, seg_t, i, t, p):
+    """Ball i's state at time t from its last logged state (one motion state: transitions are logged)."""
+    st = int(seg[i, 7])
+    dt = t - seg_t[i]
+    if st == STATIONARY or st >= POCKETED or dt <= 0.0:
+        return seg[i, 0], seg[i, 1], seg[i, 2], seg[i, 3], seg[i, 4], seg[i, 5], seg[i, 6]
+    tau = transition_time(st, seg[i, 2], seg[i, 3], seg[i, 4], seg[i, 5], seg[i, 6], p)
+    return evolve(st, seg[i, 0], seg[i, 1], seg[i, 2], seg[i, 3], seg[i, 4], seg[i, 5], seg[i, 6], min(dt, tau), p)
+
+
+@njit(cache=True)
+def _check_at(seg, seg_t, t, p, W, L, segments, jaws, pockets, pos, vel, spin, motion, audit):
+    """Layout check of every ball at time t (tolerance RUN_TOL); counts a problem once per shot."""
+    n = seg.shape[0]
+    for i in range(n):
+        x, y, vx, vy, wx, wy, wz = _at(seg, seg_t, i, t, p)
+        pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1] = x, y, vx, vy
+        spin[i, 0], spin[i, 1], spin[i, 2] = wx, wy, wz
+        motion[i] = int(seg[i, 7])
+    for _ in range(n):  # a ball in a capture circle is within rounding of its pocket event: check the others
+        code, i, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, p[P_R], RUN_TOL)
+        if code != IN_POCKET:
+            break
+        motion[i] = POCKETED
+    if code == NOT_FINITE:
+        audit[A_NAN] = 1
+    elif code == OUTSIDE:
+        audit[A_OUT_RUN] = 1
+    elif code == OVERLAP:
+        audit[A_OVERLAP_RUN] = 1
+
+
+@njit(cache=True)
+def audit_shot(init, log, n_events, final, capped, samples, p, W, L, segments, jaws, pockets, audit):
+    """Audit one simulated shot from its full log; sets audit[A_*] = 1 for each kind of problem found."""
+    n = init.shape[0]
+    R = p[P_R]
+    m = p[P_M]
+    seg = np.empty((n, 8))
+    seg_t = np.zeros(n)
+    for i in range(n):
+        for c in range(8):
+            seg[i, c] = init[i, c]
+    pos = np.empty((n, 2))
+    vel = np.empty((n, 2))
+    spin = np.empty((n, 3))
+    motion = np.empty(n, dtype=np.int64)
+    e_prev = np.inf
+    s = 0
+    for k in range(n_events):
+        te = log[k, 0]
+        while s < samples.shape[0] and samples[s] < te:
+            _check_at(seg, seg_t, samples[s], p, W, L, segments, jaws, pockets, pos, vel, spin, motion, audit)
+            s += 1
+        e_pre = 0.0
+        for i in range(n):
+            x, y, vx, vy, wx, wy, wz = _at(seg, seg_t, i, te, p)
+            e_pre += _energy(m, R, vx, vy, wx, wy, wz, int(seg[i, 7]))
+        for which in range(2):
+            ball = int(log[k, 2 + which])
+            if ball < 0:
+                continue
+            base = 5 + 8 * which
+            for c in range(8):
+                seg[ball, c] = log[k, base + c]
+            seg_t[ball] = te
+        e_post = 0.0
+        for i in range(n):
+            x, y, vx, vy, wx, wy, wz = _at(seg, seg_t, i, te, p)
+            e_post += _energy(m, R, vx, vy, wx, wy, wz, int(seg[i, 7]))
+        if int(log[k, 1]) != 0:  # the stick adds energy; nothing else may
+            if e_post > e_prev * (1.0 + ENERGY_TOL) + 1e-15 or e_pre > e_prev * (1.0 + ENERGY_TOL) + 1e-15:
+                audit[A_ENERGY] = 1
+        e_prev = e_post
+        _check_at(seg, seg_t, te, p, W, L, segments, jaws, pockets, pos, vel, spin, motion, audit)
+    while s < samples.shape[0]:
+        _check_at(seg, seg_t, samples[s], p, W, L, segments, jaws, pockets, pos, vel, spin, motion, audit)
+        s += 1
+    # at rest: the final state must be a legal layout for the next shot
+    for i in range(n):
+        pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1] = final[i, 0], final[i, 1], final[i, 2], final[i, 3]
+        spin[i, 0], spin[i, 1], spin[i, 2] = final[i, 4], final[i, 5], final[i, 6]
+        motion[i] = int(final[i, 7]) if final[i, 7] == final[i, 7] else -1
+    for i in range(n):
+        for c in range(9):
+            if not math.isfinite(final[i, c]):
+                audit[A_NAN] = 1
+        if not capped and STATIONARY < motion[i] < POCKETED:
+            audit[A_NOT_AT_REST] = 1
+    if audit[A_NAN] == 0:
+        code, _, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, R, OVERLAP_TOL)
+        if code == OUTSIDE or code == IN_POCKET:  # either is a layout the next shot cannot start from
+            audit[A_OUT_REST] = 1
+        elif code == OVERLAP:
+            audit[A_OVERLAP_REST] = 1
+        elif code == NOT_FINITE:
+            audit[A_NAN] = 1
+
+
+@njit(cache=True, parallel=True)
+def audit_batch(inits, logs, n_events, finals, capped, samples, p, W, L, segments, jaws, pockets, audits):
+    """``audit_shot`` on every table whose whole log is in ``logs`` (the others are audited alone)."""
+    for b in prange(inits.shape[0]):
+        if n_events[b] <= logs.shape[1]:
+            audit_shot(inits[b], logs[b], n_events[b], finals[b], capped[b], samples[b], p, W, L, segments, jaws,
+                       pockets, audits[b])
+
+
+TABLES = {"nine": physics.Table.nine_foot, "eight": physics.Table.eight_foot, "seven": physics.Table.seven_foot}
+
+
+def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None, table_name: str = "nine") -> dict:
+    """Simulate and audit ``shots`` random shots; returns the JSON report as a dict."""
+    table, params = TABLES[table_name](), physics.DEFAULT_PARAMS
+    p = params.to_array()
+    W, L, R = table.width, table.length, params.R
+    slots = physics.rack_positions(table, params)
+    totals = np.zeros(N_AUDIT, dtype=np.int64)
+    caps = time_caps = events = unresolved = 0
+    examples: list[dict] = []
+    max_events_seen = 0
+    longest: dict = {}
+    t0 = time.perf_counter()
+    sim_s = 0.0
+    done = 0
+    c = 0
+    while done < shots:
+        B = min(chunk, shots - done)
+        states = np.empty((B, physics.N_BALLS, 9))
+        rows = np.empty((B, 5))
+        generate(seed * 1_000_003 + c, B, physics.N_BALLS, W, L, R, table.segments, table.jaws, table.pockets, slots,
+                 MAX_SPEED, MAX_ELEVATION, MAX_TIP_OFFSET, states, rows)
+        ts = time.perf_counter()
+        res = physics.simulate_batch_packed(states, rows, table, params, log_capacity=LOG_CAPACITY, threads=threads)
+        sim_s += time.perf_counter() - ts
+        rng = np.random.default_rng((seed, c))
+        durations = np.where(res.n_events <= LOG_CAPACITY,
+                             res.logs[np.arange(B), np.clip(res.n_events - 1, 0, LOG_CAPACITY - 1), 0], 0.0)
+        samples = np.sort(rng.random((B, SAMPLES)) * durations[:, None], axis=1)
+        audits = np.zeros((B, N_AUDIT), dtype=np.int64)
+        capped = res.hit_event_cap | res.hit_time_cap
+        audit_batch(res.initial_states, res.logs, res.n_events, res.states, capped, samples, p, W, L,
+                    table.segments, table.jaws, table.pockets, audits)
+        for k in np.flatnonzero(res.n_events > LOG_CAPACITY).tolist():  # full log from a lone rerun
+            full = res.result(k)
+            dur = full.duration
+            audit_shot(res.initial_states[k], full.events.rows, len(full.events), res.states[k], bool(capped[k]),
+                       np.sort(rng.random(SAMPLES) * dur), p, W, L, table.segments, table.jaws, table.pockets, audits[k])
+        totals += audits.sum(axis=0)
+        bad = np.flatnonzero(audits.any(axis=1) | res.hit_event_cap | res.unresolved)
+        for k in bad[: max(0, 10 - len(examples))].tolist():
+            examples.append({"chunk": c, "index": k, "problems": [AUDIT_NAMES[a] for a in np.flatnonzero(audits[k])]
+                             + (["event_cap"] if res.hit_event_cap[k] else [])
+                             + (["unresolved"] if res.unresolved[k] else []),
+                             "balls": {int(i): res.initial_states[k, i, 0:2].tolist()
+                                       for i in range(physics.N_BALLS) if res.initial_states[k, i, 7] < POCKETED},
+                             "shot": rows[k].tolist()})
+        caps += int(res.hit_event_cap.sum())
+        unresolved += int(res.unresolved.sum())
+        time_caps += int(res.hit_time_cap.sum())
+        events += int(res.n_events.sum())
+        k = int(np.argmax(res.n_events))
+        if res.n_events[k] > max_events_seen:
+            max_events_seen = int(res.n_events[k])
+            longest = {"chunk": c, "index": k, "events": max_events_seen, "shot": rows[k].tolist(),
+                       "balls": {int(i): res.initial_states[k, i, 0:2].tolist()
+                                 for i in range(physics.N_BALLS) if res.initial_states[k, i, 7] < POCKETED}}
+        done += B
+        c += 1
+    wall = time.perf_counter() - t0
+    report = {"shots": shots, "seed": seed, "table": table_name, **{name: int(totals[a]) for a, name in enumerate(AUDIT_NAMES)},
+              "unresolved": unresolved, "event_caps": caps, "event_caps_per_1e5": round(caps * 1e5 / shots, 3), "time_caps": time_caps,
+              "events_mean": round(events / shots, 2), "events_max": max_events_seen,
+              "wall_s": round(wall, 1), "simulate_s": round(sim_s, 1), "shots_per_s": round(shots / sim_s, 1),
+              "run_tol_m": RUN_TOL, "samples_per_shot": SAMPLES, "examples": examples,
+              "longest": longest}
+    return report
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--shots", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--chunk", type=int, default=4096, help="tables per batch call")
+    parser.add_argument("--threads", type=int, default=None, help="numba threads (default: all)")
+    parser.add_argument("--table", choices=sorted(TABLES), default="nine", help="table size (feet)")
+    parser.add_argument("--json", type=str, default=None, help="also write the report to this file")
+    args = parser.parse_args(argv)
+    if args.shots < 1:
+        parser.error("--shots: expected a positive integer")
+    report = run(args.shots, args.seed, args.chunk, args.threads, args.table)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        Path(args.json).write_text(text + "\n")
+    return report
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""benchmarks/soak.py: its audit catches each kind of problem, and a short soak over the full Shot range is clean."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import physics
+from benchmarks import soak
+
+TABLE, P = physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS
+
+
+def _audit(result: physics.SimResult, final: np.ndarray | None = None, rows: np.ndarray | None = None) -> dict:
+    audit = np.zeros(soak.N_AUDIT, dtype=np.int64)
+    rows = result.events.rows if rows is None else rows
+    soak.audit_shot(result.initial.packed(), rows, len(rows), result.state.packed() if final is None else final,
+                    False, np.linspace(0.0, result.duration, 16), P.to_array(), TABLE.width, TABLE.length,
+                    TABLE.segments, TABLE.jaws, TABLE.pockets, audit)
+    return {name: int(audit[k]) for k, name in enumerate(soak.AUDIT_NAMES)}
+
+
+def test_audit_flags_each_kind_of_problem() -> None:
+    state = physics.place_balls({0: (0.6, 0.6), 1: (0.6, 1.6), 2: (1.0, 2.0)})
+    result = physics.simulate(state, physics.Shot(4.0, 90.0, 0.0, 0.0, 0.3))
+    assert not any(_audit(result).values())
+    final = result.state.packed()
+    final[0, 0:2] = (3.83, 1.13)  # the issue's escaped cue ball
+    assert _audit(result, final=final)["outside_at_rest"] == 1
+    final = result.state.packed()
+    final[2, 0:2] = final[1, 0:2] + (2 * P.R - 1e-5, 0.0)
+    assert _audit(result, final=final)["overlap_at_rest"] == 1
+    final = result.state.packed()
+    final[1, 2] = np.nan
+    assert _audit(result, final=final)["nan"] == 1
+    rows = result.events.rows.copy()
+    rows[1, 7] = 5.3  # the cue ball keeps its speed after giving the 1 ball nearly all of it
+    assert _audit(result, rows=rows)["energy_rises"] == 1
+    rows = result.events.rows.copy()
+    rows[1, 5] = -0.5  # logged outside the cushions
+    assert _audit(result, rows=rows)["outside_sampled"] == 1
+    final = result.state.packed()
+    final[2, 7] = float(physics.Motion.SLIDING)
+    assert _audit(result, final=final)["not_at_rest_uncapped"] == 1
+
+
+def test_short_soak_over_the_full_shot_range_is_clean(capsys) -> None:
+    report = soak.main(["--shots", "3000", "--seed", "11", "--chunk", "1000"])
+    assert json.loads(capsys.readouterr().out)["shots"] == 3000
+    assert {name: report[name] for name in soak.AUDIT_NAMES} == dict.fromkeys(soak.AUDIT_NAMES, 0)
+    assert report["event_caps"] == 0 and report["time_caps"] == 0 and report["unresolved"] == 0
+    assert report["events_max"] > 50  # the layouts and shots do reach the hard cases
+
+
+@pytest.mark.slow
+def test_soak_of_200_000_shots_is_clean() -> None:
+    report = soak.run(200_000, seed=12)
+    assert {name: report[name] for name in soak.AUDIT_NAMES} == dict.fromkeys(soak.AUDIT_NAMES, 0)
+    assert report["event_caps"] <= 2 and report["unresolved"] == 0
