@@ -117,12 +117,43 @@ def _in_unit_box(arr: np.ndarray) -> bool:
     return True
 
 
-def check_action(action: object) -> np.ndarray:
-    """The action as a float64 vector of length 9, or ValueError naming the problem (shape, NaN, range)."""
+_NUMERIC_KINDS = "fiu"  # float, signed and unsigned integer arrays are numbers; bool, complex, text are not
+
+
+def as_action_array(action: object, name: str = "action") -> np.ndarray:
+    """``action`` as a float64 array (any shape), or TypeError naming ``name`` for what is not real numbers.
+
+    Strings, bools, complex numbers and objects are rejected rather than converted: a stringly-typed
+    or boolean action is a caller bug, and a complex one would silently lose its imaginary part.
+    """
+    if type(action) is np.ndarray and action.dtype.kind == "f":  # the common case
+        return action.astype(np.float64, copy=False)
+    if isinstance(action, (str, bytes)):
+        raise TypeError(f"{name}: expected numbers in [-1, 1], got the text {action!r}")
     try:
-        arr = np.asarray(action, dtype=np.float64)
+        raw = np.asarray(action)
     except (TypeError, ValueError):
-        raise ValueError(f"action: expected {N_ACTION} numbers in [-1, 1], got {action!r}") from None
+        raise TypeError(f"{name}: expected numbers in [-1, 1], got {action!r:.80}") from None
+    if raw.dtype.kind not in _NUMERIC_KINDS:
+        raise TypeError(f"{name}: expected real numbers in [-1, 1], got an array of {raw.dtype} ({action!r:.80})")
+    if not isinstance(action, np.ndarray) and _has_bool(action):
+        raise TypeError(f"{name}: expected real numbers in [-1, 1], got booleans in {action!r:.80}")
+    return raw.astype(np.float64)
+
+
+def _has_bool(values: object) -> bool:
+    """A (nested) Python sequence holds a bool (numpy turns ``[True, 0.5]`` into floats without a word)."""
+    if isinstance(values, (bool, np.bool_)):
+        return True
+    if isinstance(values, (list, tuple)):
+        return any(_has_bool(v) for v in values)
+    return False
+
+
+def check_action(action: object) -> np.ndarray:
+    """The action as a float64 vector of length 9, or an error naming the problem: TypeError for what is not
+    real numbers (text, bools, complex), ValueError for the shape, NaN or a component outside [-1, 1]."""
+    arr = as_action_array(action)
     if arr.shape != (N_ACTION,):
         raise ValueError(f"action: expected shape ({N_ACTION},), got {arr.shape}")
     if _in_unit_box(arr):  # the common case

@@ -58,7 +58,7 @@ class NineBallEnv(gym.Env):
 
     | Slice | Name     | Meaning                                                                  |
     |-------|----------|--------------------------------------------------------------------------|
-    | 0:20  | pos      | (x/width, y/length) of balls 0–9; 0 for a ball off the table or in hand  |
+    | 0:20  | pos      | (x/width, y/length) of balls 0–9 in [0, 1]; 0 off the table or in hand   |
     | 20:30 | on_table | 1 if ball 0–9 is on the table (the cue ball is 0 while in hand)          |
     | 30:39 | lowest   | one-hot lowest object ball 1–9 (R-LOWEST)                                |
     | 39:43 | phase    | one-hot break / push-out allowed / push-out choice / normal              |

@@ -3,7 +3,7 @@
 =========  ========  ==================================================================================
 slice      name      meaning
 =========  ========  ==================================================================================
-0:20       pos       (x / width, y / length) of balls 0 (cue) … 9; 0 for a ball off the table or in hand
+0:20       pos       (x / width, y / length) of balls 0 (cue) … 9, clipped to [0, 1]; 0 off the table/in hand
 20:30      on_table  1 if ball 0 … 9 is on the table (the cue ball is 0 while it is in hand)
 30:39      lowest    one-hot: the lowest object ball 1 … 9 (the ball to hit first, R-LOWEST)
 39:43      phase     one-hot: break, push-out allowed, push-out choice, normal (all 0 once the rack is over)
@@ -43,6 +43,16 @@ _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 _IN_HAND_INDEX = {b: i for i, b in enumerate(IN_HAND)}
 
 
+def unit_clip(v: float) -> float:
+    """``v`` clipped to [0, 1]: a ball resting in a pocket mouth has its centre up to a few mm beyond the
+    rail line, and the observation must stay inside its declared ``Box`` (the kernels clip the same way)."""
+    if v < 0.0:
+        return 0.0
+    if v > 1.0:
+        return 1.0
+    return v
+
+
 def observation_space() -> spaces.Box:
     """Box(0, 1, (54,), float32): every entry is normalised, so the bounds are finite."""
     return spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32)
@@ -55,9 +65,9 @@ def encode(pos: np.ndarray, on_table: np.ndarray, rack: RackState, match: Match,
     sx, sy = 1.0 / width, 1.0 / length
     for i, (xy, on) in enumerate(zip(np.asarray(pos, dtype=np.float64).tolist(),
                                      np.asarray(on_table, dtype=bool).tolist())):
-        if on:  # centres lie on the table: in [0, 1]; 0 for a ball off the table
-            obs[2 * i] = xy[0] * sx
-            obs[2 * i + 1] = xy[1] * sy
+        if on:  # 0 for a ball off the table; a centre in a pocket mouth can lie past the rail line: clipped
+            obs[2 * i] = unit_clip(xy[0] * sx)
+            obs[2 * i + 1] = unit_clip(xy[1] * sy)
             obs[20 + i] = 1.0
     other = 1 - player
     if rack.phase is not Phase.RACK_OVER:

@@ -165,10 +165,7 @@ class NineBallVectorEnv(VectorEnv):
         return seeds
 
     def _check_actions(self, actions_in) -> np.ndarray:
-        try:
-            arr = np.asarray(actions_in, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"actions: expected ({self.num_envs}, {actions.N_ACTION}) numbers in [-1, 1]") from None
+        arr = actions.as_action_array(actions_in, "actions")  # TypeError for text, bools, complex numbers
         if arr.shape != (self.num_envs, actions.N_ACTION):
             raise ValueError(f"actions: expected shape ({self.num_envs}, {actions.N_ACTION}), got {arr.shape}")
         if not (-1.0 <= arr.min() and arr.max() <= 1.0):  # NaN fails it too

@@ -11,6 +11,16 @@ _ON_TABLE_MAX = 3.0  # physics.Motion.ROLLING
 
 
 @njit(cache=True)
+def _unit_clip(v):
+    """``observation.unit_clip``: a centre in a pocket mouth past the rail line stays inside the Box."""
+    if v < 0.0:
+        return 0.0
+    if v > 1.0:
+        return 1.0
+    return v
+
+
+@njit(cache=True)
 def encode_rows(balls, rack, won, ks, player, race_to, sx, sy, out):
     """Write the observation of ``player`` for tables ``ks`` into ``out`` (len(ks), 54) float64 (zeroed here);
     ``sx``, ``sy`` are 1 / width and 1 / length, as ``observation.encode`` scales."""
@@ -21,8 +31,8 @@ def encode_rows(balls, rack, won, ks, player, race_to, sx, sy, out):
             out[i, j] = 0.0
         for b in range(10):
             if balls[k, b, 7] <= _ON_TABLE_MAX:
-                out[i, 2 * b] = balls[k, b, 0] * sx
-                out[i, 2 * b + 1] = balls[k, b, 1] * sy
+                out[i, 2 * b] = _unit_clip(balls[k, b, 0] * sx)
+                out[i, 2 * b + 1] = _unit_clip(balls[k, b, 1] * sy)
                 out[i, 20 + b] = 1.0
         phase = rack[k, _PHASE]
         if phase != _RACK_OVER:
