@@ -26,7 +26,7 @@ class NineBallEnv(gym.Env):
     """Nine-ball against an opponent policy: every decision a player makes is an action.
 
     ## Description
-    A rack (or a race-to-N match) of nine-ball (RULES.md) on a 9-ft table with event-based
+    A rack (or a race-to-N match) of nine-ball (docs/rules.md) on a 9-ft table with event-based
     physics. The learner is player 0; the opponent's decisions run inside ``step``, and the rules
     decide who acts next (a player who pockets legally shoots again). One step is one decision of
     the learner: a shot — with the cue-ball placement when it has ball in hand (in the kitchen on the

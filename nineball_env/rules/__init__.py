@@ -1,6 +1,6 @@
 """The nine-ball rules engine: a pure function from a shot's events to a ruling, plus racks and matches.
 
-Every decision cites the rule IDs of RULES.md (``RuleId``). Nothing here imports the physics or
+Every decision cites the rule IDs of docs/rules.md (``RuleId``). Nothing here imports the physics or
 Gymnasium: the env converts the physics event log with ``from_rows`` and positions with plain tuples.
 """
 

@@ -22,7 +22,7 @@ OBJECT_BALLS: frozenset[int] = frozenset(range(1, N_BALLS))
 
 
 class ShotEventKind(IntEnum):
-    """The events a ruling reads; a pocket-jaw contact is a ``CUSHION`` (RULES.md definitions)."""
+    """The events a ruling reads; a pocket-jaw contact is a ``CUSHION`` (docs/rules.md, "Terms")."""
 
     BALL_BALL = 1  # ball_a touches ball_b
     CUSHION = 2  # ball_a touches a cushion segment or pocket jaw (target: its index, or -1)

@@ -1,4 +1,4 @@
-"""The rule IDs of RULES.md as an enum, so every foul and every decision cites the rule behind it."""
+"""The rule IDs of docs/rules.md as an enum, so every foul and every decision cites the rule behind it."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from enum import StrEnum
 
 
 class RuleId(StrEnum):
-    """Every rule of RULES.md; the value is the ID string (``RuleId.LOWEST == "R-LOWEST"``).
+    """Every rule of docs/rules.md; the value is the ID string (``RuleId.LOWEST == "R-LOWEST"``).
 
     ``FOUL_JUMP_SHOT`` cannot arise here: the simulation has no stick model, so nothing but the cue
-    ball or another ball ever moves a ball (RULES.md R-FOUL-JUMP-SHOT); the engine never reports it.
+    ball or another ball ever moves a ball (docs/rules.md, R-FOUL-JUMP-SHOT); the engine never reports it.
     """
 
     # Equipment and set-up

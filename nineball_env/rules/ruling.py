@@ -1,9 +1,9 @@
 """The ruling: a pure function from the rack state, the declaration and a shot's events to what happens next.
 
-The decision reads like RULES.md: summarise the event log (``summary.summarize``), list every foul
+The decision reads like docs/rules.md: summarise the event log (``summary.summarize``), list every foul
 (``break_fouls`` / ``shot_fouls`` / ``push_out_fouls``), then apply the penalty or the reward.
 Break fouls are reported under their break IDs (R-BREAK-SCRATCH rather than R-FOUL-SCRATCH, ...).
-R-FOUL-JUMP-SHOT is never reported: without a stick model only balls move balls (RULES.md).
+R-FOUL-JUMP-SHOT is never reported: without a stick model only balls move balls (docs/rules.md).
 """
 
 from __future__ import annotations
@@ -277,7 +277,7 @@ def _choice(state: RackState, declaration: Declaration) -> Ruling:
 
 
 def _outcome(state: RackState, declaration: Declaration, s: ShotSummary, fouls: list[RuleId]) -> Ruling:
-    """Penalty or reward for a shot whose fouls are known; each branch below is one rule of RULES.md."""
+    """Penalty or reward for a shot whose fouls are known; each branch below is one rule of docs/rules.md."""
     shooter: int = state.shooter  # type: ignore[assignment]
     opponent = 1 - shooter
     is_break = state.phase is Phase.BREAK

@@ -1,4 +1,4 @@
-"""The facts a ruling needs, read off a shot's event log (RULES.md "Definitions used above")."""
+"""The facts a ruling needs, read off a shot's event log (docs/rules.md, "Terms")."""
 
 from __future__ import annotations
 
