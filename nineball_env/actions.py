@@ -22,28 +22,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import IntEnum
 
 import numpy as np
 
+from nineball_env.kernels.codes import N_ACTION, A
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Shot, Table
 
 
-class A(IntEnum):
-    """Index of each action component."""
-
-    AIM = 0
-    SPEED = 1
-    SIDE = 2
-    VERTICAL = 3
-    ELEVATION = 4
-    PLACE_X = 5
-    PLACE_Y = 6
-    PUSH_OUT = 7
-    PASS_BACK = 8
-
-
-N_ACTION = len(A)
 
 #: Where the cue ball may be placed; the values equal the rules' ``BallInHand`` values.
 BIH_NONE, BIH_KITCHEN, BIH_ANYWHERE = "none", "kitchen", "anywhere"

@@ -1,7 +1,7 @@
 """A game of nine-ball: the physics ball state, the rules' rack and match state, and the seeded generator.
 
-This is the physics → rules adapter: a decision is simulated, its event log summarised with
-``shot_facts`` (numba, straight from the log rows) and ruled on with ``rules.decide_summary``; the ruling is then applied to the balls
+This is the physics → rules adapter: a decision is simulated and its event-log rows ruled on by the
+rules kernel (``rules.decide_log``); the ruling is then applied to the balls
 (the 9 is spotted, a cue ball in hand is taken off the table) and finished racks go to the match.
 Players are 0 and 1; the rules say who acts next.
 """
@@ -19,7 +19,6 @@ from nineball_env import placement as placing
 from nineball_env import rules
 from nineball_env import actions
 from nineball_env.actions import Decision
-from nineball_env.shot_facts import summarize_rows
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, SimResult, Table
 
 MAX_CONTINUATIONS = 4  # extra simulate calls when a shot hits the event or time cap
@@ -242,7 +241,7 @@ class Game:
         if result is None:
             raise ValueError("result: expected the simulation of the prepared shot, got None")
         result, rows = self._complete(result)
-        ruling = rules.decide_summary(self.rack, summarize_rows(rows), prepared.declaration)
+        ruling = rules.decide_log(self.rack, rows, prepared.declaration)
         self.balls = result.state.copy()
         return self._finish(ruling, prepared.player, prepared.placement, prepared.placement_adjusted,
                             len(result.events), result)

@@ -2,9 +2,9 @@
 
 The vector env's game state. ``Game`` holds one table in objects (``BallState``, frozen
 ``RackState``/``Match``) and is the reference; here every table is a row of arrays — packed balls
-(B, 10, 9), the rack as integers (``kernels.ruling`` columns), racks won — and one round of
+(B, 10, 9), the rack as integers (``kernels.codes.RackCol`` columns), racks won — and one round of
 decisions costs a few array operations, ONE ``physics.simulate_batch_packed`` call, ONE read of
-all its event logs (``shot_facts.LogSummaries``) and ONE ``kernels.ruling.rule_batch`` call. Python runs per table
+all its event logs (``rules.ShotFacts``) and ONE call of the rules kernel (``kernels.ruling.rule_batch``). Python runs per table
 only for what each table owns or what is rare: its generator's noise draws, a new rack, spotting
 the 9, a blocked ball-in-hand spot, a shot that hit the event/time cap. Table k given the same
 generator and decisions plays exactly as a ``Game`` (tests compare them step by step).
@@ -19,12 +19,15 @@ import numpy as np
 import physics
 from nineball_env import actions, placement, rules
 from nineball_env.game import GameConfig, complete_shot, rack_balls
-from nineball_env.kernels import ruling as rk
+from nineball_env.kernels.codes import (BALL_IN_HAND, DECLARATIONS, MAX_CITED, NO_PLAYER, PHASES, RACK_W, RULES,
+                                        BallInHandCode, DeclarationCode, PhaseCode)
+from nineball_env.kernels.codes import RackCol as C
+from nineball_env.kernels.ruling import rule_batch
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.round import apply_round, move_cue, prepare_round
 from nineball_env.noise import MIN_SPEED, TIP_LIMIT, NoiseConfig
 from nineball_env.observation import OBS_SIZE
-from nineball_env.shot_facts import LogSummaries
+from nineball_env.rules.facts import ShotFacts
 
 ON_TABLE_MAX = int(physics.Motion.ROLLING)  # motion codes <= this are on the table
 STATIONARY = float(physics.Motion.STATIONARY)
@@ -60,7 +63,7 @@ class Decision(NamedTuple):
     @property
     def legal_pots(self) -> int:
         """Object balls pocketed on a legal shot (not a push-out): what reward shaping counts."""
-        if self.fouls or self.declaration != rk.SHOT:
+        if self.fouls or self.declaration != DeclarationCode.SHOT:
             return 0
         return sum(1 for b in self.pocketed if b != 0)
 
@@ -75,10 +78,10 @@ class Decision(NamedTuple):
                 f"spotted={'yes' if self.spotted else 'no'} winner={'-' if winner < 0 else winner} cited={cited}")
 
 
-_RULE = tuple(str(r) for r in rk.RULES)
-_PHASE = tuple(str(p) for p in rk.PHASES)
-_BIH = tuple(str(b) for b in rk.BALL_IN_HAND)
-DECLARATION_NAMES = tuple(str(d) for d in rk.DECLARATIONS)
+_RULE = tuple(str(r) for r in RULES)
+_PHASE = tuple(str(p) for p in PHASES)
+_BIH = tuple(str(b) for b in BALL_IN_HAND)
+DECLARATION_NAMES = tuple(str(d) for d in DECLARATIONS)
 PHASE_NAMES, BALL_IN_HAND_NAMES = _PHASE, _BIH
 _FOULS: dict[int, tuple[str, ...]] = {}
 _FOULS_TEXT: dict[int, str] = {}
@@ -127,7 +130,7 @@ class TableBatch:
         self.log_capacity, self.threads = log_capacity, threads
         t, p = config.table, config.params
         self.balls = np.zeros((n, 10, 9))
-        self.rack = np.zeros((n, rk.RACK_W), dtype=np.int64)
+        self.rack = np.zeros((n, RACK_W), dtype=np.int64)
         self.won = np.zeros((n, 2), dtype=np.int64)
         self.next_breaker = np.zeros(n, dtype=np.int64)  # the match's breaker: of this rack, then of the next
         self._pockets = np.ascontiguousarray(t.pockets, dtype=np.float64)
@@ -145,7 +148,7 @@ class TableBatch:
 
     def to_move(self, ks: np.ndarray, player: int) -> np.ndarray:
         """Which of tables ``ks`` await a decision of ``player``."""
-        return (self.rack[ks, rk.SHOOTER] == player) & ~self.over(ks)
+        return (self.rack[ks, C.SHOOTER] == player) & ~self.over(ks)
 
     def snapshot(self) -> tuple:
         """Copies of every array and generator state (``restore`` puts them back)."""
@@ -159,7 +162,7 @@ class TableBatch:
 
     def game_state(self, k: int) -> tuple[physics.BallState, rules.RackState, tuple[int, int]]:
         """Table k as objects: the balls, the validated rack and the racks won (for tests and debugging)."""
-        return physics.BallState.from_packed(self.balls[k]), rk.rack_state(self.rack[k]), tuple(self.won[k].tolist())
+        return physics.BallState.from_packed(self.balls[k]), rules.RackState.from_packed(self.rack[k]), tuple(self.won[k].tolist())
 
     # -- dealing ------------------------------------------------------------------------------------
 
@@ -175,7 +178,7 @@ class TableBatch:
         order = rules.rack_order(self.rngs[k])
         self.balls[k] = rack_balls(order, self.config.table, self.config.params).packed()
         row = self.rack[k]
-        row[:] = (breaker, rk.BREAK, rk.BIH_KITCHEN, ALL_OBJECT_BALLS, 0, 0, breaker, rk.NO_PLAYER, -1)
+        row[:] = (breaker, PhaseCode.BREAK, BallInHandCode.KITCHEN, ALL_OBJECT_BALLS, 0, 0, breaker, NO_PLAYER, -1)
 
     # -- observations -------------------------------------------------------------------------------
 
@@ -200,7 +203,7 @@ class TableBatch:
         cfg = self.config
         n = len(ks)
         rack = self.rack[ks]
-        shoot = rack[:, rk.PHASE] != rk.PUSH_CHOICE
+        shoot = rack[:, C.PHASE] != PhaseCode.PUSH_OUT_CHOICE
         errors = self._errors[:n]
         noisy = not self.noise.silent
         if noisy:
@@ -215,26 +218,26 @@ class TableBatch:
                       self._limits, self._box, self._pockets, start, rows, declaration, placed, free)
         adjusted = ~free
         for i in np.flatnonzero(adjusted).tolist():
-            self._move_to_free(start, i, rack[i, rk.IN_HAND] == rk.BIH_KITCHEN)
-        facts = LogSummaries(n)  # no facts for the push-out choice: empty rows
+            self._move_to_free(start, i, rack[i, C.IN_HAND] == BallInHandCode.KITCHEN)
+        facts = ShotFacts(n)  # no facts for the push-out choice: empty rows
         n_events = np.zeros(n, dtype=np.int64)
         sim = np.flatnonzero(shoot)
         final = self._simulate(start[sim], rows[sim], sim, facts, n_events) if sim.size else start[:0]
         pocketed, n_pocketed = facts.pocketed, facts.n_pocketed
         after = np.empty_like(rack)
         fouls = np.zeros(n, dtype=np.int64)
-        cited = np.zeros((n, rk.MAX_CITED), dtype=np.int64)
+        cited = np.zeros((n, MAX_CITED), dtype=np.int64)
         n_cited = np.zeros(n, dtype=np.int64)
         spotted = np.zeros(n, dtype=np.bool_)
-        rk.rule_batch(rack, declaration, facts.first_bits, facts.cushion_bits, pocketed, n_pocketed, facts.off,
+        rule_batch(rack, declaration, facts.first_bits, facts.cushion_bits, pocketed, n_pocketed, facts.off,
                       facts.n_off, after, fouls, cited, n_cited, spotted)
         self.rack[ks] = after
         for i in np.flatnonzero(spotted).tolist():  # before the cue ball is taken up (R-SPOT-9 leaves it out)
-            self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, rk.IN_HAND] != rk.BIH_NONE))
-        apply_round(self.balls, ks, sim, final, after, rk.IN_HAND)
-        ended = after[:, rk.PHASE] == rk.RACK_OVER
+            self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, C.IN_HAND] != BallInHandCode.NONE))
+        apply_round(self.balls, ks, sim, final, after)
+        ended = after[:, C.PHASE] == PhaseCode.RACK_OVER
         for i in np.flatnonzero(ended).tolist():
-            self._score(int(ks[i]), int(after[i, rk.WINNER]), int(after[i, rk.BREAKER]))
+            self._score(int(ks[i]), int(after[i, C.WINNER]), int(after[i, C.BREAKER]))
         spots = start[:, 0, 0:2].tolist()
         out = []
         for i, (decl, f, nc, npk, sp, row, nev, put, moved) in enumerate(zip(
@@ -242,9 +245,9 @@ class TableBatch:
                 after.tolist(), n_events.tolist(), placed.tolist(), adjusted.tolist())):
             out.append(Decision(
                 player, decl, f, tuple(cited[i, :nc].tolist()), tuple(pocketed[i, :npk].tolist()), sp,
-                (row[rk.SHOOTER], row[rk.PHASE], row[rk.IN_HAND], row[rk.COUNT0], row[rk.COUNT1], row[rk.ON_BITS],
-                 row[rk.WINNER]),
-                row[rk.WINNER] if row[rk.PHASE] == rk.RACK_OVER else None,
+                (row[C.SHOOTER], row[C.PHASE], row[C.IN_HAND], row[C.COUNT0], row[C.COUNT1], row[C.ON_BITS],
+                 row[C.WINNER]),
+                row[C.WINNER] if row[C.PHASE] == PhaseCode.RACK_OVER else None,
                 (spots[i][0], spots[i][1]) if put else None, put and moved, nev))
         return out
 
@@ -261,7 +264,7 @@ class TableBatch:
         others = balls[balls[:, 7] <= ON_TABLE_MAX, 0:2]
         move_cue(start, i, *placement.nearest_free(x, y, others, cfg.table, cfg.params, kitchen))
 
-    def _simulate(self, start: np.ndarray, shots: np.ndarray, rows_of: np.ndarray, facts: LogSummaries,
+    def _simulate(self, start: np.ndarray, shots: np.ndarray, rows_of: np.ndarray, facts: ShotFacts,
                   n_events: np.ndarray) -> np.ndarray:
         """Simulate the shots, fill rows ``rows_of`` of ``facts`` and ``n_events``; the final states (shots
         hitting a cap are continued to rest alone, as ``Game.finish`` does)."""

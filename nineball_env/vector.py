@@ -33,7 +33,7 @@ from nineball_env import actions, opponents, rewards
 from nineball_env.env import LEARNER, MAX_OPPONENT_DECISIONS, MAX_REDEALS, OPPONENT, NineBallEnv
 from nineball_env.table_batch import (BALL_IN_HAND_NAMES, DECLARATION_NAMES, PHASE_NAMES, Decision, TableBatch,
                                       cited_names, foul_names)
-from nineball_env.kernels import ruling as rk
+from nineball_env.kernels.codes import RackCol as C
 
 DEFAULT_MAX_EPISODE_STEPS = 200  # NineBall-v0's registration (read from the registry when available)
 
@@ -202,9 +202,9 @@ class NineBallVectorEnv(VectorEnv):
                 "pocketed": tuple(b for o in theirs for b in o.pocketed),
                 "rulings": tuple(f"{DECLARATION_NAMES[o.declaration]}: {o.text()}" for o in theirs),
             },
-            "phase": PHASE_NAMES[rack[rk.PHASE]],
-            "ball_in_hand": BALL_IN_HAND_NAMES[rack[rk.IN_HAND]],
-            "foul_counts": (rack[rk.COUNT0], rack[rk.COUNT1]),
+            "phase": PHASE_NAMES[rack[C.PHASE]],
+            "ball_in_hand": BALL_IN_HAND_NAMES[rack[C.IN_HAND]],
+            "foul_counts": (rack[C.COUNT0], rack[C.COUNT1]),
             "score": (won[LEARNER], won[OPPONENT]),
             "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent"
                            for o in ([mine] if mine else []) + theirs if o.rack_winner is not None),
@@ -306,8 +306,8 @@ class NineBallVectorEnv(VectorEnv):
             for rows in groups.values():
                 opponent = self.envs[int(active[rows[0]])].opponent
                 infos = None if opponents.batched(opponent) else [
-                    {"player": OPPONENT, "phase": PHASE_NAMES[tables.rack[k, rk.PHASE]],
-                     "ball_in_hand": BALL_IN_HAND_NAMES[tables.rack[k, rk.IN_HAND]]} for k in active[rows].tolist()]
+                    {"player": OPPONENT, "phase": PHASE_NAMES[tables.rack[k, C.PHASE]],
+                     "ball_in_hand": BALL_IN_HAND_NAMES[tables.rack[k, C.IN_HAND]]} for k in active[rows].tolist()]
                 acts[rows] = opponents.query_batch(opponent, seen[rows], infos)
             for k, decision in zip(active.tolist(), tables.play(active, OPPONENT, acts)):
                 done[k].append(decision)

@@ -13,15 +13,10 @@ import math
 
 from numba import njit
 
+from nineball_env.kernels.codes import A, BallInHandCode, DeclarationCode, PhaseCode
+from nineball_env.kernels.codes import RackCol as C
 from nineball_env.kernels.placement import is_free
 
-# kernels.ruling codes and rack columns
-_PHASE, _IN_HAND = 1, 2
-_PUSH_ALLOWED, _PUSH_CHOICE = 1, 2
-_BIH_NONE, _BIH_KITCHEN = 0, 1
-_SHOT, _PUSH_OUT, _SHOOT, _PASS_BACK = 0, 1, 2, 3
-# actions.A indices
-_AIM, _SPEED, _SIDE, _VERTICAL, _ELEVATION, _PLACE_X, _PLACE_Y, _PUSH, _PASS = range(9)
 _ON_TABLE_MAX = 3.0  # physics.Motion.ROLLING
 _STATIONARY, _POCKETED = 0.0, 4.0
 
@@ -41,21 +36,22 @@ def prepare_round(balls, rack, ks, acts, errors, noisy, sigma, R, scale, limits,
     others = balls[0, :, 0:2].copy()
     for i in range(ks.shape[0]):
         k = ks[i]
-        phase, bih = rack[k, _PHASE], rack[k, _IN_HAND]
+        phase, bih = rack[k, C.PHASE], rack[k, C.IN_HAND]
         u = acts[i]
         placed[i] = False
         free[i] = True
-        if phase == _PUSH_CHOICE:  # the choice after a push-out: no shot
-            declaration[i] = _PASS_BACK if u[_PASS] > 0.0 else _SHOOT
+        if phase == PhaseCode.PUSH_OUT_CHOICE:  # the choice after a push-out: no shot
+            declaration[i] = DeclarationCode.PASS_BACK if u[A.PASS_BACK] > 0.0 else DeclarationCode.SHOOT
             for j in range(5):
                 rows[i, j] = math.nan
             continue
-        declaration[i] = _PUSH_OUT if phase == _PUSH_ALLOWED and u[_PUSH] > 0.0 else _SHOT
-        V0 = v_min + (u[_SPEED] + 1.0) * 0.5 * (v_max - v_min)  # actions.action_to_shot
-        phi = 180.0 * u[_AIM]
-        theta = 0.0 + (u[_ELEVATION] + 1.0) * 0.5 * (theta_max - 0.0)
-        a = tip_max * u[_SIDE]
-        b = tip_max * u[_VERTICAL]
+        push = phase == PhaseCode.PUSH_OUT_ALLOWED and u[A.PUSH_OUT] > 0.0
+        declaration[i] = DeclarationCode.PUSH_OUT if push else DeclarationCode.SHOT
+        V0 = v_min + (u[A.SPEED] + 1.0) * 0.5 * (v_max - v_min)  # actions.action_to_shot
+        phi = 180.0 * u[A.AIM]
+        theta = 0.0 + (u[A.ELEVATION] + 1.0) * 0.5 * (theta_max - 0.0)
+        a = tip_max * u[A.SIDE]
+        b = tip_max * u[A.VERTICAL]
         if noisy:  # noise.perturb
             e = errors[i]
             V0 = min(max(V0 + sigma[1] * e[1], limits[0]), limits[1])
@@ -71,12 +67,12 @@ def prepare_round(balls, rack, ks, acts, errors, noisy, sigma, R, scale, limits,
         for bb in range(balls.shape[1]):
             for j in range(balls.shape[2]):
                 start[i, bb, j] = balls[k, bb, j]
-        if bih == _BIH_NONE:
+        if bih == BallInHandCode.NONE:
             continue
-        kitchen = bih == _BIH_KITCHEN
+        kitchen = bih == BallInHandCode.KITCHEN
         y_hi = box[2] if kitchen else box[3]
-        x = box[0] + (u[_PLACE_X] + 1.0) * 0.5 * (box[1] - box[0])  # actions.action_to_placement
-        y = R + (u[_PLACE_Y] + 1.0) * 0.5 * (y_hi - R)
+        x = box[0] + (u[A.PLACE_X] + 1.0) * 0.5 * (box[1] - box[0])  # actions.action_to_placement
+        y = R + (u[A.PLACE_Y] + 1.0) * 0.5 * (y_hi - R)
         n = 0
         for bb in range(1, balls.shape[1]):
             if balls[k, bb, 7] <= _ON_TABLE_MAX:
@@ -98,7 +94,7 @@ def move_cue(start, i, x, y):
 
 
 @njit(cache=True)
-def apply_round(balls, ks, sim, final, after, in_hand_col):
+def apply_round(balls, ks, sim, final, after):
     """Write the simulated ``final`` states of rows ``sim`` back to their tables, then take up the cue ball of
     every table whose rack ``after`` gives the incoming player ball in hand (``BallState.remove``)."""
     for j in range(sim.shape[0]):
@@ -107,7 +103,7 @@ def apply_round(balls, ks, sim, final, after, in_hand_col):
             for c in range(final.shape[2]):
                 balls[k, b, c] = final[j, b, c]
     for i in range(ks.shape[0]):
-        if after[i, in_hand_col] != _BIH_NONE:
+        if after[i, C.IN_HAND] != BallInHandCode.NONE:
             k = ks[i]
             for c in range(2, 7):
                 balls[k, 0, c] = 0.0

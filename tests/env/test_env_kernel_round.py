@@ -8,7 +8,7 @@ import pytest
 import physics
 from nineball_env import actions
 from nineball_env.game import Game, GameConfig
-from nineball_env.kernels import ruling as rk
+from nineball_env.kernels.codes import BallInHandCode, DeclarationCode, PhaseCode, RackCol
 from nineball_env.kernels.round import prepare_round
 from nineball_env.noise import MIN_SPEED, TIP_LIMIT, NoiseConfig, perturb
 
@@ -25,8 +25,8 @@ def test_prepare_round_matches_the_scalar_paths_bit_for_bit(scale) -> None:
     n = 400
     rng = np.random.default_rng(1)
     balls = np.repeat(game.balls.packed()[None], n, axis=0)
-    rack = np.repeat(rk.rack_row(game.rack)[None], n, axis=0)
-    rack[n // 2:, rk.PHASE], rack[n // 2:, rk.IN_HAND] = rk.NORMAL, rk.BIH_ANYWHERE  # half ball in hand anywhere
+    rack = np.repeat(game.rack.packed()[None], n, axis=0)
+    rack[n // 2:, RackCol.PHASE], rack[n // 2:, RackCol.IN_HAND] = PhaseCode.NORMAL, BallInHandCode.ANYWHERE  # half ball in hand anywhere
     acts = rng.uniform(-1, 1, (n, actions.N_ACTION))
     acts[:20, [actions.A.SIDE, actions.A.VERTICAL]] = rng.choice([-1.0, 1.0], (20, 2))  # tips at the corner
     acts[20:40, [actions.A.SPEED, actions.A.ELEVATION]] = 1.0  # speed and elevation at the top of the scale
@@ -42,7 +42,7 @@ def test_prepare_round_matches_the_scalar_paths_bit_for_bit(scale) -> None:
     start, rows, declaration, placed, _ = out
     want = [perturb(actions.action_to_shot(a, scale), noise, np.random.default_rng(s), p) for a, s in zip(acts, seeds)]
     assert np.array_equal(rows, np.array([(s.V0, s.phi, s.theta, s.a, s.b) for s in want]))
-    assert (declaration == rk.SHOT).all() and placed.all()
+    assert (declaration == DeclarationCode.SHOT).all() and placed.all()
     for i in range(n):
         box_name = "kitchen" if i < n // 2 else "anywhere"
         assert tuple(start[i, 0, 0:2]) == actions.action_to_placement(acts[i], box_name, t, p)

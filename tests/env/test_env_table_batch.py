@@ -8,7 +8,7 @@ import pytest
 from nineball_env import actions, observation
 from nineball_env.aiming import AimingPolicy
 from nineball_env.game import Game, GameConfig
-from nineball_env.kernels import ruling as rk
+from nineball_env.kernels.codes import DECLARATIONS
 from nineball_env.noise import make_noise, perturb
 from nineball_env.table_batch import TableBatch
 
@@ -67,7 +67,7 @@ def test_tables_play_like_games(noise, race_to, break_order, log_capacity, max_e
                 outcome = game.apply(player, decision)
                 r = outcome.ruling
                 assert got.text() == r.describe()
-                assert (rk.DECLARATIONS[got.declaration], got.pocketed, got.rack_winner, got.placement,
+                assert (DECLARATIONS[got.declaration], got.pocketed, got.rack_winner, got.placement,
                         got.adjusted, got.n_events, got.foul) == (
                     r.declaration, r.pocketed, outcome.rack_winner, outcome.placement, outcome.placement_adjusted,
                     outcome.n_events, r.foul)
