@@ -15,10 +15,10 @@ from typing import Iterable
 import numpy as np
 
 from nineball_env.kernels.codes import MAX_CITED, RACK_W, RULES, Declaration, DeclarationCode
-from nineball_env.kernels.ruling import rule_batch
+from nineball_env.kernels.ruling import rule_batch, rule_log
 from nineball_env.rules.errors import IllegalAction
 from nineball_env.rules.events import ShotEvent
-from nineball_env.rules.facts import ShotFacts, ShotSummary, event_rows
+from nineball_env.rules.facts import SIMULTANEOUS_S, ShotFacts, ShotSummary, event_rows
 from nineball_env.rules.state import BallInHand, Phase, RackState, as_player
 from nineball_env.kernels.codes import RuleId
 
@@ -163,7 +163,12 @@ def decide_log(state: RackState, rows: np.ndarray | None, declaration: Declarati
     if declaration not in (Declaration.SHOT, Declaration.PUSH_OUT):
         raise IllegalAction(f"a shot log is ruled as a shot or a push-out, not {declaration.value!r}")
     _check_allowed(state, declaration, ())
-    return rule_facts(state, declaration, ShotFacts.of_log(rows) if facts is None else facts)
+    if facts is not None:
+        return rule_facts(state, declaration, facts)
+    after, fouls, cited, spotted, pocketed, off = rule_log(rows, state.packed(), _DECLARATION_CODE[declaration],
+                                                           SIMULTANEOUS_S)
+    return Ruling(state, declaration, foul_rules(int(fouls)), cited_rules(cited.tolist()), tuple(pocketed.tolist()),
+                  tuple(off.tolist()), bool(spotted), state.unpack(after))
 
 
 def _check_state(state: object) -> None:
