@@ -252,20 +252,17 @@ class Game:
         if requested is None:
             raise ValueError("placement: the player has ball in hand and must place the cue ball (R-BIH)")
         kitchen = self.rack.ball_in_hand is rules.BallInHand.KITCHEN
-        on = self.balls.on_table().tolist()
-        centres = self.balls.pos.tolist()
-        balls = [b for b in range(1, len(on)) if on[b]]  # the object balls on the table (not the cue ball)
-        points = [centres[b] for b in balls]
+        on = self.balls.on_table()
+        on[0] = False
+        points = self.balls.pos[on]  # the object balls on the table (not the cue ball)
         x, y = float(requested[0]), float(requested[1])
-        spot = (x, y)
-        adjusted = not placing.is_free(x, y, points, cfg.table, cfg.params, kitchen)
-        if adjusted:
+        if placing.is_free(x, y, points, cfg.table, cfg.params, kitchen):
+            return (x, y), False
+        if cfg.strict_placement:
             where = "in the kitchen (R-BREAK-POS)" if kitchen else "on the table (R-BIH)"
-            if cfg.strict_placement:
-                raise ValueError(f"placement: cue ball at ({x:.4f}, {y:.4f}) m is not a free spot {where}: "
-                                 "it touches a ball, a pocket or the rail")
-            spot = placing.nearest_free(x, y, np.array(points).reshape(-1, 2), cfg.table, cfg.params, kitchen)
-        return rules.check_cue_placement(self.rack, spot, dict(zip(balls, points)), self.geometry), adjusted
+            raise ValueError(f"placement: cue ball at ({x:.4f}, {y:.4f}) m is not a free spot {where}: "
+                             "it touches a ball, a pocket or the rail")
+        return placing.nearest_free(x, y, points, cfg.table, cfg.params, kitchen), True
 
     def _simulate(self, start: BallState, shot: physics.Shot) -> tuple[SimResult, np.ndarray]:
         """Run the shot to rest (continuing past the event/time caps) and return all its log rows."""

@@ -79,7 +79,7 @@ def prepare_round(balls, rack, ks, acts, errors, noisy, sigma, R, scale, limits,
                 others[n, 0], others[n, 1] = balls[k, bb, 0], balls[k, bb, 1]
                 n += 1
         placed[i] = True
-        free[i] = is_free(x, y, others, n, R, box[4], box[5], kitchen, pockets, 0.0)
+        free[i] = is_free(x, y, others, n, R, box[4], box[5], box[2], kitchen, pockets, 0.0)
         move_cue(start, i, x, y)
 
 
