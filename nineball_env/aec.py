@@ -21,8 +21,8 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 
 from nineball_env import actions, observation
 from nineball_env.env import ruling_info
-from nineball_env.game import Game, GameConfig, Outcome, with_shot
-from nineball_env.noise import NoiseConfig, make_noise, perturb
+from nineball_env.game import Game, GameConfig, Outcome
+from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
 from physics import PhysicsParams, Table
 
@@ -98,10 +98,7 @@ class NineBallAEC(AECEnv):
             self.render()
 
     def observe(self, agent: str) -> np.ndarray:
-        game = self._require_game()
-        t = self.config.table
-        return observation.encode(game.balls.pos, game.on_table(), game.rack, game.match, AGENTS.index(agent),
-                                  t.width, t.length)
+        return self._require_game().observe(AGENTS.index(agent))
 
     def step(self, action: np.ndarray | None) -> None:
         agent = self.agent_selection
@@ -113,10 +110,7 @@ class NineBallAEC(AECEnv):
         player = AGENTS.index(agent)
         snap = game.snapshot()
         try:
-            decision = game.decode(act, self.scale)
-            if decision.shot is not None and not self.noise.silent:
-                decision = with_shot(decision, perturb(decision.shot, self.noise, self.np_random, self.config.params))
-            outcome = game.apply(player, decision)
+            outcome = game.play(player, act, self.scale, self.noise, self.np_random)
         except BaseException:
             game.restore(snap)
             raise

@@ -11,8 +11,8 @@ from gymnasium import spaces
 
 from nineball_env import actions, observation, opponents, rewards
 from nineball_env.aiming import AimingPolicy
-from nineball_env.game import Game, GameConfig, GameSnapshot, Outcome, with_shot
-from nineball_env.noise import NoiseConfig, make_noise, perturb
+from nineball_env.game import Game, GameConfig, GameSnapshot, Outcome
+from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
 from physics import PhysicsParams, Table
 
@@ -163,8 +163,7 @@ class NineBallEnv(gym.Env):
             raise RuntimeError("the episode is over: call reset()")
         snap = game.snapshot()
         try:
-            decision = self._decide(act)  # scale the action, add noise
-            mine = game.apply(LEARNER, decision)  # simulate → rule → apply
+            mine = self._play(LEARNER, act)  # scale the action, add noise, simulate → rule → apply
             theirs = self._opponent_turns()  # the opponent's decisions until the learner's next one
         except BaseException:
             game.restore(snap)  # a rejected action (strict placement, a bad opponent action) changes nothing
@@ -210,12 +209,9 @@ class NineBallEnv(gym.Env):
         return self._game
 
 
-    def _decide(self, act: np.ndarray) -> actions.Decision:
-        """What ``act`` means for the player to move, with execution noise from ``self.np_random`` on the shot."""
-        decision = self._game.decode(act, self.scale)  # type: ignore[union-attr]
-        if decision.shot is None or self.noise.silent:
-            return decision
-        return with_shot(decision, perturb(decision.shot, self.noise, self.np_random, self.config.params))
+    def _play(self, player: int, act: np.ndarray) -> Outcome:
+        """``player``'s turn with the checked action ``act``, execution noise drawn from ``self.np_random``."""
+        return self._game.play(player, act, self.scale, self.noise, self.np_random)  # type: ignore[union-attr]
 
     def _opponent_turns(self) -> list[Outcome]:
         """Play the opponent's decisions until the learner is to decide or the game is over."""
@@ -226,14 +222,11 @@ class NineBallEnv(gym.Env):
             rack = game.rack  # type: ignore[union-attr]
             info = {"player": OPPONENT, "phase": str(rack.phase), "ball_in_hand": str(rack.ball_in_hand)}
             act = opponents.query(self.opponent, self._observe(OPPONENT), info)
-            done.append(game.apply(OPPONENT, self._decide(act)))  # type: ignore[union-attr]
+            done.append(self._play(OPPONENT, act))
         return done
 
     def _observe(self, player: int) -> np.ndarray:
-        game = self._game
-        t = self.config.table
-        return observation.encode(game.balls.pos, game.on_table(), game.rack, game.match, player,  # type: ignore[union-attr]
-                                  t.width, t.length)
+        return self._game.observe(player)  # type: ignore[union-attr]
 
     def _info(self, mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float], redeals: int) -> dict:
         game = self._game

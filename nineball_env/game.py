@@ -17,10 +17,12 @@ import numpy as np
 import physics
 from nineball_env import placement as placing
 from nineball_env import rules
-from nineball_env import actions
+from nineball_env import actions, observation
 from nineball_env.actions import Decision
+from nineball_env.noise import PRESETS, NoiseConfig, perturb
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, SimResult, Table
 
+SILENT = PRESETS["none"]
 MAX_CONTINUATIONS = 4  # extra simulate calls when a shot hits the event or time cap
 
 
@@ -190,6 +192,22 @@ class Game:
                               choice=rack.phase is rules.Phase.PUSH_OUT_CHOICE, table=cfg.table, params=cfg.params,
                               scale=scale)
 
+    def observe(self, player: int) -> np.ndarray:
+        """The observation of ``player`` (``nineball_env.observation``)."""
+        t = self.config.table
+        return observation.encode(self.balls.pos, self.balls.on_table(), self.rack, self.match, player, t.width,
+                                  t.length)
+
+    def play(self, player: int, act: np.ndarray, scale: actions.ActionScale = actions.DEFAULT_SCALE,
+             noise: NoiseConfig = SILENT, rng: np.random.Generator | None = None) -> Outcome:
+        """One turn of ``player`` from a checked action: decode it for the phase, add execution noise drawn from
+        ``rng`` (default: the game's generator) to its shot, then ``apply`` it. Every env and match plays so."""
+        decision = self.decode(act, scale)
+        if decision.shot is not None and not noise.silent:
+            shot = perturb(decision.shot, noise, self.rng if rng is None else rng, self.config.params)
+            decision = replace(decision, shot=shot)
+        return self.apply(player, decision)
+
     def apply(self, player: int, decision: Decision) -> Outcome:
         """Play ``decision`` for ``player``: simulate, rule, apply. Raises ValueError (nothing changed) when it
         is not that player's turn, the decision does not fit the phase, or a strict placement is illegal.
@@ -323,8 +341,3 @@ def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.nda
     if final is not result.state:
         result = SimResult(result.initial, final, result.events, result.hit_event_cap, result.hit_time_cap)
     return result, np.concatenate(parts)
-
-
-def with_shot(decision: Decision, shot: physics.Shot | None) -> Decision:
-    """``decision`` with its shot replaced (for the noisy shot)."""
-    return replace(decision, shot=shot)
