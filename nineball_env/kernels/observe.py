@@ -1,4 +1,4 @@
-"""``observation.encode`` for many tables held as arrays (``table_batch.TableBatch``), in numba, bit for bit."""
+"""The observation kernel: ``observation.encode`` is it on a batch of one, ``TableBatch.encode`` on many tables."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ _ON_TABLE_MAX = 3.0  # physics.Motion.ROLLING
 
 @njit(cache=True)
 def _unit_clip(v):
-    """``observation.unit_clip``: a centre in a pocket mouth past the rail line stays inside the Box."""
+    """``v`` clipped to [0, 1]: a ball resting in a pocket mouth has its centre up to a few mm beyond the rail
+    line, and the observation must stay inside its declared ``Box``."""
     if v < 0.0:
         return 0.0
     if v > 1.0:
@@ -24,7 +25,7 @@ def _unit_clip(v):
 @njit(cache=True)
 def encode_rows(balls, rack, won, ks, player, race_to, sx, sy, out):
     """Write the observation of ``player`` for tables ``ks`` into ``out`` (len(ks), 54) float64 (zeroed here);
-    ``sx``, ``sy`` are 1 / width and 1 / length, as ``observation.encode`` scales."""
+    ``sx``, ``sy`` are 1 / width and 1 / length (layout: ``nineball_env.observation``)."""
     other = 1 - player
     for i in range(ks.shape[0]):
         k = ks[i]
