@@ -100,16 +100,21 @@ class RackState:
         new = object.__new__(RackState)
         d = new.__dict__  # a frozen dataclass: fill the instance dict directly, as __init__ would
         d.update(self.__dict__)
+        d.pop(_ROW, None)
         d.update(changes)
         return new
 
     def packed(self) -> np.ndarray:
-        """This state as one int64 row (``kernels.codes.RackCol`` columns), as the rules kernel reads it."""
-        row = np.empty(RACK_W, dtype=np.int64)
-        row[:] = (NO_PLAYER if self.shooter is None else self.shooter, _PHASE_CODE[self.phase],
-                  _BALL_IN_HAND_CODE[self.ball_in_hand], bits(self.on_table), self.foul_counts[0],
-                  self.foul_counts[1], self.breaker, NO_PLAYER if self.winner is None else self.winner,
-                  -1 if self.ended_by is None else _RULE_CODE[self.ended_by])
+        """This state as one read-only int64 row (``kernels.codes.RackCol`` columns), as the kernels read it
+        (packed once per state: the state is frozen)."""
+        row = self.__dict__.get(_ROW)
+        if row is None:
+            row = np.array((NO_PLAYER if self.shooter is None else self.shooter, _PHASE_CODE[self.phase],
+                            _BALL_IN_HAND_CODE[self.ball_in_hand], bits(self.on_table), self.foul_counts[0],
+                            self.foul_counts[1], self.breaker, NO_PLAYER if self.winner is None else self.winner,
+                            -1 if self.ended_by is None else _RULE_CODE[self.ended_by]), dtype=np.int64)
+            row.flags.writeable = False
+            self.__dict__[_ROW] = row  # a cache beside the fields: not compared, hashed or shown
         return row
 
     @classmethod
@@ -143,6 +148,7 @@ class RackState:
         return (self.foul_counts[0] == 2, self.foul_counts[1] == 2)
 
 
+_ROW = "_packed_row"
 _PHASE_CODE = {p: i for i, p in enumerate(PHASES)}
 _BALL_IN_HAND_CODE = {b: i for i, b in enumerate(BALL_IN_HAND)}
 _RULE_CODE = {r: i for i, r in enumerate(RULES)}
