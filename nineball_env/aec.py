@@ -163,7 +163,7 @@ class NineBallAEC(AECEnv):
         return {
             "ruling": ruling_info(outcome),
             "by": AGENTS[outcome.player] if outcome else "",
-            "pocketed": tuple(outcome.ruling.pocketed) if outcome else (),
+            "pocketed": outcome.pocketed if outcome else (),
             "placement_adjusted": bool(outcome and outcome.placement_adjusted),
             "n_events": outcome.n_events if outcome else 0,
             "phase": str(rack.phase),

@@ -9,7 +9,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from nineball_env import actions, observation, opponents, rewards
+from nineball_env import actions, observation, opponents, rewards, rules
 from nineball_env.aiming import AimingPolicy
 from nineball_env.game import Game, GameConfig, GameSnapshot, Outcome
 from nineball_env.noise import NoiseConfig, make_noise
@@ -229,35 +229,45 @@ class NineBallEnv(gym.Env):
         return self._game.observe(player)  # type: ignore[union-attr]
 
     def _info(self, mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float], redeals: int) -> dict:
-        game = self._game
-        rack, match = game.rack, game.match  # type: ignore[union-attr]
-        return {
-            "ruling": ruling_info(mine),
-            "pocketed": tuple(mine.ruling.pocketed) if mine else (),
-            "placement": mine.placement if mine and mine.placement else (float("nan"), float("nan")),
-            "placement_adjusted": bool(mine and mine.placement_adjusted),
-            "n_events": mine.n_events if mine else 0,
-            "opponent": {
-                "decisions": len(theirs),
-                "fouls": sum(o.ruling.foul for o in theirs),
-                "pocketed": tuple(b for o in theirs for b in o.ruling.pocketed),
-                "rulings": tuple(f"{o.ruling.declaration}: {o.ruling.describe()}" for o in theirs),
-            },
-            "phase": str(rack.phase),
-            "ball_in_hand": str(rack.ball_in_hand),
-            "foul_counts": (rack.foul_counts[LEARNER], rack.foul_counts[OPPONENT]),
-            "score": (match.racks_won[LEARNER], match.racks_won[OPPONENT]),
-            "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent"
-                           for o in ([mine] if mine else []) + theirs if o.rack_winner is not None),
-            "redeals": redeals,
-            "reward_parts": parts,
-        }
+        rack, match = self._game.rack, self._game.match  # type: ignore[union-attr]
+        return step_info(mine, theirs, parts, redeals, str(rack.phase), str(rack.ball_in_hand),
+                         (rack.foul_counts[LEARNER], rack.foul_counts[OPPONENT]),
+                         (match.racks_won[LEARNER], match.racks_won[OPPONENT]))
+
+
+_NO_PLACEMENT = (float("nan"), float("nan"))
+
+
+def step_info(mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float], redeals: int, phase: str,
+              ball_in_hand: str, foul_counts: tuple[int, int], score: tuple[int, int]) -> dict[str, Any]:
+    """The ``info`` of one step of ``NineBall-v0`` (and of each table of the vector env): the learner's decision
+    ``mine`` (None on reset), the opponent's decisions ``theirs``, and the state after them (learner first)."""
+    return {
+        "ruling": ruling_info(mine),
+        "pocketed": mine.pocketed if mine else (),
+        "placement": mine.placement if mine and mine.placement else _NO_PLACEMENT,
+        "placement_adjusted": bool(mine and mine.placement_adjusted),
+        "n_events": mine.n_events if mine else 0,
+        "opponent": {
+            "decisions": len(theirs),
+            "fouls": sum(o.foul for o in theirs),
+            "pocketed": tuple(b for o in theirs for b in o.pocketed),
+            "rulings": tuple(f"{o.declaration}: {o.text()}" for o in theirs),
+        },
+        "phase": phase,
+        "ball_in_hand": ball_in_hand,
+        "foul_counts": foul_counts,
+        "score": score,
+        "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent"
+                       for o in ([mine] if mine else []) + theirs if o.rack_winner is not None),
+        "redeals": redeals,
+        "reward_parts": parts,
+    }
 
 
 def ruling_info(outcome: Outcome | None) -> dict[str, Any]:
     """The ruling part of ``info`` (empty values before the learner's first decision)."""
     if outcome is None:
         return {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}
-    r = outcome.ruling
-    return {"declaration": str(r.declaration), "foul": r.foul, "fouls": tuple(str(f) for f in r.fouls),
-            "cited": tuple(str(c) for c in r.cited), "text": r.describe()}
+    return {"declaration": str(outcome.declaration), "foul": outcome.foul, "fouls": rules.rule_names(outcome.fouls),
+            "cited": rules.rule_names(outcome.cited), "text": outcome.text()}

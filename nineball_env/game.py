@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -55,27 +55,74 @@ class GameConfig:
         return _rack_geometry(self.table.width, self.table.length, self.params.R)
 
 
-@dataclass(frozen=True)
 class Outcome:
-    """What one decision did.
+    """What one decision did: the rules' ruling in parts, and how the decision was played.
+
+    The one record of a decision, for a ``Game`` and for each table of a ``TableBatch``.
 
     Attributes:
         player: who decided.
-        ruling: the rules' ruling (fouls, cited rules, pocketed balls, the next rack state).
+        declaration, fouls, cited, pocketed, off_table, nine_spotted: the ruling's (see ``rules.Ruling``).
+        rack_winner: the player who won the rack if this decision ended it, else None.
         placement: where the cue ball was placed (ball in hand), else None.
         placement_adjusted: the requested placement was illegal and moved to the nearest legal spot.
         n_events: events the physics logged for the shot (0 for the push-out choice).
-        rack_winner: the player who won the rack if this decision ended it, else None.
-        result: the simulation (None for the push-out choice), for rendering.
+        result: the simulation (a ``Game``'s shots; None for the push-out choice), for rendering.
     """
 
-    player: int
-    ruling: rules.Ruling
-    placement: tuple[float, float] | None = None
-    placement_adjusted: bool = False
-    n_events: int = 0
-    rack_winner: int | None = None
-    result: SimResult | None = field(default=None, repr=False, compare=False)
+    __slots__ = ("player", "declaration", "fouls", "cited", "pocketed", "off_table", "nine_spotted", "rack_winner",
+                 "placement", "placement_adjusted", "n_events", "result", "_before", "_after", "_ruling")
+
+    def __init__(self, player: int, declaration: rules.Declaration, fouls: tuple[rules.RuleId, ...],
+                 cited: tuple[rules.RuleId, ...], pocketed: tuple[int, ...], off_table: tuple[int, ...],
+                 nine_spotted: bool, before: rules.RackState | list[int], after: rules.RackState | list[int],
+                 rack_winner: int | None = None, placement: tuple[float, float] | None = None,
+                 placement_adjusted: bool = False, n_events: int = 0, result: SimResult | None = None,
+                 ruling: rules.Ruling | None = None) -> None:
+        self.player, self.declaration, self.fouls, self.cited = player, declaration, fouls, cited
+        self.pocketed, self.off_table, self.nine_spotted = pocketed, off_table, nine_spotted
+        self.rack_winner, self.placement, self.placement_adjusted = rack_winner, placement, placement_adjusted
+        self.n_events, self.result = n_events, result
+        self._before, self._after, self._ruling = before, after, ruling  # rack states, or packed rows
+
+    @classmethod
+    def of_ruling(cls, player: int, ruling: rules.Ruling, **played: object) -> Outcome:
+        """The outcome of a decision ruled as ``ruling`` (keyword arguments as ``Outcome``)."""
+        return cls(player, ruling.declaration, ruling.fouls, ruling.cited, ruling.pocketed, ruling.off_table,
+                   ruling.nine_spotted, ruling.before, ruling.after, ruling=ruling, **played)  # type: ignore[arg-type]
+
+    @property
+    def ruling(self) -> rules.Ruling:
+        """The readable ruling (``rules.Ruling``), its rack states validated when they came as packed rows."""
+        if self._ruling is None:
+            before, after = (state if isinstance(state, rules.RackState) else
+                             rules.RackState.from_packed(np.asarray(state, dtype=np.int64))
+                             for state in (self._before, self._after))
+            self._ruling = rules.Ruling(before, self.declaration, self.fouls, self.cited, self.pocketed,
+                                        self.off_table, self.nine_spotted, after)
+        return self._ruling
+
+    @property
+    def foul(self) -> bool:
+        """The decision was a foul."""
+        return bool(self.fouls)
+
+    @property
+    def legal_pots(self) -> int:
+        """Object balls pocketed on a legal shot (not a push-out): what reward shaping counts."""
+        if self.fouls or self.declaration is not rules.Declaration.SHOT:
+            return 0
+        return sum(1 for b in self.pocketed if b != 0)
+
+    def text(self) -> str:
+        """The ruling in one line (``rules.Ruling.describe``), without building the ruling."""
+        after = self._after
+        row = after.packed().tolist() if isinstance(after, rules.RackState) else after
+        return rules.describe_row(self.fouls, self.cited, self.nine_spotted, row)
+
+    def __repr__(self) -> str:
+        return (f"Outcome(player={self.player}, {self.declaration}: {self.text()}, placement={self.placement}, "
+                f"adjusted={self.placement_adjusted}, n_events={self.n_events})")
 
 
 @dataclass(frozen=True, eq=False)
@@ -313,7 +360,8 @@ class Game:
             if not self.match.over:
                 self.rack, order = self.match.new_rack(self.rng)
                 self.balls = rack_balls(order, self.config.table, self.config.params)
-        self.last = Outcome(player, ruling, spot, adjusted, n_events, winner, result)
+        self.last = Outcome.of_ruling(player, ruling, rack_winner=winner, placement=spot, placement_adjusted=adjusted,
+                                      n_events=n_events, result=result)
         return self.last
 
 

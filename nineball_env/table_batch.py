@@ -12,15 +12,12 @@ generator and decisions plays exactly as a ``Game`` (tests compare them step by 
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 import physics
 from nineball_env import actions, placement, rules
-from nineball_env.game import GameConfig, complete_shot, rack_balls
-from nineball_env.kernels.codes import (BALL_IN_HAND, DECLARATIONS, MAX_CITED, NO_PLAYER, PHASES, RACK_W, RULES,
-                                        BallInHandCode, DeclarationCode, PhaseCode)
+from nineball_env.game import GameConfig, Outcome, complete_shot, rack_balls
+from nineball_env.kernels.codes import DECLARATIONS, MAX_CITED, NO_PLAYER, RACK_W, BallInHandCode, PhaseCode
 from nineball_env.kernels.codes import RackCol as C
 from nineball_env.kernels.ruling import rule_batch
 from nineball_env.kernels.observe import encode_rows
@@ -32,82 +29,6 @@ from nineball_env.rules.facts import ShotFacts
 ON_TABLE_MAX = int(physics.Motion.ROLLING)  # motion codes <= this are on the table
 STATIONARY = float(physics.Motion.STATIONARY)
 ALL_OBJECT_BALLS = sum(1 << b for b in range(1, 10))
-#: on-table bit mask -> its object balls in order
-BALLS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(1, 10) if m >> b & 1) for m in range(1 << 10))
-
-
-class Decision(NamedTuple):
-    """What one decision on one table did (the vector env's ``Outcome``): codes of ``kernels.ruling``.
-
-    ``after`` is the rack right after the ruling (before a new rack is dealt), as
-    (shooter, phase, ball in hand, count 0, count 1, on-table bits, winner); ``rack_winner`` is the
-    rack's winner when the decision ended it.
-    """
-
-    player: int
-    declaration: int
-    fouls: int
-    cited: tuple[int, ...]
-    pocketed: tuple[int, ...]
-    spotted: bool
-    after: tuple[int, int, int, int, int, int, int]
-    rack_winner: int | None
-    placement: tuple[float, float] | None
-    adjusted: bool
-    n_events: int
-
-    @property
-    def foul(self) -> bool:
-        return self.fouls != 0
-
-    @property
-    def legal_pots(self) -> int:
-        """Object balls pocketed on a legal shot (not a push-out): what reward shaping counts."""
-        if self.fouls or self.declaration != DeclarationCode.SHOT:
-            return 0
-        return sum(1 for b in self.pocketed if b != 0)
-
-    def text(self) -> str:
-        """``rules.format_outcome`` of the ruling (the golden playthroughs' one-line format)."""
-        shooter, phase, bih, c0, c1, on_bits, winner = self.after
-        cited = _CITED_TEXT.get(self.cited)
-        if cited is None:
-            cited = _CITED_TEXT[self.cited] = ",".join(_RULE[c] for c in self.cited) or "-"
-        return (f"fouls={fouls_text(self.fouls)} next={'-' if shooter < 0 else shooter} bih={_BIH[bih]} "
-                f"phase={_PHASE[phase]} counts={c0},{c1} table={_TABLE_TEXT[on_bits]} "
-                f"spotted={'yes' if self.spotted else 'no'} winner={'-' if winner < 0 else winner} cited={cited}")
-
-
-_RULE = tuple(str(r) for r in RULES)
-_PHASE = tuple(str(p) for p in PHASES)
-_BIH = tuple(str(b) for b in BALL_IN_HAND)
-DECLARATION_NAMES = tuple(str(d) for d in DECLARATIONS)
-PHASE_NAMES, BALL_IN_HAND_NAMES = _PHASE, _BIH
-_FOULS: dict[int, tuple[str, ...]] = {}
-_FOULS_TEXT: dict[int, str] = {}
-_CITED_TEXT: dict[tuple[int, ...], str] = {}
-_TABLE_TEXT = tuple(",".join(map(str, balls)) or "-" for balls in BALLS_OF)
-
-
-def foul_names(fouls: int) -> tuple[str, ...]:
-    """The rule IDs of a fouls bit mask, in rulebook order."""
-    names = _FOULS.get(fouls)
-    if names is None:
-        names = _FOULS[fouls] = tuple(_RULE[j] for j in range(len(_RULE)) if fouls >> j & 1)
-    return names
-
-
-def fouls_text(fouls: int) -> str:
-    """``foul_names`` as the golden playthroughs write them ("-" for none)."""
-    text = _FOULS_TEXT.get(fouls)
-    if text is None:
-        text = _FOULS_TEXT[fouls] = ",".join(foul_names(fouls)) or "-"
-    return text
-
-
-def cited_names(cited: tuple[int, ...]) -> tuple[str, ...]:
-    """The rule IDs of cited rule codes, in order."""
-    return tuple(_RULE[c] for c in cited)
 
 
 class TableBatch:
@@ -192,7 +113,7 @@ class TableBatch:
 
     # -- decisions ----------------------------------------------------------------------------------
 
-    def play(self, ks: np.ndarray, player: int, acts: np.ndarray) -> list[Decision]:
+    def play(self, ks: np.ndarray, player: int, acts: np.ndarray) -> list[Outcome]:
         """Play ``player``'s checked actions ``acts`` (one row per table of ``ks``, each awaiting ``player``):
         decode, noise, ball-in-hand placement, one batch simulation, the rules, and the result applied
         (the 9 spotted, a cue ball in hand taken up, finished racks scored and the next one dealt).
@@ -240,14 +161,14 @@ class TableBatch:
             self._score(int(ks[i]), int(after[i, C.WINNER]), int(after[i, C.BREAKER]))
         spots = start[:, 0, 0:2].tolist()
         out = []
-        for i, (decl, f, nc, npk, sp, row, nev, put, moved) in enumerate(zip(
+        n_off = facts.n_off.tolist()
+        for i, (decl, f, nc, npk, sp, before, row, nev, put, moved) in enumerate(zip(
                 declaration.tolist(), fouls.tolist(), n_cited.tolist(), n_pocketed.tolist(), spotted.tolist(),
-                after.tolist(), n_events.tolist(), placed.tolist(), adjusted.tolist())):
-            out.append(Decision(
-                player, decl, f, tuple(cited[i, :nc].tolist()), tuple(pocketed[i, :npk].tolist()), sp,
-                (row[C.SHOOTER], row[C.PHASE], row[C.IN_HAND], row[C.COUNT0], row[C.COUNT1], row[C.ON_BITS],
-                 row[C.WINNER]),
-                row[C.WINNER] if row[C.PHASE] == PhaseCode.RACK_OVER else None,
+                rack.tolist(), after.tolist(), n_events.tolist(), placed.tolist(), adjusted.tolist())):
+            out.append(Outcome(
+                player, DECLARATIONS[decl], rules.foul_rules(f), rules.cited_rules(cited[i, :nc].tolist()),
+                tuple(pocketed[i, :npk].tolist()), tuple(facts.off[i, :n_off[i]].tolist()) if n_off[i] else (), sp,
+                before, row, row[C.WINNER] if row[C.PHASE] == PhaseCode.RACK_OVER else None,
                 (spots[i][0], spots[i][1]) if put else None, put and moved, nev))
         return out
 

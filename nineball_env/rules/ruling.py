@@ -14,11 +14,11 @@ from typing import Iterable
 
 import numpy as np
 
-from nineball_env.kernels.codes import MAX_CITED, RACK_W, RULES, Declaration, DeclarationCode
+from nineball_env.kernels.codes import BALL_IN_HAND, MAX_CITED, PHASES, RACK_W, RULES, Declaration, DeclarationCode, RackCol
 from nineball_env.kernels.ruling import rule_batch, rule_log
 from nineball_env.rules.errors import IllegalAction
 from nineball_env.rules.events import ShotEvent
-from nineball_env.rules.facts import SIMULTANEOUS_S, ShotFacts, ShotSummary, event_rows
+from nineball_env.rules.facts import BALL_SETS, SIMULTANEOUS_S, ShotFacts, ShotSummary, event_rows
 from nineball_env.rules.state import BallInHand, Phase, RackState, as_player
 from nineball_env.kernels.codes import RuleId
 
@@ -98,25 +98,40 @@ class Ruling:
         return format_outcome(self)
 
 
-def _text(values: Iterable[object]) -> str:
-    items = [str(v) for v in values]
-    return ",".join(items) if items else "-"
-
-
 def format_outcome(ruling: Ruling) -> str:
     """``key=value`` pairs of a ruling, as written in tests/rules/golden."""
-    a = ruling.after
-    return " ".join([
-        f"fouls={_text(ruling.fouls)}",
-        f"next={'-' if a.shooter is None else a.shooter}",
-        f"bih={a.ball_in_hand}",
-        f"phase={a.phase}",
-        f"counts={a.foul_counts[0]},{a.foul_counts[1]}",
-        f"table={_text(sorted(a.on_table))}",
-        f"spotted={'yes' if ruling.nine_spotted else 'no'}",
-        f"winner={'-' if a.winner is None else a.winner}",
-        f"cited={_text(ruling.cited)}",
-    ])
+    return describe_row(ruling.fouls, ruling.cited, ruling.nine_spotted, ruling.after.packed().tolist())
+
+
+def describe_row(fouls: tuple[RuleId, ...], cited: tuple[RuleId, ...], spotted: bool, after: list[int]) -> str:
+    """``format_outcome`` of a ruling given by its parts, the rack after it as a packed row (``RackState.packed``)."""
+    shooter, winner = after[RackCol.SHOOTER], after[RackCol.WINNER]
+    return (f"fouls={_text(fouls)} next={'-' if shooter < 0 else shooter} bih={_BIH_TEXT[after[RackCol.IN_HAND]]} "
+            f"phase={_PHASE_TEXT[after[RackCol.PHASE]]} counts={after[RackCol.COUNT0]},{after[RackCol.COUNT1]} "
+            f"table={_TABLE_TEXT[after[RackCol.ON_BITS]]} spotted={'yes' if spotted else 'no'} "
+            f"winner={'-' if winner < 0 else winner} cited={_text(cited)}")
+
+
+def rule_names(rules: tuple[RuleId, ...]) -> tuple[str, ...]:
+    """The rule IDs as plain strings (what infos hold), cached per tuple."""
+    names = _NAMES.get(rules)
+    if names is None:
+        names = _NAMES[rules] = tuple(str(r) for r in rules)
+    return names
+
+
+def _text(rules: tuple[RuleId, ...]) -> str:
+    text = _TEXTS.get(rules)
+    if text is None:
+        text = _TEXTS[rules] = ",".join(rule_names(rules)) or "-"
+    return text
+
+
+_NAMES: dict[tuple[RuleId, ...], tuple[str, ...]] = {}
+_TEXTS: dict[tuple[RuleId, ...], str] = {}
+_BIH_TEXT = tuple(str(b) for b in BALL_IN_HAND)
+_PHASE_TEXT = tuple(str(p) for p in PHASES)
+_TABLE_TEXT = tuple(",".join(str(b) for b in sorted(balls)) or "-" for balls in BALL_SETS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -265,5 +280,5 @@ def _check_allowed(state: RackState, declaration: Declaration, events: tuple) ->
                             f"not in phase {phase} (R-PUSH-WHO)")
 
 
-__all__ = ["Declaration", "Ruling", "cited_rules", "decide", "decide_log", "decide_summary", "forfeit", "foul_rules",
-           "format_outcome", "rule_facts"]
+__all__ = ["Declaration", "Ruling", "cited_rules", "decide", "decide_log", "decide_summary", "describe_row", "forfeit",
+           "foul_rules", "format_outcome", "rule_facts", "rule_names"]
