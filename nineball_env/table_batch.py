@@ -1,11 +1,11 @@
 """TableBatch: B games of nine-ball held as arrays, decisions played on many tables at once.
 
 The vector env's game state. ``Game`` holds one table in objects (``BallState``, frozen
-``RackState``/``Match``) and is the reference; here every table is a row of arrays — packed balls
+``RackState``/``Match``); here every table is a row of arrays — packed balls
 (B, 10, 9), the rack as integers (``kernels.codes.RackCol`` columns), racks won — and one round of
 decisions costs a few array operations, ONE ``physics.simulate_batch_packed`` call, ONE read of
-all its event logs (``rules.ShotFacts``) and ONE call of the rules kernel (``kernels.ruling.rule_batch``). Python runs per table
-only for what each table owns or what is rare: its generator's noise draws, a new rack, spotting
+all its event logs (``rules.ShotFacts``) and ONE call of the rules kernel (``kernels.ruling.rule_batch``,
+the kernel every ``Game`` rules with). Python runs per table only for what each table owns or what is rare: its generator's noise draws, a new rack, spotting
 the 9, a blocked ball-in-hand spot, a shot that hit the event/time cap. Table k given the same
 generator and decisions plays exactly as a ``Game`` (tests compare them step by step).
 """
@@ -104,7 +104,7 @@ class TableBatch:
     # -- observations -------------------------------------------------------------------------------
 
     def encode(self, ks: np.ndarray, player: int) -> np.ndarray:
-        """``observation.encode`` of ``player`` on tables ``ks``, (len(ks), 54) float32, bit for bit."""
+        """The observation of ``player`` on tables ``ks`` (the kernel of ``observation.encode``), (len(ks), 54) float32."""
         t = self.config.table
         obs = np.empty((len(ks), OBS_SIZE))
         encode_rows(self.balls, self.rack, self.won, np.asarray(ks, dtype=np.int64), player, self.config.race_to,

@@ -1,4 +1,4 @@
-"""The rules' facts of a shot read off physics event-log rows (see ``nineball_env.shot_facts``), in numba."""
+"""The rules' facts of a shot read off physics event-log rows (see ``nineball_env.rules.facts``), in numba."""
 
 from __future__ import annotations
 

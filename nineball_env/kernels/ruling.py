@@ -31,7 +31,7 @@ def _cite(cited, n_cited, k, rule):
 def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed, off, n_off,
                after, fouls, cited, n_cited, spotted):
     """Rule on one action per row: ``rack`` (n, RACK_W) before, ``declaration`` codes, the shot facts of
-    ``shot_facts.LogSummaries`` (ignored for the push-out choice). Writes the rack after (``after``), the
+    ``rules.ShotFacts`` (ignored for the push-out choice). Writes the rack after (``after``), the
     fouls as a bit mask over rule codes, the cited rule codes in order, and whether the 9 is spotted."""
     for k in range(rack.shape[0]):
         for j in range(RACK_W):
@@ -43,7 +43,7 @@ def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed
         opponent = 1 - shooter
         phase = rack[k, C.PHASE]
         decl = declaration[k]
-        if decl == DeclarationCode.SHOOT or decl == DeclarationCode.PASS_BACK:  # the choice after a legal push-out (R-PUSH-CHOICE)
+        if decl == DeclarationCode.SHOOT or decl == DeclarationCode.PASS_BACK:  # R-PUSH-CHOICE
             after[k, C.SHOOTER] = shooter if decl == DeclarationCode.SHOOT else opponent
             after[k, C.PHASE] = PhaseCode.NORMAL
             after[k, C.IN_HAND] = BallInHandCode.NONE
@@ -78,7 +78,7 @@ def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed
         is_break = phase == PhaseCode.BREAK
         is_push = decl == DeclarationCode.PUSH_OUT
         f = 0
-        if is_break:  # break_fouls
+        if is_break:  # R-BREAK-FIRST, R-BREAK-LEGAL, R-BREAK-SCRATCH, R-BREAK-JUMP
             if not hit_lowest:
                 f |= 1 << R.BREAK_FIRST
             n_cushioned = 0
@@ -90,7 +90,7 @@ def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed
                 f |= 1 << R.BREAK_SCRATCH
             if obj_off:
                 f |= 1 << R.BREAK_JUMP
-        else:  # shot_fouls / push_out_fouls
+        else:  # R-FOUL-WRONG-BALL, R-FOUL-NO-RAIL (not on a push-out, R-PUSH-FREE), R-FOUL-SCRATCH, R-FOUL-JUMP
             if not is_push:
                 if not hit_lowest:
                     f |= 1 << R.FOUL_WRONG_BALL
