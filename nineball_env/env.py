@@ -117,11 +117,7 @@ class NineBallEnv(gym.Env):
         check_render_mode(render_mode)
         if first_breaker not in FIRST_BREAKERS:
             raise ValueError(f"first_breaker: expected one of {FIRST_BREAKERS}, got {first_breaker!r}")
-        if match_race is not None and (isinstance(match_race, bool) or not isinstance(match_race, int) or match_race < 1):
-            raise ValueError(f"match_race: expected None (one rack) or a whole number >= 1, got {match_race!r}")
-        base = GameConfig()
-        self.config = GameConfig(table=table or base.table, params=params or base.params, race_to=match_race or 1,
-                                 break_order=break_order, strict_placement=bool(strict_placement))
+        self.config = GameConfig.for_env(match_race, break_order, strict_placement, table, params)
         self.first_breaker = first_breaker
         self.noise = make_noise(noise)
         self.shaping = rewards.make_shaping(reward_shaping)
