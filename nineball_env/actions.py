@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nineball_env.kernels.codes import N_ACTION, A
+from nineball_env.kernels.round import lin, shot_of
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Shot, Table
 
 
@@ -75,10 +76,6 @@ class Decision:
     placement: tuple[float, float] | None = None
     push_out: bool = False
     pass_back: bool = False
-
-
-def _lin(u: float, lo: float, hi: float) -> float:
-    return lo + (u + 1.0) * 0.5 * (hi - lo)
 
 
 def _unlin(v: float, lo: float, hi: float) -> float:
@@ -154,19 +151,16 @@ def check_action(action: object) -> np.ndarray:
 
 def action_to_shot(action: np.ndarray, scale: ActionScale = DEFAULT_SCALE) -> Shot:
     """The cue strike encoded in components AIM … ELEVATION of a checked action."""
-    u = action
-    phi = 180.0 * float(u[A.AIM])
-    V0 = _lin(float(u[A.SPEED]), scale.v_min, scale.v_max)
-    theta = _lin(float(u[A.ELEVATION]), 0.0, scale.theta_max)
-    return Shot(V0=V0, phi=phi, theta=theta, a=scale.tip_max * float(u[A.SIDE]),
-                b=scale.tip_max * float(u[A.VERTICAL]))
+    V0, phi, theta, a, b = shot_of(np.asarray(action, dtype=np.float64), float(scale.v_min), float(scale.v_max),
+                                   float(scale.tip_max), float(scale.theta_max))
+    return Shot(V0=V0, phi=phi, theta=theta, a=a, b=b)
 
 
 def action_to_placement(action: np.ndarray, ball_in_hand: str, table: Table = DEFAULT_TABLE,
                         params: PhysicsParams = DEFAULT_PARAMS) -> tuple[float, float]:
     """The cue-ball centre [m] encoded in PLACE_X, PLACE_Y for ``ball_in_hand`` "kitchen" or "anywhere"."""
     x_lo, x_hi, y_lo, y_hi = placement_box(ball_in_hand, table, params)
-    return (_lin(float(action[A.PLACE_X]), x_lo, x_hi), _lin(float(action[A.PLACE_Y]), y_lo, y_hi))
+    return (lin(float(action[A.PLACE_X]), x_lo, x_hi), lin(float(action[A.PLACE_Y]), y_lo, y_hi))
 
 
 def decode(action: np.ndarray, *, ball_in_hand: str = BIH_NONE, push_out_allowed: bool = False,

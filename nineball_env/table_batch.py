@@ -22,7 +22,7 @@ from nineball_env.kernels.codes import RackCol as C
 from nineball_env.kernels.ruling import rule_batch
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.round import apply_round, move_cue, prepare_round
-from nineball_env.noise import MIN_SPEED, TIP_LIMIT, NoiseConfig
+from nineball_env.noise import LIMITS, NoiseConfig
 from nineball_env.observation import OBS_SIZE
 from nineball_env.rules.facts import ShotFacts
 
@@ -56,9 +56,9 @@ class TableBatch:
         self.next_breaker = np.zeros(n, dtype=np.int64)  # the match's breaker: of this rack, then of the next
         self._pockets = np.ascontiguousarray(t.pockets, dtype=np.float64)
         self._box = np.array([p.R, t.width - p.R, t.head_string_y, t.length - p.R, t.width, t.length])
-        self._sigma = np.array([noise.phi, noise.V0, noise.theta, noise.a, noise.b], dtype=np.float64)
+        self._sigma = noise.sigmas
         self._scale = np.array([scale.v_min, scale.v_max, scale.tip_max, scale.theta_max], dtype=np.float64)
-        self._limits = np.array([MIN_SPEED, physics.shot.MAX_SPEED, physics.shot.MAX_ELEVATION, TIP_LIMIT])
+        self._limits = LIMITS
         self._errors = np.zeros((n, 5))  # each round's noise draws (rows of tables that shoot)
 
     # -- state --------------------------------------------------------------------------------------

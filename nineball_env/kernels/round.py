@@ -1,10 +1,10 @@
-"""One round of decisions on ``table_batch.TableBatch`` arrays, before and after the physics, in numba.
+"""Actions to shots, execution noise, and one round of decisions on ``table_batch.TableBatch`` arrays, in numba.
 
-``prepare_round`` decodes the actions (``actions.action_to_shot`` / ``action_to_placement``), adds
-the execution noise drawn by each table's generator (``noise.perturb``), reads the declaration and
-places a cue ball in hand where the spot is free; ``apply_round`` writes the simulated balls back and
-takes up a cue ball that goes in hand. The arithmetic is the scalar paths' own, operation by
-operation, so a table plays bit for bit as ``Game`` (tests compare them decision by decision).
+``lin``, ``shot_of`` and ``perturbed`` are the action mapping and the noise model themselves
+(``actions.action_to_shot`` / ``action_to_placement`` and ``noise.perturb`` call them), so a ``Game`` and
+a table of a batch decode and perturb with the same arithmetic. ``prepare_round`` decodes a round of
+actions, adds each table's noise draws, reads the declaration and places a cue ball in hand;
+``apply_round`` writes the simulated balls back and takes up a cue ball that goes in hand.
 """
 
 from __future__ import annotations
@@ -19,6 +19,34 @@ from nineball_env.kernels.placement import is_free
 
 _ON_TABLE_MAX = 3.0  # physics.Motion.ROLLING
 _STATIONARY, _POCKETED = 0.0, 4.0
+
+
+@njit(cache=True)
+def lin(u, lo, hi):
+    """An action component u in [-1, 1] mapped onto [lo, hi] (every range of ``nineball_env.actions``)."""
+    return lo + (u + 1.0) * 0.5 * (hi - lo)
+
+
+@njit(cache=True)
+def shot_of(u, v_min, v_max, tip_max, theta_max):
+    """The cue strike (V0 [m/s], phi [deg], theta [deg], a, b) of action ``u`` (``actions.action_to_shot``)."""
+    return (lin(u[A.SPEED], v_min, v_max), 180.0 * u[A.AIM], lin(u[A.ELEVATION], 0.0, theta_max),
+            tip_max * u[A.SIDE], tip_max * u[A.VERTICAL])
+
+
+@njit(cache=True)
+def perturbed(V0, phi, theta, a, b, e, sigma, R, limits):
+    """The strike with execution errors ``e`` (5 standard normals) scaled by ``sigma`` (phi, V0, theta [deg, m/s],
+    a, b [m of tip offset]) and kept legal: ``limits`` = (min speed, max speed, max elevation, max tip offset)."""
+    V0 = min(max(V0 + sigma[1] * e[1], limits[0]), limits[1])
+    theta = min(max(theta + sigma[2] * e[2], 0.0), limits[2])
+    a = a + sigma[3] / R * e[3]
+    b = b + sigma[4] / R * e[4]
+    r2 = a * a + b * b
+    if r2 > limits[3] * limits[3]:
+        r = math.sqrt(r2)
+        a, b = a * limits[3] / r, b * limits[3] / r
+    return V0, phi + sigma[0] * e[0], theta, a, b
 
 
 @njit(cache=True)
@@ -47,22 +75,9 @@ def prepare_round(balls, rack, ks, acts, errors, noisy, sigma, R, scale, limits,
             continue
         push = phase == PhaseCode.PUSH_OUT_ALLOWED and u[A.PUSH_OUT] > 0.0
         declaration[i] = DeclarationCode.PUSH_OUT if push else DeclarationCode.SHOT
-        V0 = v_min + (u[A.SPEED] + 1.0) * 0.5 * (v_max - v_min)  # actions.action_to_shot
-        phi = 180.0 * u[A.AIM]
-        theta = 0.0 + (u[A.ELEVATION] + 1.0) * 0.5 * (theta_max - 0.0)
-        a = tip_max * u[A.SIDE]
-        b = tip_max * u[A.VERTICAL]
-        if noisy:  # noise.perturb
-            e = errors[i]
-            V0 = min(max(V0 + sigma[1] * e[1], limits[0]), limits[1])
-            theta = min(max(theta + sigma[2] * e[2], 0.0), limits[2])
-            a = a + sigma[3] / R * e[3]
-            b = b + sigma[4] / R * e[4]
-            r2 = a * a + b * b
-            if r2 > limits[3] * limits[3]:
-                r = math.sqrt(r2)
-                a, b = a * limits[3] / r, b * limits[3] / r
-            phi = phi + sigma[0] * e[0]
+        V0, phi, theta, a, b = shot_of(u, v_min, v_max, tip_max, theta_max)
+        if noisy:
+            V0, phi, theta, a, b = perturbed(V0, phi, theta, a, b, errors[i], sigma, R, limits)
         rows[i, 0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4] = V0, phi, theta, a, b
         for bb in range(balls.shape[1]):
             for j in range(balls.shape[2]):
@@ -71,8 +86,8 @@ def prepare_round(balls, rack, ks, acts, errors, noisy, sigma, R, scale, limits,
             continue
         kitchen = bih == BallInHandCode.KITCHEN
         y_hi = box[2] if kitchen else box[3]
-        x = box[0] + (u[A.PLACE_X] + 1.0) * 0.5 * (box[1] - box[0])  # actions.action_to_placement
-        y = R + (u[A.PLACE_Y] + 1.0) * 0.5 * (y_hi - R)
+        x = lin(u[A.PLACE_X], box[0], box[1])
+        y = lin(u[A.PLACE_Y], R, y_hi)
         n = 0
         for bb in range(1, balls.shape[1]):
             if balls[k, bb, 7] <= _ON_TABLE_MAX:
