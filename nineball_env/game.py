@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -64,7 +65,7 @@ class GameConfig:
         return _rack_geometry(self.table.width, self.table.length, self.params.R)
 
 
-class Outcome:
+class Outcome(NamedTuple):
     """What one decision did: the rules' ruling in parts, and how the decision was played.
 
     The one record of a decision, for a ``Game`` and for each table of a ``TableBatch``.
@@ -72,44 +73,51 @@ class Outcome:
     Attributes:
         player: who decided.
         declaration, fouls, cited, pocketed, off_table, nine_spotted: the ruling's (see ``rules.Ruling``).
+        before, after: the rack before and right after the ruling: a ``RackState``, or its packed row (a list,
+            ``RackState.packed``) for a batch's tables; ``ruling`` gives both as states.
         rack_winner: the player who won the rack if this decision ended it, else None.
         placement: where the cue ball was placed (ball in hand), else None.
         placement_adjusted: the requested placement was illegal and moved to the nearest legal spot.
         n_events: events the physics logged for the shot (0 for the push-out choice).
         result: the simulation (a ``Game``'s shots; None for the push-out choice), for rendering.
+        given_ruling: the ``rules.Ruling`` itself when the decision was ruled as one (a ``Game``'s).
     """
 
-    __slots__ = ("player", "declaration", "fouls", "cited", "pocketed", "off_table", "nine_spotted", "rack_winner",
-                 "placement", "placement_adjusted", "n_events", "result", "_before", "_after", "_ruling")
-
-    def __init__(self, player: int, declaration: rules.Declaration, fouls: tuple[rules.RuleId, ...],
-                 cited: tuple[rules.RuleId, ...], pocketed: tuple[int, ...], off_table: tuple[int, ...],
-                 nine_spotted: bool, before: rules.RackState | list[int], after: rules.RackState | list[int],
-                 rack_winner: int | None = None, placement: tuple[float, float] | None = None,
-                 placement_adjusted: bool = False, n_events: int = 0, result: SimResult | None = None,
-                 ruling: rules.Ruling | None = None) -> None:
-        self.player, self.declaration, self.fouls, self.cited = player, declaration, fouls, cited
-        self.pocketed, self.off_table, self.nine_spotted = pocketed, off_table, nine_spotted
-        self.rack_winner, self.placement, self.placement_adjusted = rack_winner, placement, placement_adjusted
-        self.n_events, self.result = n_events, result
-        self._before, self._after, self._ruling = before, after, ruling  # rack states, or packed rows
+    player: int
+    declaration: rules.Declaration
+    fouls: tuple[rules.RuleId, ...]
+    cited: tuple[rules.RuleId, ...]
+    pocketed: tuple[int, ...]
+    off_table: tuple[int, ...]
+    nine_spotted: bool
+    before: rules.RackState | list[int]
+    after: rules.RackState | list[int]
+    rack_winner: int | None = None
+    placement: tuple[float, float] | None = None
+    placement_adjusted: bool = False
+    n_events: int = 0
+    result: SimResult | None = None
+    given_ruling: rules.Ruling | None = None
 
     @classmethod
-    def of_ruling(cls, player: int, ruling: rules.Ruling, **played: object) -> Outcome:
-        """The outcome of a decision ruled as ``ruling`` (keyword arguments as ``Outcome``)."""
+    def of_ruling(cls, player: int, ruling: rules.Ruling, rack_winner: int | None = None,
+                  placement: tuple[float, float] | None = None, placement_adjusted: bool = False, n_events: int = 0,
+                  result: SimResult | None = None) -> Outcome:
+        """The outcome of a decision ruled as ``ruling``."""
         return cls(player, ruling.declaration, ruling.fouls, ruling.cited, ruling.pocketed, ruling.off_table,
-                   ruling.nine_spotted, ruling.before, ruling.after, ruling=ruling, **played)  # type: ignore[arg-type]
+                   ruling.nine_spotted, ruling.before, ruling.after, rack_winner, placement, placement_adjusted,
+                   n_events, result, ruling)
 
     @property
     def ruling(self) -> rules.Ruling:
-        """The readable ruling (``rules.Ruling``), its rack states validated when they came as packed rows."""
-        if self._ruling is None:
-            before, after = (state if isinstance(state, rules.RackState) else
-                             rules.RackState.from_packed(np.asarray(state, dtype=np.int64))
-                             for state in (self._before, self._after))
-            self._ruling = rules.Ruling(before, self.declaration, self.fouls, self.cited, self.pocketed,
-                                        self.off_table, self.nine_spotted, after)
-        return self._ruling
+        """The readable ruling (``rules.Ruling``); a batch table's is built here, its rack states validated."""
+        if self.given_ruling is not None:
+            return self.given_ruling
+        before, after = (state if isinstance(state, rules.RackState) else
+                         rules.RackState.from_packed(np.asarray(state, dtype=np.int64))
+                         for state in (self.before, self.after))
+        return rules.Ruling(before, self.declaration, self.fouls, self.cited, self.pocketed, self.off_table,
+                            self.nine_spotted, after)
 
     @property
     def foul(self) -> bool:
@@ -125,13 +133,21 @@ class Outcome:
 
     def text(self) -> str:
         """The ruling in one line (``rules.Ruling.describe``), without building the ruling."""
-        after = self._after
+        after = self.after
         row = after.packed().tolist() if isinstance(after, rules.RackState) else after
         return rules.describe_row(self.fouls, self.cited, self.nine_spotted, row)
 
     def __repr__(self) -> str:
         return (f"Outcome(player={self.player}, {self.declaration}: {self.text()}, placement={self.placement}, "
                 f"adjusted={self.placement_adjusted}, n_events={self.n_events})")
+
+    def __eq__(self, other: object) -> bool:  # the simulation and the ruling view are not compared
+        return isinstance(other, Outcome) and self[:_COMPARED] == other[:_COMPARED]
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_COMPARED = Outcome._fields.index("result")
 
 
 @dataclass(frozen=True, eq=False)
@@ -369,8 +385,7 @@ class Game:
             if not self.match.over:
                 self.rack, order = self.match.new_rack(self.rng)
                 self.balls = rack_balls(order, self.config.table, self.config.params)
-        self.last = Outcome.of_ruling(player, ruling, rack_winner=winner, placement=spot, placement_adjusted=adjusted,
-                                      n_events=n_events, result=result)
+        self.last = Outcome.of_ruling(player, ruling, winner, spot, adjusted, n_events, result)
         return self.last
 
 

@@ -162,13 +162,14 @@ class TableBatch:
         spots = start[:, 0, 0:2].tolist()
         out = []
         n_off = facts.n_off.tolist()
+        winner_col, phase_col, over = int(C.WINNER), int(C.PHASE), int(PhaseCode.RACK_OVER)
         for i, (decl, f, nc, npk, sp, before, row, nev, put, moved) in enumerate(zip(
                 declaration.tolist(), fouls.tolist(), n_cited.tolist(), n_pocketed.tolist(), spotted.tolist(),
                 rack.tolist(), after.tolist(), n_events.tolist(), placed.tolist(), adjusted.tolist())):
             out.append(Outcome(
                 player, DECLARATIONS[decl], rules.foul_rules(f), rules.cited_rules(cited[i, :nc].tolist()),
                 tuple(pocketed[i, :npk].tolist()), tuple(facts.off[i, :n_off[i]].tolist()) if n_off[i] else (), sp,
-                before, row, row[C.WINNER] if row[C.PHASE] == PhaseCode.RACK_OVER else None,
+                before, row, row[winner_col] if row[phase_col] == over else None,
                 (spots[i][0], spots[i][1]) if put else None, put and moved, nev))
         return out
 

@@ -83,7 +83,7 @@ class ShotFacts:
 
     def __init__(self, B: int) -> None:
         self.first_bits = np.zeros(B, dtype=np.int64)
-        self.first_time = np.full(B, -1.0)
+        self.first_time = np.zeros(B)
         self.cushion_bits = np.zeros(B, dtype=np.int64)
         self.pocketed = np.full((B, N_BALLS), -1, dtype=np.int64)
         self.n_pocketed = np.zeros(B, dtype=np.int64)

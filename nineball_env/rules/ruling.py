@@ -105,10 +105,10 @@ def format_outcome(ruling: Ruling) -> str:
 
 def describe_row(fouls: tuple[RuleId, ...], cited: tuple[RuleId, ...], spotted: bool, after: list[int]) -> str:
     """``format_outcome`` of a ruling given by its parts, the rack after it as a packed row (``RackState.packed``)."""
-    shooter, winner = after[RackCol.SHOOTER], after[RackCol.WINNER]
-    return (f"fouls={_text(fouls)} next={'-' if shooter < 0 else shooter} bih={_BIH_TEXT[after[RackCol.IN_HAND]]} "
-            f"phase={_PHASE_TEXT[after[RackCol.PHASE]]} counts={after[RackCol.COUNT0]},{after[RackCol.COUNT1]} "
-            f"table={_TABLE_TEXT[after[RackCol.ON_BITS]]} spotted={'yes' if spotted else 'no'} "
+    shooter, winner = after[_SHOOTER], after[_WINNER]
+    return (f"fouls={_text(fouls)} next={'-' if shooter < 0 else shooter} bih={_BIH_TEXT[after[_IN_HAND]]} "
+            f"phase={_PHASE_TEXT[after[_PHASE]]} counts={after[_COUNT0]},{after[_COUNT1]} "
+            f"table={_TABLE_TEXT[after[_ON_BITS]]} spotted={'yes' if spotted else 'no'} "
             f"winner={'-' if winner < 0 else winner} cited={_text(cited)}")
 
 
@@ -127,6 +127,8 @@ def _text(rules: tuple[RuleId, ...]) -> str:
     return text
 
 
+_SHOOTER, _PHASE, _IN_HAND, _ON_BITS, _COUNT0, _COUNT1, _WINNER = (int(c) for c in (
+    RackCol.SHOOTER, RackCol.PHASE, RackCol.IN_HAND, RackCol.ON_BITS, RackCol.COUNT0, RackCol.COUNT1, RackCol.WINNER))
 _NAMES: dict[tuple[RuleId, ...], tuple[str, ...]] = {}
 _TEXTS: dict[tuple[RuleId, ...], str] = {}
 _BIH_TEXT = tuple(str(b) for b in BALL_IN_HAND)
