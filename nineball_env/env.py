@@ -137,10 +137,7 @@ class NineBallEnv(gym.Env):
         opponents.reseed(self.opponent, self.np_random)
         redeals = 0
         while True:
-            breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(self.first_breaker)
-            if breaker is None:
-                breaker = int(self.np_random.integers(2))
-            self._game = Game(self.config, self.np_random, breaker)
+            self._game = Game(self.config, self.np_random, self.draw_breaker())
             theirs = self._opponent_turns()
             if not self._game.over:
                 break
@@ -199,6 +196,11 @@ class NineBallEnv(gym.Env):
 
     # -- internals --------------------------------------------------------------------------------
 
+    def draw_breaker(self) -> int:
+        """The first breaker of a new deal (``first_breaker``; "random" draws from ``self.np_random``)."""
+        breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(self.first_breaker)
+        return int(self.np_random.integers(2)) if breaker is None else breaker
+
     def _require_game(self) -> Game:
         if self._game is None:
             raise RuntimeError("call reset() before step(), render() or get_state()")
@@ -216,7 +218,7 @@ class NineBallEnv(gym.Env):
             if len(done) >= MAX_OPPONENT_DECISIONS:
                 raise RuntimeError(f"the opponent made {MAX_OPPONENT_DECISIONS} decisions in a row")
             rack = game.rack  # type: ignore[union-attr]
-            info = {"player": OPPONENT, "phase": str(rack.phase), "ball_in_hand": str(rack.ball_in_hand)}
+            info = opponent_info(str(rack.phase), str(rack.ball_in_hand))
             act = opponents.query(self.opponent, self._observe(OPPONENT), info)
             done.append(self._play(OPPONENT, act))
         return done
@@ -232,6 +234,11 @@ class NineBallEnv(gym.Env):
 
 
 _NO_PLACEMENT = (float("nan"), float("nan"))
+
+
+def opponent_info(phase: str, ball_in_hand: str) -> dict[str, Any]:
+    """What an opponent callable is told beside its observation."""
+    return {"player": OPPONENT, "phase": phase, "ball_in_hand": ball_in_hand}
 
 
 def step_info(mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float], redeals: int, phase: str,

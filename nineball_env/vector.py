@@ -30,7 +30,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from nineball_env import actions, opponents, rewards
-from nineball_env.env import LEARNER, MAX_OPPONENT_DECISIONS, MAX_REDEALS, OPPONENT, NineBallEnv, step_info
+from nineball_env.env import (LEARNER, MAX_OPPONENT_DECISIONS, MAX_REDEALS, OPPONENT, NineBallEnv, opponent_info,
+                              step_info)
 from nineball_env.game import Outcome
 from nineball_env.table_batch import TableBatch
 from nineball_env.kernels.codes import BALL_IN_HAND, PHASES
@@ -229,11 +230,7 @@ class NineBallVectorEnv(VectorEnv):
         return out
 
     def _deal(self, k: int) -> None:
-        env = self.envs[k]
-        breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(env.first_breaker)
-        if breaker is None:
-            breaker = int(env.np_random.integers(2))
-        self.tables.deal(k, breaker)
+        self.tables.deal(k, self.envs[k].draw_breaker())
 
     def _reset_tables(self, ks: list[int], infos: dict[int, dict], stepping: Sequence[int] = ()) -> dict[int, dict]:
         """Deal tables ``ks`` (their generators already seeded) and play every opponent decision due on
@@ -284,8 +281,8 @@ class NineBallVectorEnv(VectorEnv):
             for rows in groups.values():
                 opponent = self.envs[int(active[rows[0]])].opponent
                 infos = None if opponents.batched(opponent) else [
-                    {"player": OPPONENT, "phase": _PHASE_NAMES[tables.rack[k, C.PHASE]],
-                     "ball_in_hand": _BALL_IN_HAND_NAMES[tables.rack[k, C.IN_HAND]]} for k in active[rows].tolist()]
+                    opponent_info(_PHASE_NAMES[tables.rack[k, C.PHASE]], _BALL_IN_HAND_NAMES[tables.rack[k, C.IN_HAND]])
+                    for k in active[rows].tolist()]
                 acts[rows] = opponents.query_batch(opponent, seen[rows], infos)
             for k, decision in zip(active.tolist(), tables.play(active, OPPONENT, acts)):
                 done[k].append(decision)
