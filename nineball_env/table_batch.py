@@ -29,6 +29,11 @@ from nineball_env.rules.facts import ShotFacts
 ON_TABLE_MAX = int(physics.Motion.ROLLING)  # motion codes <= this are on the table
 STATIONARY = float(physics.Motion.STATIONARY)
 ALL_OBJECT_BALLS = sum(1 << b for b in range(1, 10))
+# the codes as plain ints for the Python side (an IntEnum member lookup costs a function call)
+_SHOOTER, _PHASE, _IN_HAND, _WINNER, _BREAKER = (int(c) for c in (C.SHOOTER, C.PHASE, C.IN_HAND, C.WINNER,
+                                                                 C.BREAKER))
+_BREAK, _CHOICE, _OVER = (int(p) for p in (PhaseCode.BREAK, PhaseCode.PUSH_OUT_CHOICE, PhaseCode.RACK_OVER))
+_IN_HAND_NONE, _KITCHEN = int(BallInHandCode.NONE), int(BallInHandCode.KITCHEN)
 
 
 class TableBatch:
@@ -69,7 +74,7 @@ class TableBatch:
 
     def to_move(self, ks: np.ndarray, player: int) -> np.ndarray:
         """Which of tables ``ks`` await a decision of ``player``."""
-        return (self.rack[ks, C.SHOOTER] == player) & ~self.over(ks)
+        return (self.rack[ks, _SHOOTER] == player) & ~self.over(ks)
 
     def snapshot(self) -> tuple:
         """Copies of every array and generator state (``restore`` puts them back)."""
@@ -99,7 +104,7 @@ class TableBatch:
         order = rules.rack_order(self.rngs[k])
         self.balls[k] = rack_balls(order, self.config.table, self.config.params).packed()
         row = self.rack[k]
-        row[:] = (breaker, PhaseCode.BREAK, BallInHandCode.KITCHEN, ALL_OBJECT_BALLS, 0, 0, breaker, NO_PLAYER, -1)
+        row[:] = (breaker, _BREAK, _KITCHEN, ALL_OBJECT_BALLS, 0, 0, breaker, NO_PLAYER, -1)
 
     # -- observations -------------------------------------------------------------------------------
 
@@ -124,7 +129,7 @@ class TableBatch:
         cfg = self.config
         n = len(ks)
         rack = self.rack[ks]
-        shoot = rack[:, C.PHASE] != PhaseCode.PUSH_OUT_CHOICE
+        shoot = rack[:, _PHASE] != _CHOICE
         errors = self._errors[:n]
         noisy = not self.noise.silent
         if noisy:
@@ -139,7 +144,7 @@ class TableBatch:
                       self._limits, self._box, self._pockets, start, rows, declaration, placed, free)
         adjusted = ~free
         for i in np.flatnonzero(adjusted).tolist():
-            self._move_to_free(start, i, rack[i, C.IN_HAND] == BallInHandCode.KITCHEN)
+            self._move_to_free(start, i, rack[i, _IN_HAND] == _KITCHEN)
         facts = ShotFacts(n)  # no facts for the push-out choice: empty rows
         n_events = np.zeros(n, dtype=np.int64)
         sim = np.flatnonzero(shoot)
@@ -154,22 +159,21 @@ class TableBatch:
                       facts.n_off, after, fouls, cited, n_cited, spotted)
         self.rack[ks] = after
         for i in np.flatnonzero(spotted).tolist():  # before the cue ball is taken up (R-SPOT-9 leaves it out)
-            self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, C.IN_HAND] != BallInHandCode.NONE))
+            self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, _IN_HAND] != _IN_HAND_NONE))
         apply_round(self.balls, ks, sim, final, after)
-        ended = after[:, C.PHASE] == PhaseCode.RACK_OVER
+        ended = after[:, _PHASE] == _OVER
         for i in np.flatnonzero(ended).tolist():
-            self._score(int(ks[i]), int(after[i, C.WINNER]), int(after[i, C.BREAKER]))
+            self._score(int(ks[i]), int(after[i, _WINNER]), int(after[i, _BREAKER]))
         spots = start[:, 0, 0:2].tolist()
         out = []
         n_off = facts.n_off.tolist()
-        winner_col, phase_col, over = int(C.WINNER), int(C.PHASE), int(PhaseCode.RACK_OVER)
         for i, (decl, f, nc, npk, sp, before, row, nev, put, moved) in enumerate(zip(
                 declaration.tolist(), fouls.tolist(), n_cited.tolist(), n_pocketed.tolist(), spotted.tolist(),
                 rack.tolist(), after.tolist(), n_events.tolist(), placed.tolist(), adjusted.tolist())):
             out.append(Outcome(
                 player, DECLARATIONS[decl], rules.foul_rules(f), rules.cited_rules(cited[i, :nc].tolist()),
                 tuple(pocketed[i, :npk].tolist()), tuple(facts.off[i, :n_off[i]].tolist()) if n_off[i] else (), sp,
-                before, row, row[winner_col] if row[phase_col] == over else None,
+                before, row, row[_WINNER] if row[_PHASE] == _OVER else None,
                 (spots[i][0], spots[i][1]) if put else None, put and moved, nev))
         return out
 

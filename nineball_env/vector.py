@@ -37,9 +37,10 @@ from nineball_env.table_batch import TableBatch
 from nineball_env.kernels.codes import BALL_IN_HAND, PHASES
 from nineball_env.kernels.codes import RackCol as C
 
-DEFAULT_MAX_EPISODE_STEPS = 200
+DEFAULT_MAX_EPISODE_STEPS = 200  # NineBall-v0's registration (read from the registry when available)
 _PHASE_NAMES = tuple(str(p) for p in PHASES)
-_BALL_IN_HAND_NAMES = tuple(str(b) for b in BALL_IN_HAND)  # NineBall-v0's registration (read from the registry when available)
+_BALL_IN_HAND_NAMES = tuple(str(b) for b in BALL_IN_HAND)
+_PHASE, _IN_HAND, _COUNT0, _COUNT1 = (int(c) for c in (C.PHASE, C.IN_HAND, C.COUNT0, C.COUNT1))  # plain ints: fast
 
 
 def _registered_max_steps() -> int:
@@ -188,8 +189,8 @@ class NineBallVectorEnv(VectorEnv):
         """``NineBallEnv``'s info (``env.step_info``) for table k."""
         rack = self.tables.rack[k].tolist()
         won = self.tables.won[k].tolist()
-        return step_info(mine, theirs, parts, redeals, _PHASE_NAMES[rack[C.PHASE]], _BALL_IN_HAND_NAMES[rack[C.IN_HAND]],
-                         (rack[C.COUNT0], rack[C.COUNT1]), (won[LEARNER], won[OPPONENT]))
+        return step_info(mine, theirs, parts, redeals, _PHASE_NAMES[rack[_PHASE]], _BALL_IN_HAND_NAMES[rack[_IN_HAND]],
+                         (rack[_COUNT0], rack[_COUNT1]), (won[LEARNER], won[OPPONENT]))
 
     def _batch_infos(self, infos: list[dict[str, Any]], ks: list[int]) -> dict[str, Any]:
         """``infos[i]`` of table ``ks[i]`` batched as ``VectorEnv._add_info`` does table by table (same arrays,
@@ -281,7 +282,7 @@ class NineBallVectorEnv(VectorEnv):
             for rows in groups.values():
                 opponent = self.envs[int(active[rows[0]])].opponent
                 infos = None if opponents.batched(opponent) else [
-                    opponent_info(_PHASE_NAMES[tables.rack[k, C.PHASE]], _BALL_IN_HAND_NAMES[tables.rack[k, C.IN_HAND]])
+                    opponent_info(_PHASE_NAMES[tables.rack[k, _PHASE]], _BALL_IN_HAND_NAMES[tables.rack[k, _IN_HAND]])
                     for k in active[rows].tolist()]
                 acts[rows] = opponents.query_batch(opponent, seen[rows], infos)
             for k, decision in zip(active.tolist(), tables.play(active, OPPONENT, acts)):
