@@ -17,9 +17,9 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from agents.base import Agent, BaseAgent, TableView
-from nineball_env import actions, observation, opponents
-from nineball_env.game import Game, GameConfig, Outcome, with_shot
-from nineball_env.noise import NoiseConfig, make_noise, perturb
+from nineball_env import actions, opponents
+from nineball_env.game import Game, GameConfig, Outcome
+from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.rules import Declaration, Phase
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
 
@@ -144,25 +144,18 @@ def play_match(agent_a: Agent, agent_b: Agent, config: MatchConfig, seed: int = 
     tallies = (Tally(), Tally())
     racks: list[RackRecord] = []
     rack_decisions = [0, 0]
-    t = config.table
     while not game.over:
         player = game.to_move
         assert player is not None
         if sum(rack_decisions) >= MAX_DECISIONS_PER_RACK:
             raise RuntimeError(f"a rack ran past {MAX_DECISIONS_PER_RACK} decisions")
         rack = game.rack
-        obs = observation.encode(game.balls.pos, game.on_table(), rack, game.match, player, t.width, t.length)
+        obs = game.observe(player)
         agent = players[player]
         start = time.perf_counter()
         action = _act(agent, obs, TableView.from_game(game, config.noise, config.scale))
         think = time.perf_counter() - start
-        decision = actions.decode(action, ball_in_hand=str(rack.ball_in_hand),
-                                  push_out_allowed=rack.phase is Phase.PUSH_OUT_ALLOWED,
-                                  choice=rack.phase is Phase.PUSH_OUT_CHOICE, table=t, params=config.params,
-                                  scale=config.scale)
-        if decision.shot is not None:
-            decision = with_shot(decision, perturb(decision.shot, config.noise, noise_rng, config.params))
-        outcome = game.apply(player, decision)
+        outcome = game.play(player, action, config.scale, config.noise, noise_rng)
         rack_decisions[player] += 1
         _tally(tallies[player], outcome, getattr(agent, "intent", None), think)
         if outcome.rack_winner is not None:

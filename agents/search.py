@@ -25,20 +25,48 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 import physics
 from agents.base import TableView, ViewAgent
-from agents.outcome import ShotOutcome, classify
 from agents.shots import aim_sigma, best_ease, corrected_phi, cue_spots, pot_options, rolling_speed_for
 from nineball_env import actions, placement
 from nineball_env.aiming import direction_deg
 from nineball_env.noise import MIN_SPEED, perturb
-from nineball_env.rules import Phase
+from nineball_env import rules
+from nineball_env.rules import BallInHand, Phase
 from physics import BallState, Shot
 
 WIN, FOUL = 1.0, 0.05
+
+
+class ShotOutcome(NamedTuple):
+    """What a simulated shot did, in the terms the search scores: foul, object balls pocketed, the 9, scratch."""
+
+    foul: bool
+    potted: int
+    nine: bool
+    cue_lost: bool
+
+    @property
+    def legal_pot(self) -> bool:
+        """A legal shot that pocketed at least one object ball: the shooter stays at the table (or wins)."""
+        return not self.foul and self.potted > 0
+
+
+def judge(view: TableView, result: physics.SimResult, push_out: bool = False) -> ShotOutcome:
+    """The rules' ruling on a simulated ordinary shot (or push-out) by the deciding player of ``view``."""
+    rack = view.rack
+    phase = Phase.PUSH_OUT_ALLOWED if push_out else Phase.NORMAL
+    state = rules.RackState(rack.breaker, view.player, rack.on_table, phase, BallInHand.NONE, rack.foul_counts)
+    ruling = rules.decide_log(state, result.events.rows,
+                              rules.Declaration.PUSH_OUT if push_out else rules.Declaration.SHOT)
+    pocketed = ruling.pocketed
+    cue_lost = 0 in pocketed or 0 in ruling.off_table
+    return ShotOutcome(ruling.foul, sum(1 for b in pocketed if b != 0), 9 in pocketed, cue_lost)
+
 MAX_SPEED = 8.0  # [m/s] the fastest ordinary shot the search tries
 # The pot grid around each aim: cue speeds as multiples of the speed that just rolls the ball in, and draw/follow;
 # fine enough in speed to stop the cue ball where the next shot wants it (position play).
@@ -266,7 +294,7 @@ class SearchAgent(ViewAgent):
             for V in (0.5, 0.9):
                 shot = Shot(V0=V, phi=float(angle))
                 result = physics.simulate(state, shot, view.table, view.params, max_events=256, max_time=30.0)
-                out = classify(result, view.rack.lowest, push_out=True)
+                out = judge(view, result, push_out=True)
                 if out.foul:
                     continue
                 e = self._ease(view, result.state)
@@ -430,7 +458,7 @@ class SearchAgent(ViewAgent):
             result = physics.simulate(state, shot, view.table, view.params, max_events=1000, max_time=60.0)
         except ValueError:
             return 0.0, ShotOutcome(True, 0, False, False), None
-        out = classify(result, view.rack.lowest)
+        out = judge(view, result)
         if out.foul:
             return (0.0 if view.my_fouls >= 2 else FOUL), out, result.state
         if out.nine:

@@ -19,10 +19,9 @@ import numpy as np
 
 from agents.base import TableView
 from agents.stats import wilson
-from nineball_env import actions
-from nineball_env.game import Game, GameConfig, with_shot
-from nineball_env.noise import make_noise, perturb
-from nineball_env.rules import Phase
+from nineball_env.game import Game, GameConfig
+from nineball_env.noise import make_noise
+from nineball_env.rules import Declaration, Phase
 
 
 CALIBRATION: list[tuple[float, float, bool, int]] = []  # (estimated success, value, made, decision) per pot
@@ -41,13 +40,8 @@ def run_rack(agent, seed: int, index: int, noise) -> tuple[str, list[float], int
         start = time.perf_counter()
         action = agent.decide(view)
         times.append(time.perf_counter() - start)
-        decision = actions.decode(action, ball_in_hand=str(rack.ball_in_hand),
-                                  push_out_allowed=rack.phase is Phase.PUSH_OUT_ALLOWED,
-                                  choice=rack.phase is Phase.PUSH_OUT_CHOICE, table=view.table, params=view.params)
-        if decision.shot is not None:
-            decision = with_shot(decision, perturb(decision.shot, noise, noise_rng, view.params))
         breaking = rack.phase is Phase.BREAK
-        outcome = game.apply(0, decision)
+        outcome = game.play(0, action, noise=noise, rng=noise_rng)
         ruling = outcome.ruling
         if not breaking and agent.intent == "pot" and agent.last_plan is not None:
             made = not ruling.foul and any(b != 0 for b in ruling.pocketed)
@@ -59,7 +53,7 @@ def run_rack(agent, seed: int, index: int, noise) -> tuple[str, list[float], int
             continue
         if breaking:
             return ("break foul" if ruling.foul else "dry break"), times, left
-        if decision.push_out:
+        if ruling.declaration is Declaration.PUSH_OUT:
             return "push-out", times, left
         if ruling.foul:
             return f"foul ({agent.intent})", times, left

@@ -22,28 +22,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import IntEnum
 
 import numpy as np
 
+from nineball_env.kernels.codes import N_ACTION, A
+from nineball_env.kernels.round import lin, shot_of
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Shot, Table
 
 
-class A(IntEnum):
-    """Index of each action component."""
-
-    AIM = 0
-    SPEED = 1
-    SIDE = 2
-    VERTICAL = 3
-    ELEVATION = 4
-    PLACE_X = 5
-    PLACE_Y = 6
-    PUSH_OUT = 7
-    PASS_BACK = 8
-
-
-N_ACTION = len(A)
 
 #: Where the cue ball may be placed; the values equal the rules' ``BallInHand`` values.
 BIH_NONE, BIH_KITCHEN, BIH_ANYWHERE = "none", "kitchen", "anywhere"
@@ -92,10 +78,6 @@ class Decision:
     pass_back: bool = False
 
 
-def _lin(u: float, lo: float, hi: float) -> float:
-    return lo + (u + 1.0) * 0.5 * (hi - lo)
-
-
 def _unlin(v: float, lo: float, hi: float) -> float:
     return 2.0 * (v - lo) / (hi - lo) - 1.0 if hi > lo else 0.0
 
@@ -117,12 +99,43 @@ def _in_unit_box(arr: np.ndarray) -> bool:
     return True
 
 
-def check_action(action: object) -> np.ndarray:
-    """The action as a float64 vector of length 9, or ValueError naming the problem (shape, NaN, range)."""
+_NUMERIC_KINDS = "fiu"  # float, signed and unsigned integer arrays are numbers; bool, complex, text are not
+
+
+def as_action_array(action: object, name: str = "action") -> np.ndarray:
+    """``action`` as a float64 array (any shape), or TypeError naming ``name`` for what is not real numbers.
+
+    Strings, bools, complex numbers and objects are rejected rather than converted: a stringly-typed
+    or boolean action is a caller bug, and a complex one would silently lose its imaginary part.
+    """
+    if type(action) is np.ndarray and action.dtype.kind == "f":  # the common case
+        return action.astype(np.float64, copy=False)
+    if isinstance(action, (str, bytes)):
+        raise TypeError(f"{name}: expected numbers in [-1, 1], got the text {action!r}")
     try:
-        arr = np.asarray(action, dtype=np.float64)
+        raw = np.asarray(action)
     except (TypeError, ValueError):
-        raise ValueError(f"action: expected {N_ACTION} numbers in [-1, 1], got {action!r}") from None
+        raise TypeError(f"{name}: expected numbers in [-1, 1], got {action!r:.80}") from None
+    if raw.dtype.kind not in _NUMERIC_KINDS:
+        raise TypeError(f"{name}: expected real numbers in [-1, 1], got an array of {raw.dtype} ({action!r:.80})")
+    if not isinstance(action, np.ndarray) and _has_bool(action):
+        raise TypeError(f"{name}: expected real numbers in [-1, 1], got booleans in {action!r:.80}")
+    return raw.astype(np.float64)
+
+
+def _has_bool(values: object) -> bool:
+    """A (nested) Python sequence holds a bool (numpy turns ``[True, 0.5]`` into floats without a word)."""
+    if isinstance(values, (bool, np.bool_)):
+        return True
+    if isinstance(values, (list, tuple)):
+        return any(_has_bool(v) for v in values)
+    return False
+
+
+def check_action(action: object) -> np.ndarray:
+    """The action as a float64 vector of length 9, or an error naming the problem: TypeError for what is not
+    real numbers (text, bools, complex), ValueError for the shape, NaN or a component outside [-1, 1]."""
+    arr = as_action_array(action)
     if arr.shape != (N_ACTION,):
         raise ValueError(f"action: expected shape ({N_ACTION},), got {arr.shape}")
     if _in_unit_box(arr):  # the common case
@@ -138,19 +151,16 @@ def check_action(action: object) -> np.ndarray:
 
 def action_to_shot(action: np.ndarray, scale: ActionScale = DEFAULT_SCALE) -> Shot:
     """The cue strike encoded in components AIM … ELEVATION of a checked action."""
-    u = action
-    phi = 180.0 * float(u[A.AIM])
-    V0 = _lin(float(u[A.SPEED]), scale.v_min, scale.v_max)
-    theta = _lin(float(u[A.ELEVATION]), 0.0, scale.theta_max)
-    return Shot(V0=V0, phi=phi, theta=theta, a=scale.tip_max * float(u[A.SIDE]),
-                b=scale.tip_max * float(u[A.VERTICAL]))
+    V0, phi, theta, a, b = shot_of(np.asarray(action, dtype=np.float64), float(scale.v_min), float(scale.v_max),
+                                   float(scale.tip_max), float(scale.theta_max))
+    return Shot(V0=V0, phi=phi, theta=theta, a=a, b=b)
 
 
 def action_to_placement(action: np.ndarray, ball_in_hand: str, table: Table = DEFAULT_TABLE,
                         params: PhysicsParams = DEFAULT_PARAMS) -> tuple[float, float]:
     """The cue-ball centre [m] encoded in PLACE_X, PLACE_Y for ``ball_in_hand`` "kitchen" or "anywhere"."""
     x_lo, x_hi, y_lo, y_hi = placement_box(ball_in_hand, table, params)
-    return (_lin(float(action[A.PLACE_X]), x_lo, x_hi), _lin(float(action[A.PLACE_Y]), y_lo, y_hi))
+    return (lin(float(action[A.PLACE_X]), x_lo, x_hi), lin(float(action[A.PLACE_Y]), y_lo, y_hi))
 
 
 def decode(action: np.ndarray, *, ball_in_hand: str = BIH_NONE, push_out_allowed: bool = False,

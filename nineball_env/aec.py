@@ -21,8 +21,8 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 
 from nineball_env import actions, observation
 from nineball_env.env import ruling_info
-from nineball_env.game import Game, GameConfig, Outcome, with_shot
-from nineball_env.noise import NoiseConfig, make_noise, perturb
+from nineball_env.game import Game, GameConfig, Outcome
+from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
 from physics import PhysicsParams, Table
 
@@ -53,13 +53,9 @@ class NineBallAEC(AECEnv):
         check_render_mode(render_mode)
         if first_breaker not in (*AGENTS, "random"):
             raise ValueError(f"first_breaker: expected one of {[*AGENTS, 'random']}, got {first_breaker!r}")
-        if match_race is not None and (isinstance(match_race, bool) or not isinstance(match_race, int) or match_race < 1):
-            raise ValueError(f"match_race: expected None (one rack) or a whole number >= 1, got {match_race!r}")
         if isinstance(max_decisions, bool) or not isinstance(max_decisions, int) or max_decisions < 1:
             raise ValueError(f"max_decisions: expected a whole number >= 1, got {max_decisions!r}")
-        base = GameConfig()
-        self.config = GameConfig(table=table or base.table, params=params or base.params, race_to=match_race or 1,
-                                 break_order=break_order, strict_placement=bool(strict_placement))
+        self.config = GameConfig.for_env(match_race, break_order, strict_placement, table, params)
         self.first_breaker = first_breaker
         self.noise = make_noise(noise)
         self.scale = action_scale or actions.DEFAULT_SCALE
@@ -98,10 +94,7 @@ class NineBallAEC(AECEnv):
             self.render()
 
     def observe(self, agent: str) -> np.ndarray:
-        game = self._require_game()
-        t = self.config.table
-        return observation.encode(game.balls.pos, game.on_table(), game.rack, game.match, AGENTS.index(agent),
-                                  t.width, t.length)
+        return self._require_game().observe(AGENTS.index(agent))
 
     def step(self, action: np.ndarray | None) -> None:
         agent = self.agent_selection
@@ -113,10 +106,7 @@ class NineBallAEC(AECEnv):
         player = AGENTS.index(agent)
         snap = game.snapshot()
         try:
-            decision = game.decode(act, self.scale)
-            if decision.shot is not None and not self.noise.silent:
-                decision = with_shot(decision, perturb(decision.shot, self.noise, self.np_random, self.config.params))
-            outcome = game.apply(player, decision)
+            outcome = game.play(player, act, self.scale, self.noise, self.np_random)
         except BaseException:
             game.restore(snap)
             raise
@@ -169,7 +159,7 @@ class NineBallAEC(AECEnv):
         return {
             "ruling": ruling_info(outcome),
             "by": AGENTS[outcome.player] if outcome else "",
-            "pocketed": tuple(outcome.ruling.pocketed) if outcome else (),
+            "pocketed": outcome.pocketed if outcome else (),
             "placement_adjusted": bool(outcome and outcome.placement_adjusted),
             "n_events": outcome.n_events if outcome else 0,
             "phase": str(rack.phase),

@@ -9,10 +9,10 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from nineball_env import actions, observation, opponents, rewards
+from nineball_env import actions, observation, opponents, rewards, rules
 from nineball_env.aiming import AimingPolicy
-from nineball_env.game import Game, GameConfig, GameSnapshot, Outcome, with_shot
-from nineball_env.noise import NoiseConfig, make_noise, perturb
+from nineball_env.game import Game, GameConfig, GameSnapshot, Outcome
+from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
 from physics import PhysicsParams, Table
 
@@ -26,7 +26,7 @@ class NineBallEnv(gym.Env):
     """Nine-ball against an opponent policy: every decision a player makes is an action.
 
     ## Description
-    A rack (or a race-to-N match) of nine-ball (RULES.md) on a 9-ft table with event-based
+    A rack (or a race-to-N match) of nine-ball (docs/rules.md) on a 9-ft table with event-based
     physics. The learner is player 0; the opponent's decisions run inside ``step``, and the rules
     decide who acts next (a player who pockets legally shoots again). One step is one decision of
     the learner: a shot — with the cue-ball placement when it has ball in hand (in the kitchen on the
@@ -58,7 +58,7 @@ class NineBallEnv(gym.Env):
 
     | Slice | Name     | Meaning                                                                  |
     |-------|----------|--------------------------------------------------------------------------|
-    | 0:20  | pos      | (x/width, y/length) of balls 0–9; 0 for a ball off the table or in hand  |
+    | 0:20  | pos      | (x/width, y/length) of balls 0–9 in [0, 1]; 0 off the table or in hand   |
     | 20:30 | on_table | 1 if ball 0–9 is on the table (the cue ball is 0 while in hand)          |
     | 30:39 | lowest   | one-hot lowest object ball 1–9 (R-LOWEST)                                |
     | 39:43 | phase    | one-hot break / push-out allowed / push-out choice / normal              |
@@ -117,11 +117,7 @@ class NineBallEnv(gym.Env):
         check_render_mode(render_mode)
         if first_breaker not in FIRST_BREAKERS:
             raise ValueError(f"first_breaker: expected one of {FIRST_BREAKERS}, got {first_breaker!r}")
-        if match_race is not None and (isinstance(match_race, bool) or not isinstance(match_race, int) or match_race < 1):
-            raise ValueError(f"match_race: expected None (one rack) or a whole number >= 1, got {match_race!r}")
-        base = GameConfig()
-        self.config = GameConfig(table=table or base.table, params=params or base.params, race_to=match_race or 1,
-                                 break_order=break_order, strict_placement=bool(strict_placement))
+        self.config = GameConfig.for_env(match_race, break_order, strict_placement, table, params)
         self.first_breaker = first_breaker
         self.noise = make_noise(noise)
         self.shaping = rewards.make_shaping(reward_shaping)
@@ -141,10 +137,7 @@ class NineBallEnv(gym.Env):
         opponents.reseed(self.opponent, self.np_random)
         redeals = 0
         while True:
-            breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(self.first_breaker)
-            if breaker is None:
-                breaker = int(self.np_random.integers(2))
-            self._game = Game(self.config, self.np_random, breaker)
+            self._game = Game(self.config, self.np_random, self.draw_breaker())
             theirs = self._opponent_turns()
             if not self._game.over:
                 break
@@ -163,8 +156,7 @@ class NineBallEnv(gym.Env):
             raise RuntimeError("the episode is over: call reset()")
         snap = game.snapshot()
         try:
-            decision = self._decide(act)  # scale the action, add noise
-            mine = game.apply(LEARNER, decision)  # simulate → rule → apply
+            mine = self._play(LEARNER, act)  # scale the action, add noise, simulate → rule → apply
             theirs = self._opponent_turns()  # the opponent's decisions until the learner's next one
         except BaseException:
             game.restore(snap)  # a rejected action (strict placement, a bad opponent action) changes nothing
@@ -204,18 +196,20 @@ class NineBallEnv(gym.Env):
 
     # -- internals --------------------------------------------------------------------------------
 
+    def draw_breaker(self) -> int:
+        """The first breaker of a new deal (``first_breaker``; "random" draws from ``self.np_random``)."""
+        breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(self.first_breaker)
+        return int(self.np_random.integers(2)) if breaker is None else breaker
+
     def _require_game(self) -> Game:
         if self._game is None:
             raise RuntimeError("call reset() before step(), render() or get_state()")
         return self._game
 
 
-    def _decide(self, act: np.ndarray) -> actions.Decision:
-        """What ``act`` means for the player to move, with execution noise from ``self.np_random`` on the shot."""
-        decision = self._game.decode(act, self.scale)  # type: ignore[union-attr]
-        if decision.shot is None or self.noise.silent:
-            return decision
-        return with_shot(decision, perturb(decision.shot, self.noise, self.np_random, self.config.params))
+    def _play(self, player: int, act: np.ndarray) -> Outcome:
+        """``player``'s turn with the checked action ``act``, execution noise drawn from ``self.np_random``."""
+        return self._game.play(player, act, self.scale, self.noise, self.np_random)  # type: ignore[union-attr]
 
     def _opponent_turns(self) -> list[Outcome]:
         """Play the opponent's decisions until the learner is to decide or the game is over."""
@@ -224,47 +218,59 @@ class NineBallEnv(gym.Env):
             if len(done) >= MAX_OPPONENT_DECISIONS:
                 raise RuntimeError(f"the opponent made {MAX_OPPONENT_DECISIONS} decisions in a row")
             rack = game.rack  # type: ignore[union-attr]
-            info = {"player": OPPONENT, "phase": str(rack.phase), "ball_in_hand": str(rack.ball_in_hand)}
+            info = opponent_info(str(rack.phase), str(rack.ball_in_hand))
             act = opponents.query(self.opponent, self._observe(OPPONENT), info)
-            done.append(game.apply(OPPONENT, self._decide(act)))  # type: ignore[union-attr]
+            done.append(self._play(OPPONENT, act))
         return done
 
     def _observe(self, player: int) -> np.ndarray:
-        game = self._game
-        t = self.config.table
-        return observation.encode(game.balls.pos, game.on_table(), game.rack, game.match, player,  # type: ignore[union-attr]
-                                  t.width, t.length)
+        return self._game.observe(player)  # type: ignore[union-attr]
 
     def _info(self, mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float], redeals: int) -> dict:
-        game = self._game
-        rack, match = game.rack, game.match  # type: ignore[union-attr]
-        return {
-            "ruling": ruling_info(mine),
-            "pocketed": tuple(mine.ruling.pocketed) if mine else (),
-            "placement": mine.placement if mine and mine.placement else (float("nan"), float("nan")),
-            "placement_adjusted": bool(mine and mine.placement_adjusted),
-            "n_events": mine.n_events if mine else 0,
-            "opponent": {
-                "decisions": len(theirs),
-                "fouls": sum(o.ruling.foul for o in theirs),
-                "pocketed": tuple(b for o in theirs for b in o.ruling.pocketed),
-                "rulings": tuple(f"{o.ruling.declaration}: {o.ruling.describe()}" for o in theirs),
-            },
-            "phase": str(rack.phase),
-            "ball_in_hand": str(rack.ball_in_hand),
-            "foul_counts": (rack.foul_counts[LEARNER], rack.foul_counts[OPPONENT]),
-            "score": (match.racks_won[LEARNER], match.racks_won[OPPONENT]),
-            "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent"
-                           for o in ([mine] if mine else []) + theirs if o.rack_winner is not None),
-            "redeals": redeals,
-            "reward_parts": parts,
-        }
+        rack, match = self._game.rack, self._game.match  # type: ignore[union-attr]
+        return step_info(mine, theirs, parts, redeals, str(rack.phase), str(rack.ball_in_hand),
+                         (rack.foul_counts[LEARNER], rack.foul_counts[OPPONENT]),
+                         (match.racks_won[LEARNER], match.racks_won[OPPONENT]))
+
+
+_NO_PLACEMENT = (float("nan"), float("nan"))
+
+
+def opponent_info(phase: str, ball_in_hand: str) -> dict[str, Any]:
+    """What an opponent callable is told beside its observation."""
+    return {"player": OPPONENT, "phase": phase, "ball_in_hand": ball_in_hand}
+
+
+def step_info(mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float], redeals: int, phase: str,
+              ball_in_hand: str, foul_counts: tuple[int, int], score: tuple[int, int]) -> dict[str, Any]:
+    """The ``info`` of one step of ``NineBall-v0`` (and of each table of the vector env): the learner's decision
+    ``mine`` (None on reset), the opponent's decisions ``theirs``, and the state after them (learner first)."""
+    return {
+        "ruling": ruling_info(mine),
+        "pocketed": mine.pocketed if mine else (),
+        "placement": mine.placement if mine and mine.placement else _NO_PLACEMENT,
+        "placement_adjusted": bool(mine and mine.placement_adjusted),
+        "n_events": mine.n_events if mine else 0,
+        "opponent": {
+            "decisions": len(theirs),
+            "fouls": sum(o.foul for o in theirs),
+            "pocketed": tuple(b for o in theirs for b in o.pocketed),
+            "rulings": tuple(f"{o.declaration}: {o.text()}" for o in theirs),
+        },
+        "phase": phase,
+        "ball_in_hand": ball_in_hand,
+        "foul_counts": foul_counts,
+        "score": score,
+        "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent"
+                       for o in ([mine] if mine else []) + theirs if o.rack_winner is not None),
+        "redeals": redeals,
+        "reward_parts": parts,
+    }
 
 
 def ruling_info(outcome: Outcome | None) -> dict[str, Any]:
     """The ruling part of ``info`` (empty values before the learner's first decision)."""
     if outcome is None:
         return {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}
-    r = outcome.ruling
-    return {"declaration": str(r.declaration), "foul": r.foul, "fouls": tuple(str(f) for f in r.fouls),
-            "cited": tuple(str(c) for c in r.cited), "text": r.describe()}
+    return {"declaration": str(outcome.declaration), "foul": outcome.foul, "fouls": rules.rule_names(outcome.fouls),
+            "cited": rules.rule_names(outcome.cited), "text": outcome.text()}

@@ -1,7 +1,7 @@
 """A game of nine-ball: the physics ball state, the rules' rack and match state, and the seeded generator.
 
-This is the physics → rules adapter: a decision is simulated, its event log summarised with
-``shot_facts`` (numba, straight from the log rows) and ruled on with ``rules.decide_summary``; the ruling is then applied to the balls
+This is the physics → rules adapter: a decision is simulated and its event-log rows ruled on by the
+rules kernel (``rules.decide_log``); the ruling is then applied to the balls
 (the 9 is spotted, a cue ball in hand is taken off the table) and finished racks go to the match.
 Players are 0 and 1; the rules say who acts next.
 """
@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import copy
 import functools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
 import physics
 from nineball_env import placement as placing
 from nineball_env import rules
-from nineball_env import actions
+from nineball_env import actions, observation
 from nineball_env.actions import Decision
-from nineball_env.shot_facts import summarize_rows
+from nineball_env.noise import PRESETS, NoiseConfig, perturb
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, SimResult, Table
 
+SILENT = PRESETS["none"]
 MAX_CONTINUATIONS = 4  # extra simulate calls when a shot hits the event or time cap
 
 
@@ -48,33 +50,104 @@ class GameConfig:
             raise ValueError(f"break_order: expected one of {[b.value for b in rules.BreakOrder]}, "
                              f"got {self.break_order!r}")
 
+    @classmethod
+    def for_env(cls, match_race: int | None, break_order: str, strict_placement: bool, table: Table | None,
+                params: PhysicsParams | None) -> GameConfig:
+        """The configuration from an env's arguments (``match_race`` None: one rack; None table/params: defaults)."""
+        if match_race is not None and (isinstance(match_race, bool) or not isinstance(match_race, int) or match_race < 1):
+            raise ValueError(f"match_race: expected None (one rack) or a whole number >= 1, got {match_race!r}")
+        return cls(table=table or DEFAULT_TABLE, params=params or DEFAULT_PARAMS, race_to=match_race or 1,
+                   break_order=break_order, strict_placement=bool(strict_placement))
+
     @property
     def geometry(self) -> rules.RackGeometry:
         """The table numbers the rules place and spot balls with."""
         return _rack_geometry(self.table.width, self.table.length, self.params.R)
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What one decision did.
+class Outcome(NamedTuple):
+    """What one decision did: the rules' ruling in parts, and how the decision was played.
+
+    The one record of a decision, for a ``Game`` and for each table of a ``TableBatch``.
 
     Attributes:
         player: who decided.
-        ruling: the rules' ruling (fouls, cited rules, pocketed balls, the next rack state).
+        declaration, fouls, cited, pocketed, off_table, nine_spotted: the ruling's (see ``rules.Ruling``).
+        before, after: the rack before and right after the ruling: a ``RackState``, or its packed row (a list,
+            ``RackState.packed``) for a batch's tables; ``ruling`` gives both as states.
+        rack_winner: the player who won the rack if this decision ended it, else None.
         placement: where the cue ball was placed (ball in hand), else None.
         placement_adjusted: the requested placement was illegal and moved to the nearest legal spot.
         n_events: events the physics logged for the shot (0 for the push-out choice).
-        rack_winner: the player who won the rack if this decision ended it, else None.
-        result: the simulation (None for the push-out choice), for rendering.
+        result: the simulation (a ``Game``'s shots; None for the push-out choice), for rendering.
+        given_ruling: the ``rules.Ruling`` itself when the decision was ruled as one (a ``Game``'s).
     """
 
     player: int
-    ruling: rules.Ruling
+    declaration: rules.Declaration
+    fouls: tuple[rules.RuleId, ...]
+    cited: tuple[rules.RuleId, ...]
+    pocketed: tuple[int, ...]
+    off_table: tuple[int, ...]
+    nine_spotted: bool
+    before: rules.RackState | list[int]
+    after: rules.RackState | list[int]
+    rack_winner: int | None = None
     placement: tuple[float, float] | None = None
     placement_adjusted: bool = False
     n_events: int = 0
-    rack_winner: int | None = None
-    result: SimResult | None = field(default=None, repr=False, compare=False)
+    result: SimResult | None = None
+    given_ruling: rules.Ruling | None = None
+
+    @classmethod
+    def of_ruling(cls, player: int, ruling: rules.Ruling, rack_winner: int | None = None,
+                  placement: tuple[float, float] | None = None, placement_adjusted: bool = False, n_events: int = 0,
+                  result: SimResult | None = None) -> Outcome:
+        """The outcome of a decision ruled as ``ruling``."""
+        return cls(player, ruling.declaration, ruling.fouls, ruling.cited, ruling.pocketed, ruling.off_table,
+                   ruling.nine_spotted, ruling.before, ruling.after, rack_winner, placement, placement_adjusted,
+                   n_events, result, ruling)
+
+    @property
+    def ruling(self) -> rules.Ruling:
+        """The readable ruling (``rules.Ruling``); a batch table's is built here, its rack states validated."""
+        if self.given_ruling is not None:
+            return self.given_ruling
+        before, after = (state if isinstance(state, rules.RackState) else
+                         rules.RackState.from_packed(np.asarray(state, dtype=np.int64))
+                         for state in (self.before, self.after))
+        return rules.Ruling(before, self.declaration, self.fouls, self.cited, self.pocketed, self.off_table,
+                            self.nine_spotted, after)
+
+    @property
+    def foul(self) -> bool:
+        """The decision was a foul."""
+        return bool(self.fouls)
+
+    @property
+    def legal_pots(self) -> int:
+        """Object balls pocketed on a legal shot (not a push-out): what reward shaping counts."""
+        if self.fouls or self.declaration is not rules.Declaration.SHOT:
+            return 0
+        return sum(1 for b in self.pocketed if b != 0)
+
+    def text(self) -> str:
+        """The ruling in one line (``rules.Ruling.describe``), without building the ruling."""
+        after = self.after
+        row = after.packed().tolist() if isinstance(after, rules.RackState) else after
+        return rules.describe_row(self.fouls, self.cited, self.nine_spotted, row)
+
+    def __repr__(self) -> str:
+        return (f"Outcome(player={self.player}, {self.declaration}: {self.text()}, placement={self.placement}, "
+                f"adjusted={self.placement_adjusted}, n_events={self.n_events})")
+
+    def __eq__(self, other: object) -> bool:  # the simulation and the ruling view are not compared
+        return isinstance(other, Outcome) and self[:_COMPARED] == other[:_COMPARED]
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_COMPARED = Outcome._fields.index("result")
 
 
 @dataclass(frozen=True, eq=False)
@@ -191,6 +264,22 @@ class Game:
                               choice=rack.phase is rules.Phase.PUSH_OUT_CHOICE, table=cfg.table, params=cfg.params,
                               scale=scale)
 
+    def observe(self, player: int) -> np.ndarray:
+        """The observation of ``player`` (``nineball_env.observation``)."""
+        t = self.config.table
+        return observation.encode(self.balls.pos, self.balls.on_table(), self.rack, self.match, player, t.width,
+                                  t.length)
+
+    def play(self, player: int, act: np.ndarray, scale: actions.ActionScale = actions.DEFAULT_SCALE,
+             noise: NoiseConfig = SILENT, rng: np.random.Generator | None = None) -> Outcome:
+        """One turn of ``player`` from a checked action: decode it for the phase, add execution noise drawn from
+        ``rng`` (default: the game's generator) to its shot, then ``apply`` it. Every env and match plays so."""
+        decision = self.decode(act, scale)
+        if decision.shot is not None and not noise.silent:
+            shot = perturb(decision.shot, noise, self.rng if rng is None else rng, self.config.params)
+            decision = replace(decision, shot=shot)
+        return self.apply(player, decision)
+
     def apply(self, player: int, decision: Decision) -> Outcome:
         """Play ``decision`` for ``player``: simulate, rule, apply. Raises ValueError (nothing changed) when it
         is not that player's turn, the decision does not fit the phase, or a strict placement is illegal.
@@ -242,7 +331,7 @@ class Game:
         if result is None:
             raise ValueError("result: expected the simulation of the prepared shot, got None")
         result, rows = self._complete(result)
-        ruling = rules.decide_summary(self.rack, summarize_rows(rows), prepared.declaration)
+        ruling = rules.decide_log(self.rack, rows, prepared.declaration)
         self.balls = result.state.copy()
         return self._finish(ruling, prepared.player, prepared.placement, prepared.placement_adjusted,
                             len(result.events), result)
@@ -253,20 +342,17 @@ class Game:
         if requested is None:
             raise ValueError("placement: the player has ball in hand and must place the cue ball (R-BIH)")
         kitchen = self.rack.ball_in_hand is rules.BallInHand.KITCHEN
-        on = self.balls.on_table().tolist()
-        centres = self.balls.pos.tolist()
-        balls = [b for b in range(1, len(on)) if on[b]]  # the object balls on the table (not the cue ball)
-        points = [centres[b] for b in balls]
+        on = self.balls.on_table()
+        on[0] = False
+        points = self.balls.pos[on]  # the object balls on the table (not the cue ball)
         x, y = float(requested[0]), float(requested[1])
-        spot = (x, y)
-        adjusted = not placing.is_free(x, y, points, cfg.table, cfg.params, kitchen)
-        if adjusted:
+        if placing.is_free(x, y, points, cfg.table, cfg.params, kitchen):
+            return (x, y), False
+        if cfg.strict_placement:
             where = "in the kitchen (R-BREAK-POS)" if kitchen else "on the table (R-BIH)"
-            if cfg.strict_placement:
-                raise ValueError(f"placement: cue ball at ({x:.4f}, {y:.4f}) m is not a free spot {where}: "
-                                 "it touches a ball, a pocket or the rail")
-            spot = placing.nearest_free(x, y, np.array(points).reshape(-1, 2), cfg.table, cfg.params, kitchen)
-        return rules.check_cue_placement(self.rack, spot, dict(zip(balls, points)), self.geometry), adjusted
+            raise ValueError(f"placement: cue ball at ({x:.4f}, {y:.4f}) m is not a free spot {where}: "
+                             "it touches a ball, a pocket or the rail")
+        return placing.nearest_free(x, y, points, cfg.table, cfg.params, kitchen), True
 
     def _simulate(self, start: BallState, shot: physics.Shot) -> tuple[SimResult, np.ndarray]:
         """Run the shot to rest (continuing past the event/time caps) and return all its log rows."""
@@ -299,7 +385,7 @@ class Game:
             if not self.match.over:
                 self.rack, order = self.match.new_rack(self.rng)
                 self.balls = rack_balls(order, self.config.table, self.config.params)
-        self.last = Outcome(player, ruling, spot, adjusted, n_events, winner, result)
+        self.last = Outcome.of_ruling(player, ruling, winner, spot, adjusted, n_events, result)
         return self.last
 
 
@@ -327,8 +413,3 @@ def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.nda
     if final is not result.state:
         result = SimResult(result.initial, final, result.events, result.hit_event_cap, result.hit_time_cap)
     return result, np.concatenate(parts)
-
-
-def with_shot(decision: Decision, shot: physics.Shot | None) -> Decision:
-    """``decision`` with its shot replaced (for the noisy shot)."""
-    return replace(decision, shot=shot)

@@ -6,7 +6,6 @@ The ``icga`` preset is the noise of the Computational Pool tournaments (ICGA 200
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 from typing import Mapping
 
@@ -14,10 +13,13 @@ import numpy as np
 
 from physics import DEFAULT_PARAMS, PhysicsParams, Shot
 from physics.checks import check_numbers
+from nineball_env.kernels.round import perturbed
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET
 
 MIN_SPEED = 0.01  # [m/s] a noisy speed never drops to zero (Shot needs V0 > 0)
 TIP_LIMIT = MAX_TIP_OFFSET * (1.0 - 1e-9)  # a noisy tip offset is pulled back inside the legal disc
+#: (min speed, max speed, max elevation, max tip offset): what keeps a noisy shot legal (``kernels.round.perturbed``)
+LIMITS = np.array([MIN_SPEED, MAX_SPEED, MAX_ELEVATION, TIP_LIMIT])
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,11 @@ class NoiseConfig:
 
     def __post_init__(self) -> None:
         check_numbers(self, label="noise sigma {}", minimum=0.0)
+
+    @property
+    def sigmas(self) -> np.ndarray:
+        """The sigmas as the noise kernel reads them: (phi, V0, theta, a, b)."""
+        return np.array([self.phi, self.V0, self.theta, self.a, self.b], dtype=np.float64)
 
     @property
     def silent(self) -> bool:
@@ -69,13 +76,6 @@ def perturb(shot: Shot, noise: NoiseConfig, rng: np.random.Generator,
     """``shot`` with Gaussian errors added, clipped to the legal Shot ranges; unchanged if the noise is silent."""
     if noise.silent:
         return shot
-    e = rng.standard_normal(5).tolist()
-    V0 = min(max(shot.V0 + noise.V0 * e[1], MIN_SPEED), MAX_SPEED)
-    theta = min(max(shot.theta + noise.theta * e[2], 0.0), MAX_ELEVATION)
-    a = shot.a + noise.a / params.R * e[3]
-    b = shot.b + noise.b / params.R * e[4]
-    r2 = a * a + b * b
-    if r2 > TIP_LIMIT * TIP_LIMIT:
-        r = math.sqrt(r2)
-        a, b = a * TIP_LIMIT / r, b * TIP_LIMIT / r
-    return Shot(V0=V0, phi=shot.phi + noise.phi * e[0], theta=theta, a=a, b=b)
+    V0, phi, theta, a, b = perturbed(float(shot.V0), float(shot.phi), float(shot.theta), float(shot.a), float(shot.b),
+                                     rng.standard_normal(5), noise.sigmas, float(params.R), LIMITS)
+    return Shot(V0=V0, phi=phi, theta=theta, a=a, b=b)

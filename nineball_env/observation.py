@@ -3,7 +3,7 @@
 =========  ========  ==================================================================================
 slice      name      meaning
 =========  ========  ==================================================================================
-0:20       pos       (x / width, y / length) of balls 0 (cue) … 9; 0 for a ball off the table or in hand
+0:20       pos       (x / width, y / length) of balls 0 (cue) … 9, clipped to [0, 1]; 0 off the table/in hand
 20:30      on_table  1 if ball 0 … 9 is on the table (the cue ball is 0 while it is in hand)
 30:39      lowest    one-hot: the lowest object ball 1 … 9 (the ball to hit first, R-LOWEST)
 39:43      phase     one-hot: break, push-out allowed, push-out choice, normal (all 0 once the rack is over)
@@ -21,26 +21,19 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from nineball_env.rules import Match, Phase, RackState
+from nineball_env.kernels.codes import BALL_IN_HAND, OBS_SIZE, PHASES
+from nineball_env.kernels.codes import ObsCol as O
+from nineball_env.kernels.observe import encode_rows
+from nineball_env.rules import Match, RackState
 
 N_BALLS = 10
+_FIELDS = list(O)
+#: name -> slice of each field (``kernels.codes.ObsCol`` gives where each starts)
 LAYOUT: dict[str, slice] = {
-    "pos": slice(0, 20),
-    "on_table": slice(20, 30),
-    "lowest": slice(30, 39),
-    "phase": slice(39, 43),
-    "in_hand": slice(43, 46),
-    "fouls": slice(46, 48),
-    "warning": slice(48, 50),
-    "score": slice(50, 52),
-    "to_move": slice(52, 53),
-    "breaker": slice(53, 54),
-}
-OBS_SIZE = 54
-PHASES = (Phase.BREAK, Phase.PUSH_OUT_ALLOWED, Phase.PUSH_OUT_CHOICE, Phase.NORMAL)
-IN_HAND = ("none", "kitchen", "anywhere")
-_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
-_IN_HAND_INDEX = {b: i for i, b in enumerate(IN_HAND)}
+    f.name.lower(): slice(int(f), int(_FIELDS[i + 1]) if i + 1 < len(_FIELDS) else OBS_SIZE)
+    for i, f in enumerate(_FIELDS)}
+IN_HAND = tuple(str(b) for b in BALL_IN_HAND)
+_STATIONARY, _POCKETED = 0.0, 4.0  # physics.Motion codes of a ball on / off the table
 
 
 def observation_space() -> spaces.Box:
@@ -50,32 +43,18 @@ def observation_space() -> spaces.Box:
 
 def encode(pos: np.ndarray, on_table: np.ndarray, rack: RackState, match: Match, player: int,
            width: float, length: float) -> np.ndarray:
-    """The observation of ``player`` (0 or 1) for ball centres ``pos`` (10, 2) [m] and the mask ``on_table``."""
-    obs = [0.0] * OBS_SIZE  # filled as Python floats (float64 arithmetic), cast to float32 once at the end
-    sx, sy = 1.0 / width, 1.0 / length
-    for i, (xy, on) in enumerate(zip(np.asarray(pos, dtype=np.float64).tolist(),
-                                     np.asarray(on_table, dtype=bool).tolist())):
-        if on:  # centres lie on the table: in [0, 1]; 0 for a ball off the table
-            obs[2 * i] = xy[0] * sx
-            obs[2 * i + 1] = xy[1] * sy
-            obs[20 + i] = 1.0
-    other = 1 - player
-    if rack.phase is not Phase.RACK_OVER:
-        obs[29 + min(rack.on_table)] = 1.0  # the lowest ball (R-LOWEST)
-        obs[39 + _PHASE_INDEX[rack.phase]] = 1.0
-        obs[52] = float(rack.shooter == player)
-    obs[43 + _IN_HAND_INDEX[rack.ball_in_hand]] = 1.0
-    counts = rack.foul_counts
-    mine, theirs = counts[player], counts[other]
-    obs[46] = min(mine, 2) * 0.5
-    obs[47] = min(theirs, 2) * 0.5
-    obs[48] = float(mine == 2)
-    obs[49] = float(theirs == 2)
-    if match.race_to > 1:
-        obs[50] = match.racks_won[player] / match.race_to
-        obs[51] = match.racks_won[other] / match.race_to
-    obs[53] = float(rack.breaker == player)
-    return np.array(obs, dtype=np.float32)
+    """The observation of ``player`` (0 or 1) for ball centres ``pos`` (10, 2) [m] and the mask ``on_table``:
+    the tables' kernel (``kernels.observe.encode_rows``) on a batch of one."""
+    balls = np.zeros((1, N_BALLS, 9))
+    balls[0, :, 0:2] = pos
+    balls[0, :, 7] = np.where(np.asarray(on_table, dtype=bool), _STATIONARY, _POCKETED)
+    won = np.array([match.racks_won], dtype=np.int64)
+    out = np.empty((1, OBS_SIZE))
+    encode_rows(balls, rack.packed()[None], won, _ROW0, player, match.race_to, 1.0 / width, 1.0 / length, out)
+    return out[0].astype(np.float32)
+
+
+_ROW0 = np.zeros(1, dtype=np.int64)
 
 
 def decode(obs: np.ndarray, width: float = 1.27, length: float = 2.54) -> dict[str, object]:

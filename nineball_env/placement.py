@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from nineball_env.kernels.placement import free_mask as kernel_free_mask
+from nineball_env.kernels.placement import is_free as kernel_is_free
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
 
 GAP = 1e-6  # [m] clearance an adjusted placement keeps from the ball or pocket that blocked it
@@ -21,33 +23,29 @@ def region(table: Table, params: PhysicsParams, kitchen: bool) -> tuple[float, f
 
 def is_free(x: float, y: float, others: np.ndarray | list, table: Table = DEFAULT_TABLE,
             params: PhysicsParams = DEFAULT_PARAMS, kitchen: bool = False, margin: float = 0.0) -> bool:
-    """A cue ball centred at (x, y) is a legal placement among the ball centres ``others`` (k, 2) [m]."""
-    R = params.R
-    if not (R <= x <= table.spec.width - R and R <= y <= (table.spec.length / 4.0 if kitchen else table.spec.length - R)):
-        return False
-    for px, py, pr in table.pockets.tolist():
-        if (px - x) ** 2 + (py - y) ** 2 < (pr + margin) ** 2:
-            return False
-    reach = (2.0 * R + margin) ** 2
-    points = others if isinstance(others, list) else np.asarray(others, dtype=float).reshape(-1, 2).tolist()
-    for ox, oy in points:  # a few balls: plain floats are fastest
-        if (ox - x) ** 2 + (oy - y) ** 2 < reach:
-            return False
-    return True
+    """A cue ball centred at (x, y) is a legal placement among the ball centres ``others`` (k, 2) [m]
+    (``kernels.placement.is_free``, the one legality check of the env, its opponent and the vector env)."""
+    balls = _centres(others)
+    return bool(kernel_is_free(float(x), float(y), balls, len(balls), params.R, table.width, table.length,
+                               table.head_string_y, bool(kitchen), _pockets(table), float(margin)))
 
 
 def free_mask(points: np.ndarray, others: np.ndarray, table: Table = DEFAULT_TABLE,
               params: PhysicsParams = DEFAULT_PARAMS, kitchen: bool = False) -> np.ndarray:
     """``is_free`` for many candidate centres (n, 2) at once: a boolean mask (n,)."""
-    x_lo, x_hi, y_lo, y_hi = region(table, params, kitchen)
-    x, y = points[:, 0], points[:, 1]
-    ok = (x >= x_lo) & (x <= x_hi) & (y >= y_lo) & (y <= y_hi)
-    pk = table.pockets
-    ok &= np.all((x[:, None] - pk[:, 0]) ** 2 + (y[:, None] - pk[:, 1]) ** 2 >= pk[:, 2] ** 2, axis=1)
-    if len(others):
-        d2 = (x[:, None] - others[:, 0]) ** 2 + (y[:, None] - others[:, 1]) ** 2
-        ok &= np.all(d2 >= (2.0 * params.R) ** 2, axis=1)
-    return ok
+    balls = _centres(others)
+    out = np.empty(len(points), dtype=np.bool_)
+    kernel_free_mask(np.ascontiguousarray(points, dtype=np.float64), balls, len(balls), params.R, table.width,
+                     table.length, table.head_string_y, bool(kitchen), _pockets(table), 0.0, out)
+    return out
+
+
+def _centres(others: np.ndarray | list) -> np.ndarray:
+    return np.ascontiguousarray(np.asarray(others, dtype=np.float64).reshape(-1, 2))
+
+
+def _pockets(table: Table) -> np.ndarray:
+    return np.ascontiguousarray(table.pockets, dtype=np.float64)
 
 
 def _boundary_points(centres: np.ndarray, radii: np.ndarray, box: tuple[float, float, float, float],

@@ -45,28 +45,14 @@ def make_shaping(spec: Mapping[str, float] | RewardShaping | None) -> RewardShap
     return RewardShaping(**spec)
 
 
-def _legal_pots(o: Outcome) -> int:
-    r = o.ruling
-    if r.foul or r.declaration != "shot":
-        return 0
-    return sum(1 for b in r.pocketed if b != 0)
-
-
 def reward_parts(outcomes: Iterable[Outcome], learner: int, shaping: RewardShaping) -> dict[str, float]:
     """The reward of one step split into its parts (``REWARD_PARTS``); the reward is their sum."""
-    return parts_of(((o.player, o.rack_winner, o.ruling.foul, _legal_pots(o)) for o in outcomes), learner, shaping)
-
-
-def parts_of(decisions: Iterable[tuple[int, int | None, bool, int]], learner: int,
-             shaping: RewardShaping) -> dict[str, float]:
-    """``reward_parts`` from ``(player, rack_winner, foul, legal_pots)`` per decision, in order (the vector env's
-    decisions are not ``Outcome`` objects)."""
     parts = dict.fromkeys(REWARD_PARTS, 0.0)
-    for player, rack_winner, foul, pots in decisions:
-        mine = player == learner
-        if rack_winner is not None:
-            parts["rack"] += 1.0 if rack_winner == learner else -1.0
-        parts["pot" if mine else "opponent_pot"] += pots * (shaping.pot if mine else shaping.opponent_pot)
-        if foul:
+    for o in outcomes:
+        mine = o.player == learner
+        if o.rack_winner is not None:
+            parts["rack"] += 1.0 if o.rack_winner == learner else -1.0
+        parts["pot" if mine else "opponent_pot"] += o.legal_pots * (shaping.pot if mine else shaping.opponent_pot)
+        if o.foul:
             parts["foul" if mine else "opponent_foul"] += shaping.foul if mine else shaping.opponent_foul
     return parts

@@ -1,110 +1,39 @@
 """TableBatch: B games of nine-ball held as arrays, decisions played on many tables at once.
 
 The vector env's game state. ``Game`` holds one table in objects (``BallState``, frozen
-``RackState``/``Match``) and is the reference; here every table is a row of arrays — packed balls
-(B, 10, 9), the rack as integers (``kernels.ruling`` columns), racks won — and one round of
+``RackState``/``Match``); here every table is a row of arrays — packed balls
+(B, 10, 9), the rack as integers (``kernels.codes.RackCol`` columns), racks won — and one round of
 decisions costs a few array operations, ONE ``physics.simulate_batch_packed`` call, ONE read of
-all its event logs (``shot_facts.LogSummaries``) and ONE ``kernels.ruling.rule_batch`` call. Python runs per table
-only for what each table owns or what is rare: its generator's noise draws, a new rack, spotting
+all its event logs (``rules.ShotFacts``) and ONE call of the rules kernel (``kernels.ruling.rule_batch``,
+the kernel every ``Game`` rules with). Python runs per table only for what each table owns or what is rare: its generator's noise draws, a new rack, spotting
 the 9, a blocked ball-in-hand spot, a shot that hit the event/time cap. Table k given the same
 generator and decisions plays exactly as a ``Game`` (tests compare them step by step).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 import physics
 from nineball_env import actions, placement, rules
-from nineball_env.game import GameConfig, complete_shot, rack_balls
-from nineball_env.kernels import ruling as rk
+from nineball_env.game import GameConfig, Outcome, complete_shot, rack_balls
+from nineball_env.kernels.codes import DECLARATIONS, MAX_CITED, NO_PLAYER, RACK_W, BallInHandCode, PhaseCode
+from nineball_env.kernels.codes import RackCol as C
+from nineball_env.kernels.ruling import rule_batch
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.round import apply_round, move_cue, prepare_round
-from nineball_env.noise import MIN_SPEED, TIP_LIMIT, NoiseConfig
+from nineball_env.noise import LIMITS, NoiseConfig
 from nineball_env.observation import OBS_SIZE
-from nineball_env.shot_facts import LogSummaries
+from nineball_env.rules.facts import ShotFacts
 
 ON_TABLE_MAX = int(physics.Motion.ROLLING)  # motion codes <= this are on the table
 STATIONARY = float(physics.Motion.STATIONARY)
 ALL_OBJECT_BALLS = sum(1 << b for b in range(1, 10))
-#: on-table bit mask -> its object balls in order
-BALLS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(1, 10) if m >> b & 1) for m in range(1 << 10))
-
-
-class Decision(NamedTuple):
-    """What one decision on one table did (the vector env's ``Outcome``): codes of ``kernels.ruling``.
-
-    ``after`` is the rack right after the ruling (before a new rack is dealt), as
-    (shooter, phase, ball in hand, count 0, count 1, on-table bits, winner); ``rack_winner`` is the
-    rack's winner when the decision ended it.
-    """
-
-    player: int
-    declaration: int
-    fouls: int
-    cited: tuple[int, ...]
-    pocketed: tuple[int, ...]
-    spotted: bool
-    after: tuple[int, int, int, int, int, int, int]
-    rack_winner: int | None
-    placement: tuple[float, float] | None
-    adjusted: bool
-    n_events: int
-
-    @property
-    def foul(self) -> bool:
-        return self.fouls != 0
-
-    @property
-    def legal_pots(self) -> int:
-        """Object balls pocketed on a legal shot (not a push-out): what reward shaping counts."""
-        if self.fouls or self.declaration != rk.SHOT:
-            return 0
-        return sum(1 for b in self.pocketed if b != 0)
-
-    def text(self) -> str:
-        """``rules.format_outcome`` of the ruling (the golden playthroughs' one-line format)."""
-        shooter, phase, bih, c0, c1, on_bits, winner = self.after
-        cited = _CITED_TEXT.get(self.cited)
-        if cited is None:
-            cited = _CITED_TEXT[self.cited] = ",".join(_RULE[c] for c in self.cited) or "-"
-        return (f"fouls={fouls_text(self.fouls)} next={'-' if shooter < 0 else shooter} bih={_BIH[bih]} "
-                f"phase={_PHASE[phase]} counts={c0},{c1} table={_TABLE_TEXT[on_bits]} "
-                f"spotted={'yes' if self.spotted else 'no'} winner={'-' if winner < 0 else winner} cited={cited}")
-
-
-_RULE = tuple(str(r) for r in rk.RULES)
-_PHASE = tuple(str(p) for p in rk.PHASES)
-_BIH = tuple(str(b) for b in rk.BALL_IN_HAND)
-DECLARATION_NAMES = tuple(str(d) for d in rk.DECLARATIONS)
-PHASE_NAMES, BALL_IN_HAND_NAMES = _PHASE, _BIH
-_FOULS: dict[int, tuple[str, ...]] = {}
-_FOULS_TEXT: dict[int, str] = {}
-_CITED_TEXT: dict[tuple[int, ...], str] = {}
-_TABLE_TEXT = tuple(",".join(map(str, balls)) or "-" for balls in BALLS_OF)
-
-
-def foul_names(fouls: int) -> tuple[str, ...]:
-    """The rule IDs of a fouls bit mask, in rulebook order."""
-    names = _FOULS.get(fouls)
-    if names is None:
-        names = _FOULS[fouls] = tuple(_RULE[j] for j in range(len(_RULE)) if fouls >> j & 1)
-    return names
-
-
-def fouls_text(fouls: int) -> str:
-    """``foul_names`` as the golden playthroughs write them ("-" for none)."""
-    text = _FOULS_TEXT.get(fouls)
-    if text is None:
-        text = _FOULS_TEXT[fouls] = ",".join(foul_names(fouls)) or "-"
-    return text
-
-
-def cited_names(cited: tuple[int, ...]) -> tuple[str, ...]:
-    """The rule IDs of cited rule codes, in order."""
-    return tuple(_RULE[c] for c in cited)
+# the codes as plain ints for the Python side (an IntEnum member lookup costs a function call)
+_SHOOTER, _PHASE, _IN_HAND, _WINNER, _BREAKER = (int(c) for c in (C.SHOOTER, C.PHASE, C.IN_HAND, C.WINNER,
+                                                                 C.BREAKER))
+_BREAK, _CHOICE, _OVER = (int(p) for p in (PhaseCode.BREAK, PhaseCode.PUSH_OUT_CHOICE, PhaseCode.RACK_OVER))
+_IN_HAND_NONE, _KITCHEN = int(BallInHandCode.NONE), int(BallInHandCode.KITCHEN)
 
 
 class TableBatch:
@@ -127,14 +56,14 @@ class TableBatch:
         self.log_capacity, self.threads = log_capacity, threads
         t, p = config.table, config.params
         self.balls = np.zeros((n, 10, 9))
-        self.rack = np.zeros((n, rk.RACK_W), dtype=np.int64)
+        self.rack = np.zeros((n, RACK_W), dtype=np.int64)
         self.won = np.zeros((n, 2), dtype=np.int64)
         self.next_breaker = np.zeros(n, dtype=np.int64)  # the match's breaker: of this rack, then of the next
         self._pockets = np.ascontiguousarray(t.pockets, dtype=np.float64)
         self._box = np.array([p.R, t.width - p.R, t.head_string_y, t.length - p.R, t.width, t.length])
-        self._sigma = np.array([noise.phi, noise.V0, noise.theta, noise.a, noise.b], dtype=np.float64)
+        self._sigma = noise.sigmas
         self._scale = np.array([scale.v_min, scale.v_max, scale.tip_max, scale.theta_max], dtype=np.float64)
-        self._limits = np.array([MIN_SPEED, physics.shot.MAX_SPEED, physics.shot.MAX_ELEVATION, TIP_LIMIT])
+        self._limits = LIMITS
         self._errors = np.zeros((n, 5))  # each round's noise draws (rows of tables that shoot)
 
     # -- state --------------------------------------------------------------------------------------
@@ -145,7 +74,7 @@ class TableBatch:
 
     def to_move(self, ks: np.ndarray, player: int) -> np.ndarray:
         """Which of tables ``ks`` await a decision of ``player``."""
-        return (self.rack[ks, rk.SHOOTER] == player) & ~self.over(ks)
+        return (self.rack[ks, _SHOOTER] == player) & ~self.over(ks)
 
     def snapshot(self) -> tuple:
         """Copies of every array and generator state (``restore`` puts them back)."""
@@ -159,7 +88,7 @@ class TableBatch:
 
     def game_state(self, k: int) -> tuple[physics.BallState, rules.RackState, tuple[int, int]]:
         """Table k as objects: the balls, the validated rack and the racks won (for tests and debugging)."""
-        return physics.BallState.from_packed(self.balls[k]), rk.rack_state(self.rack[k]), tuple(self.won[k].tolist())
+        return physics.BallState.from_packed(self.balls[k]), rules.RackState.from_packed(self.rack[k]), tuple(self.won[k].tolist())
 
     # -- dealing ------------------------------------------------------------------------------------
 
@@ -175,12 +104,12 @@ class TableBatch:
         order = rules.rack_order(self.rngs[k])
         self.balls[k] = rack_balls(order, self.config.table, self.config.params).packed()
         row = self.rack[k]
-        row[:] = (breaker, rk.BREAK, rk.BIH_KITCHEN, ALL_OBJECT_BALLS, 0, 0, breaker, rk.NO_PLAYER, -1)
+        row[:] = (breaker, _BREAK, _KITCHEN, ALL_OBJECT_BALLS, 0, 0, breaker, NO_PLAYER, -1)
 
     # -- observations -------------------------------------------------------------------------------
 
     def encode(self, ks: np.ndarray, player: int) -> np.ndarray:
-        """``observation.encode`` of ``player`` on tables ``ks``, (len(ks), 54) float32, bit for bit."""
+        """The observation of ``player`` on tables ``ks`` (the kernel of ``observation.encode``), (len(ks), 54) float32."""
         t = self.config.table
         obs = np.empty((len(ks), OBS_SIZE))
         encode_rows(self.balls, self.rack, self.won, np.asarray(ks, dtype=np.int64), player, self.config.race_to,
@@ -189,7 +118,7 @@ class TableBatch:
 
     # -- decisions ----------------------------------------------------------------------------------
 
-    def play(self, ks: np.ndarray, player: int, acts: np.ndarray) -> list[Decision]:
+    def play(self, ks: np.ndarray, player: int, acts: np.ndarray) -> list[Outcome]:
         """Play ``player``'s checked actions ``acts`` (one row per table of ``ks``, each awaiting ``player``):
         decode, noise, ball-in-hand placement, one batch simulation, the rules, and the result applied
         (the 9 spotted, a cue ball in hand taken up, finished racks scored and the next one dealt).
@@ -200,7 +129,7 @@ class TableBatch:
         cfg = self.config
         n = len(ks)
         rack = self.rack[ks]
-        shoot = rack[:, rk.PHASE] != rk.PUSH_CHOICE
+        shoot = rack[:, _PHASE] != _CHOICE
         errors = self._errors[:n]
         noisy = not self.noise.silent
         if noisy:
@@ -215,36 +144,36 @@ class TableBatch:
                       self._limits, self._box, self._pockets, start, rows, declaration, placed, free)
         adjusted = ~free
         for i in np.flatnonzero(adjusted).tolist():
-            self._move_to_free(start, i, rack[i, rk.IN_HAND] == rk.BIH_KITCHEN)
-        facts = LogSummaries(n)  # no facts for the push-out choice: empty rows
+            self._move_to_free(start, i, rack[i, _IN_HAND] == _KITCHEN)
+        facts = ShotFacts(n)  # no facts for the push-out choice: empty rows
         n_events = np.zeros(n, dtype=np.int64)
         sim = np.flatnonzero(shoot)
         final = self._simulate(start[sim], rows[sim], sim, facts, n_events) if sim.size else start[:0]
         pocketed, n_pocketed = facts.pocketed, facts.n_pocketed
         after = np.empty_like(rack)
         fouls = np.zeros(n, dtype=np.int64)
-        cited = np.zeros((n, rk.MAX_CITED), dtype=np.int64)
+        cited = np.zeros((n, MAX_CITED), dtype=np.int64)
         n_cited = np.zeros(n, dtype=np.int64)
         spotted = np.zeros(n, dtype=np.bool_)
-        rk.rule_batch(rack, declaration, facts.first_bits, facts.cushion_bits, pocketed, n_pocketed, facts.off,
+        rule_batch(rack, declaration, facts.first_bits, facts.cushion_bits, pocketed, n_pocketed, facts.off,
                       facts.n_off, after, fouls, cited, n_cited, spotted)
         self.rack[ks] = after
         for i in np.flatnonzero(spotted).tolist():  # before the cue ball is taken up (R-SPOT-9 leaves it out)
-            self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, rk.IN_HAND] != rk.BIH_NONE))
-        apply_round(self.balls, ks, sim, final, after, rk.IN_HAND)
-        ended = after[:, rk.PHASE] == rk.RACK_OVER
+            self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, _IN_HAND] != _IN_HAND_NONE))
+        apply_round(self.balls, ks, sim, final, after)
+        ended = after[:, _PHASE] == _OVER
         for i in np.flatnonzero(ended).tolist():
-            self._score(int(ks[i]), int(after[i, rk.WINNER]), int(after[i, rk.BREAKER]))
+            self._score(int(ks[i]), int(after[i, _WINNER]), int(after[i, _BREAKER]))
         spots = start[:, 0, 0:2].tolist()
         out = []
-        for i, (decl, f, nc, npk, sp, row, nev, put, moved) in enumerate(zip(
+        n_off = facts.n_off.tolist()
+        for i, (decl, f, nc, npk, sp, before, row, nev, put, moved) in enumerate(zip(
                 declaration.tolist(), fouls.tolist(), n_cited.tolist(), n_pocketed.tolist(), spotted.tolist(),
-                after.tolist(), n_events.tolist(), placed.tolist(), adjusted.tolist())):
-            out.append(Decision(
-                player, decl, f, tuple(cited[i, :nc].tolist()), tuple(pocketed[i, :npk].tolist()), sp,
-                (row[rk.SHOOTER], row[rk.PHASE], row[rk.IN_HAND], row[rk.COUNT0], row[rk.COUNT1], row[rk.ON_BITS],
-                 row[rk.WINNER]),
-                row[rk.WINNER] if row[rk.PHASE] == rk.RACK_OVER else None,
+                rack.tolist(), after.tolist(), n_events.tolist(), placed.tolist(), adjusted.tolist())):
+            out.append(Outcome(
+                player, DECLARATIONS[decl], rules.foul_rules(f), rules.cited_rules(cited[i, :nc].tolist()),
+                tuple(pocketed[i, :npk].tolist()), tuple(facts.off[i, :n_off[i]].tolist()) if n_off[i] else (), sp,
+                before, row, row[_WINNER] if row[_PHASE] == _OVER else None,
                 (spots[i][0], spots[i][1]) if put else None, put and moved, nev))
         return out
 
@@ -261,7 +190,7 @@ class TableBatch:
         others = balls[balls[:, 7] <= ON_TABLE_MAX, 0:2]
         move_cue(start, i, *placement.nearest_free(x, y, others, cfg.table, cfg.params, kitchen))
 
-    def _simulate(self, start: np.ndarray, shots: np.ndarray, rows_of: np.ndarray, facts: LogSummaries,
+    def _simulate(self, start: np.ndarray, shots: np.ndarray, rows_of: np.ndarray, facts: ShotFacts,
                   n_events: np.ndarray) -> np.ndarray:
         """Simulate the shots, fill rows ``rows_of`` of ``facts`` and ``n_events``; the final states (shots
         hitting a cap are continued to rest alone, as ``Game.finish`` does)."""

@@ -30,12 +30,17 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from nineball_env import actions, opponents, rewards
-from nineball_env.env import LEARNER, MAX_OPPONENT_DECISIONS, MAX_REDEALS, OPPONENT, NineBallEnv
-from nineball_env.table_batch import (BALL_IN_HAND_NAMES, DECLARATION_NAMES, PHASE_NAMES, Decision, TableBatch,
-                                      cited_names, foul_names)
-from nineball_env.kernels import ruling as rk
+from nineball_env.env import (LEARNER, MAX_OPPONENT_DECISIONS, MAX_REDEALS, OPPONENT, NineBallEnv, opponent_info,
+                              step_info)
+from nineball_env.game import Outcome
+from nineball_env.table_batch import TableBatch
+from nineball_env.kernels.codes import BALL_IN_HAND, PHASES
+from nineball_env.kernels.codes import RackCol as C
 
 DEFAULT_MAX_EPISODE_STEPS = 200  # NineBall-v0's registration (read from the registry when available)
+_PHASE_NAMES = tuple(str(p) for p in PHASES)
+_BALL_IN_HAND_NAMES = tuple(str(b) for b in BALL_IN_HAND)
+_PHASE, _IN_HAND, _COUNT0, _COUNT1 = (int(c) for c in (C.PHASE, C.IN_HAND, C.COUNT0, C.COUNT1))  # plain ints: fast
 
 
 def _registered_max_steps() -> int:
@@ -137,8 +142,7 @@ class NineBallVectorEnv(VectorEnv):
         over = self.tables.over(self._all)
         shaping = self.envs[0].shaping
         for k in stepping.tolist():
-            parts = rewards.parts_of(((o.player, o.rack_winner, o.foul, o.legal_pots) for o in (mine[k], *theirs[k])),
-                                     LEARNER, shaping)
+            parts = rewards.reward_parts((mine[k], *theirs[k]), LEARNER, shaping)
             reward[k] = float(sum(parts.values()))
             terminated[k] = over[k]
             self._elapsed[k] += 1
@@ -165,10 +169,7 @@ class NineBallVectorEnv(VectorEnv):
         return seeds
 
     def _check_actions(self, actions_in) -> np.ndarray:
-        try:
-            arr = np.asarray(actions_in, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"actions: expected ({self.num_envs}, {actions.N_ACTION}) numbers in [-1, 1]") from None
+        arr = actions.as_action_array(actions_in, "actions")  # TypeError for text, bools, complex numbers
         if arr.shape != (self.num_envs, actions.N_ACTION):
             raise ValueError(f"actions: expected shape ({self.num_envs}, {actions.N_ACTION}), got {arr.shape}")
         if not (-1.0 <= arr.min() and arr.max() <= 1.0):  # NaN fails it too
@@ -183,37 +184,13 @@ class NineBallVectorEnv(VectorEnv):
         """``observation.encode`` for ``player`` on tables ``ks`` (default: all), (len(ks), 54) float32."""
         return self.tables.encode(self._all if ks is None else np.asarray(ks, dtype=np.int64), player)
 
-    def _info(self, k: int, mine: Decision | None, theirs: list[Decision], parts: dict[str, float],
+    def _info(self, k: int, mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float],
               redeals: int) -> dict[str, Any]:
-        """``NineBallEnv._info`` for table k, from its decisions."""
+        """``NineBallEnv``'s info (``env.step_info``) for table k."""
         rack = self.tables.rack[k].tolist()
         won = self.tables.won[k].tolist()
-        if mine is None:
-            ruling = {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}
-        else:
-            ruling = {"declaration": DECLARATION_NAMES[mine.declaration], "foul": mine.fouls != 0,
-                      "fouls": foul_names(mine.fouls), "cited": cited_names(mine.cited), "text": mine.text()}
-        return {
-            "ruling": ruling,
-            "pocketed": mine.pocketed if mine else (),
-            "placement": mine.placement if mine and mine.placement else (float("nan"), float("nan")),
-            "placement_adjusted": bool(mine and mine.adjusted),
-            "n_events": mine.n_events if mine else 0,
-            "opponent": {
-                "decisions": len(theirs),
-                "fouls": sum(o.fouls != 0 for o in theirs),
-                "pocketed": tuple(b for o in theirs for b in o.pocketed),
-                "rulings": tuple(f"{DECLARATION_NAMES[o.declaration]}: {o.text()}" for o in theirs),
-            },
-            "phase": PHASE_NAMES[rack[rk.PHASE]],
-            "ball_in_hand": BALL_IN_HAND_NAMES[rack[rk.IN_HAND]],
-            "foul_counts": (rack[rk.COUNT0], rack[rk.COUNT1]),
-            "score": (won[LEARNER], won[OPPONENT]),
-            "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent"
-                           for o in ([mine] if mine else []) + theirs if o.rack_winner is not None),
-            "redeals": redeals,
-            "reward_parts": parts,
-        }
+        return step_info(mine, theirs, parts, redeals, _PHASE_NAMES[rack[_PHASE]], _BALL_IN_HAND_NAMES[rack[_IN_HAND]],
+                         (rack[_COUNT0], rack[_COUNT1]), (won[LEARNER], won[OPPONENT]))
 
     def _batch_infos(self, infos: list[dict[str, Any]], ks: list[int]) -> dict[str, Any]:
         """``infos[i]`` of table ``ks[i]`` batched as ``VectorEnv._add_info`` does table by table (same arrays,
@@ -254,11 +231,7 @@ class NineBallVectorEnv(VectorEnv):
         return out
 
     def _deal(self, k: int) -> None:
-        env = self.envs[k]
-        breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(env.first_breaker)
-        if breaker is None:
-            breaker = int(env.np_random.integers(2))
-        self.tables.deal(k, breaker)
+        self.tables.deal(k, self.envs[k].draw_breaker())
 
     def _reset_tables(self, ks: list[int], infos: dict[int, dict], stepping: Sequence[int] = ()) -> dict[int, dict]:
         """Deal tables ``ks`` (their generators already seeded) and play every opponent decision due on
@@ -291,10 +264,10 @@ class NineBallVectorEnv(VectorEnv):
         arr = np.asarray(ks, dtype=np.int64)
         return arr[self.tables.over(arr)].tolist() if len(ks) else []
 
-    def _opponent_turns(self, ks: list[int]) -> dict[int, list[Decision]]:
+    def _opponent_turns(self, ks: list[int]) -> dict[int, list[Outcome]]:
         """The opponents' decisions on tables ``ks``, in rounds played together, until each table awaits the
         learner or is over."""
-        done: dict[int, list[Decision]] = {k: [] for k in ks}
+        done: dict[int, list[Outcome]] = {k: [] for k in ks}
         tables = self.tables
         candidates = np.asarray(ks, dtype=np.int64)
         active = candidates[tables.to_move(candidates, OPPONENT)]
@@ -309,8 +282,8 @@ class NineBallVectorEnv(VectorEnv):
             for rows in groups.values():
                 opponent = self.envs[int(active[rows[0]])].opponent
                 infos = None if opponents.batched(opponent) else [
-                    {"player": OPPONENT, "phase": PHASE_NAMES[tables.rack[k, rk.PHASE]],
-                     "ball_in_hand": BALL_IN_HAND_NAMES[tables.rack[k, rk.IN_HAND]]} for k in active[rows].tolist()]
+                    opponent_info(_PHASE_NAMES[tables.rack[k, _PHASE]], _BALL_IN_HAND_NAMES[tables.rack[k, _IN_HAND]])
+                    for k in active[rows].tolist()]
                 acts[rows] = opponents.query_batch(opponent, seen[rows], infos)
             for k, decision in zip(active.tolist(), tables.play(active, OPPONENT, acts)):
                 done[k].append(decision)

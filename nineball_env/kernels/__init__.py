@@ -1,7 +1,11 @@
-"""numba kernels of the env layer: the default opponent, ball-in-hand checks, shot facts and the rules on arrays.
+"""All of the env layer's numba, and the vocabulary it is written in (``codes``: phases, ball in hand,
+declarations, rule IDs and the columns of racks, actions and observations, each with its integer code).
 
-Like ``physics.kernels``, the on-disk numba cache of these modules is dropped on import when any of
-them changed (numba checks only each function's own file, and these kernels call one another).
+``ruling`` is the rules engine (``nineball_env.rules`` is its readable view), ``facts`` reads a shot's
+event log for it, ``observe`` builds observations, ``round`` decodes and perturbs a round of actions,
+``placement`` checks ball-in-hand spots and ``aiming`` is the default opponent. Like ``physics.kernels``,
+the on-disk numba cache of these modules is dropped on import when any of them changed (numba checks
+only each function's own file, and these kernels call one another and freeze the codes).
 """
 
 from pathlib import Path

@@ -1,10 +1,10 @@
-"""The default opponent's decision (``aiming.AimingPolicy``) compiled with numba, for many observations at once.
+"""The default opponent (``aiming.AimingPolicy``): its whole decision, for many observations in one numba call.
 
-The same rules as the Python helpers in ``nineball_env.aiming`` (ghost ball, cut angle, clear paths,
-straight-in ball-in-hand spots) and the same action encoding as ``actions.shot_to_action``, on
-plain arrays: one call decides for every table of a vector env. The few positions that need
-``placement.nearest_free`` (a blocked break spot, no straight-in spot) are flagged and decided by
-the Python path; a test checks both paths give the same actions.
+Ghost-ball aiming at the pocket with the smallest cut (clear paths first), a straight-in ball-in-hand
+spot, a hard break from the middle of the head string, never a push-out; the action encoded as
+``actions.shot_to_action`` does. One call decides for every table of a vector env. The few positions
+whose cue-ball spot is blocked (the break spot, no straight-in spot) are flagged with the spot they
+wanted: the caller finds the nearest free spot (``placement.nearest_free``) and calls again with it given.
 """
 
 from __future__ import annotations
@@ -14,16 +14,17 @@ import math
 import numpy as np
 from numba import njit
 
+from nineball_env.kernels.codes import BallInHandCode, PhaseCode
+from nineball_env.kernels.codes import ObsCol as O
 from nineball_env.kernels.placement import is_free as _is_free
 
 MAX_CUT = 75.0  # [deg] the widest cut the policy tries
 SIDE_STEEP = 0.8  # a side pocket is skipped when the ball's path to it is steeper than this (|sin|)
 BIH_DISTANCES = (0.25, 0.4, 0.15, 0.6, 0.1)  # [m] behind the object ball, tried in this order
 SPOT_MARGIN = 1e-4  # [m] clearance of a straight-in spot from balls and pockets
-# observation slices (nineball_env.observation.LAYOUT)
-_POS, _ON, _LOWEST, _PHASE, _IN_HAND = 0, 20, 30, 39, 43
-_BREAK, _CHOICE = 0, 2  # phase one-hot indices
-_NONE, _KITCHEN = 0, 1  # in-hand one-hot indices
+_POS, _ON, _LOWEST, _PHASE, _IN_HAND = O.POS, O.ON_TABLE, O.LOWEST, O.PHASE, O.IN_HAND
+_BREAK, _CHOICE = PhaseCode.BREAK, PhaseCode.PUSH_OUT_CHOICE  # phase one-hot indices
+_NONE, _KITCHEN = BallInHandCode.NONE, BallInHandCode.KITCHEN  # in-hand one-hot indices
 
 
 @njit(cache=True)
@@ -79,10 +80,11 @@ def _encode(out, k, V0, phi, placed, px, py, kitchen, R, width, length, head_y, 
 
 
 @njit(cache=True)
-def aim_batch(obs, width, length, R, pockets, aims, break_speed, v_min, v_max, theta_max, out, fallback):
-    """Decide for every observation row of ``obs`` (n, 54): actions into ``out`` (n, 9) float64; rows the
-    Python path must decide (a placement that needs ``nearest_free``) get ``fallback[k] = True``."""
-    head_y = length / 4.0
+def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, v_min, v_max, theta_max, spots, given,
+              out, fallback):
+    """Decide for every observation row of ``obs`` (n, 54): actions into ``out`` (n, 9) float64. A row with
+    ``given[k]`` places the cue ball in hand at ``spots[k]``; a row whose own spot is blocked gets
+    ``fallback[k] = True`` and the spot it wanted in ``spots[k]`` (its action is left unset)."""
     reach2 = (2.0 * R) ** 2
     pos = np.empty((10, 2))
     obstacles = np.empty((10, 2))
@@ -126,15 +128,20 @@ def aim_batch(obs, width, length, R, pockets, aims, break_speed, v_min, v_max, t
         ox, oy = pos[lowest, 0], pos[lowest, 1]
         if phase == _BREAK:
             sx, sy = width / 2.0, head_y - 0.01
-            if not _is_free(sx, sy, balls, n_balls, R, width, length, True, pockets, 0.0):
+            if given[k]:
+                sx, sy = spots[k, 0], spots[k, 1]
+            elif not _is_free(sx, sy, balls, n_balls, R, width, length, head_y, True, pockets, 0.0):
                 fallback[k] = True
+                spots[k, 0], spots[k, 1] = sx, sy
                 continue
             phi = math.degrees(math.atan2(oy - sy, ox - sx))
             _encode(out, k, break_speed, phi, True, sx, sy, True, R, width, length, head_y, v_min, v_max, theta_max)
             continue
         placed = in_hand != _NONE
         cx, cy = pos[0, 0], pos[0, 1]
-        if placed:  # a straight-in spot behind the object ball, the shortest pot first
+        if placed and given[k]:
+            cx, cy = spots[k, 0], spots[k, 1]
+        elif placed:  # a straight-in spot behind the object ball, the shortest pot first
             found = False
             best_len = 0.0
             for p in range(aims.shape[0]):
@@ -149,7 +156,8 @@ def aim_batch(obs, width, length, R, pockets, aims, break_speed, v_min, v_max, t
                 for dist in BIH_DISTANCES:
                     qx, qy = ox + bx * dist, oy + by * dist
                     obstacles[n_obs, 0], obstacles[n_obs, 1] = ox, oy  # the object ball blocks the spot too
-                    if _is_free(qx, qy, obstacles, n_obs + 1, R, width, length, kitchen, pockets, SPOT_MARGIN) and \
+                    if _is_free(qx, qy, obstacles, n_obs + 1, R, width, length, head_y, kitchen, pockets,
+                                SPOT_MARGIN) and \
                             _path_clear(qx, qy, gx, gy, obstacles, n_obs, reach2):
                         length_p = math.hypot(tx - ox, ty - oy) + dist
                         if not found or length_p < best_len:
@@ -157,8 +165,9 @@ def aim_batch(obs, width, length, R, pockets, aims, break_speed, v_min, v_max, t
                         break
             if not found:
                 qx, qy = ox, oy - 0.3
-                if not _is_free(qx, qy, balls, n_balls, R, width, length, kitchen, pockets, 0.0):
+                if not _is_free(qx, qy, balls, n_balls, R, width, length, head_y, kitchen, pockets, 0.0):
                     fallback[k] = True
+                    spots[k, 0], spots[k, 1] = qx, qy
                     continue
                 cx, cy = qx, qy
         # the pot with clear paths first, then the smallest cut

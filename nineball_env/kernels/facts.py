@@ -1,4 +1,4 @@
-"""The rules' facts of a shot read off physics event-log rows (see ``nineball_env.shot_facts``), in numba."""
+"""The rules' facts of a shot read off physics event-log rows (see ``nineball_env.rules.facts``), in numba."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ _BALL_BALL, _CUSHION, _JAW, _POCKET, _OFF_TABLE = 1, 2, 3, 4, 9
 
 
 @njit(cache=True)
-def _summarize_rows(rows, n, k, simultaneous, first_bits, first_time, cushion_bits, pocketed, n_pocketed, off, n_off):
+def summarize_rows(rows, n, k, simultaneous, first_bits, first_time, cushion_bits, pocketed, n_pocketed, off, n_off):
     """Fill row ``k`` of the outputs from the first ``n`` log ``rows`` of one shot (see ``summarize_into``); cue-ball
     contacts within ``simultaneous`` [s] of the first count as first contacts (passed in, not read as a global,
     so numba's cache can never keep a stale value)."""
@@ -58,5 +58,5 @@ def summarize_into(logs, n_events, rows_of, simultaneous, first_bits, first_time
     """Summarise the first ``n_events[i]`` rows of each log ``logs[i]`` (capped at the capacity) into row
     ``rows_of[i]`` of the outputs."""
     for i in range(logs.shape[0]):
-        _summarize_rows(logs[i], min(n_events[i], logs.shape[1]), rows_of[i], simultaneous, first_bits, first_time,
+        summarize_rows(logs[i], min(n_events[i], logs.shape[1]), rows_of[i], simultaneous, first_bits, first_time,
                         cushion_bits, pocketed, n_pocketed, off, n_off)

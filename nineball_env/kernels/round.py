@@ -1,10 +1,10 @@
-"""One round of decisions on ``table_batch.TableBatch`` arrays, before and after the physics, in numba.
+"""Actions to shots, execution noise, and one round of decisions on ``table_batch.TableBatch`` arrays, in numba.
 
-``prepare_round`` decodes the actions (``actions.action_to_shot`` / ``action_to_placement``), adds
-the execution noise drawn by each table's generator (``noise.perturb``), reads the declaration and
-places a cue ball in hand where the spot is free; ``apply_round`` writes the simulated balls back and
-takes up a cue ball that goes in hand. The arithmetic is the scalar paths' own, operation by
-operation, so a table plays bit for bit as ``Game`` (tests compare them decision by decision).
+``lin``, ``shot_of`` and ``perturbed`` are the action mapping and the noise model themselves
+(``actions.action_to_shot`` / ``action_to_placement`` and ``noise.perturb`` call them), so a ``Game`` and
+a table of a batch decode and perturb with the same arithmetic. ``prepare_round`` decodes a round of
+actions, adds each table's noise draws, reads the declaration and places a cue ball in hand;
+``apply_round`` writes the simulated balls back and takes up a cue ball that goes in hand.
 """
 
 from __future__ import annotations
@@ -13,17 +13,40 @@ import math
 
 from numba import njit
 
+from nineball_env.kernels.codes import A, BallInHandCode, DeclarationCode, PhaseCode
+from nineball_env.kernels.codes import RackCol as C
 from nineball_env.kernels.placement import is_free
 
-# kernels.ruling codes and rack columns
-_PHASE, _IN_HAND = 1, 2
-_PUSH_ALLOWED, _PUSH_CHOICE = 1, 2
-_BIH_NONE, _BIH_KITCHEN = 0, 1
-_SHOT, _PUSH_OUT, _SHOOT, _PASS_BACK = 0, 1, 2, 3
-# actions.A indices
-_AIM, _SPEED, _SIDE, _VERTICAL, _ELEVATION, _PLACE_X, _PLACE_Y, _PUSH, _PASS = range(9)
 _ON_TABLE_MAX = 3.0  # physics.Motion.ROLLING
 _STATIONARY, _POCKETED = 0.0, 4.0
+
+
+@njit(cache=True)
+def lin(u, lo, hi):
+    """An action component u in [-1, 1] mapped onto [lo, hi] (every range of ``nineball_env.actions``)."""
+    return lo + (u + 1.0) * 0.5 * (hi - lo)
+
+
+@njit(cache=True)
+def shot_of(u, v_min, v_max, tip_max, theta_max):
+    """The cue strike (V0 [m/s], phi [deg], theta [deg], a, b) of action ``u`` (``actions.action_to_shot``)."""
+    return (lin(u[A.SPEED], v_min, v_max), 180.0 * u[A.AIM], lin(u[A.ELEVATION], 0.0, theta_max),
+            tip_max * u[A.SIDE], tip_max * u[A.VERTICAL])
+
+
+@njit(cache=True)
+def perturbed(V0, phi, theta, a, b, e, sigma, R, limits):
+    """The strike with execution errors ``e`` (5 standard normals) scaled by ``sigma`` (phi, V0, theta [deg, m/s],
+    a, b [m of tip offset]) and kept legal: ``limits`` = (min speed, max speed, max elevation, max tip offset)."""
+    V0 = min(max(V0 + sigma[1] * e[1], limits[0]), limits[1])
+    theta = min(max(theta + sigma[2] * e[2], 0.0), limits[2])
+    a = a + sigma[3] / R * e[3]
+    b = b + sigma[4] / R * e[4]
+    r2 = a * a + b * b
+    if r2 > limits[3] * limits[3]:
+        r = math.sqrt(r2)
+        a, b = a * limits[3] / r, b * limits[3] / r
+    return V0, phi + sigma[0] * e[0], theta, a, b
 
 
 @njit(cache=True)
@@ -41,49 +64,37 @@ def prepare_round(balls, rack, ks, acts, errors, noisy, sigma, R, scale, limits,
     others = balls[0, :, 0:2].copy()
     for i in range(ks.shape[0]):
         k = ks[i]
-        phase, bih = rack[k, _PHASE], rack[k, _IN_HAND]
+        phase, bih = rack[k, C.PHASE], rack[k, C.IN_HAND]
         u = acts[i]
         placed[i] = False
         free[i] = True
-        if phase == _PUSH_CHOICE:  # the choice after a push-out: no shot
-            declaration[i] = _PASS_BACK if u[_PASS] > 0.0 else _SHOOT
+        if phase == PhaseCode.PUSH_OUT_CHOICE:  # the choice after a push-out: no shot
+            declaration[i] = DeclarationCode.PASS_BACK if u[A.PASS_BACK] > 0.0 else DeclarationCode.SHOOT
             for j in range(5):
                 rows[i, j] = math.nan
             continue
-        declaration[i] = _PUSH_OUT if phase == _PUSH_ALLOWED and u[_PUSH] > 0.0 else _SHOT
-        V0 = v_min + (u[_SPEED] + 1.0) * 0.5 * (v_max - v_min)  # actions.action_to_shot
-        phi = 180.0 * u[_AIM]
-        theta = 0.0 + (u[_ELEVATION] + 1.0) * 0.5 * (theta_max - 0.0)
-        a = tip_max * u[_SIDE]
-        b = tip_max * u[_VERTICAL]
-        if noisy:  # noise.perturb
-            e = errors[i]
-            V0 = min(max(V0 + sigma[1] * e[1], limits[0]), limits[1])
-            theta = min(max(theta + sigma[2] * e[2], 0.0), limits[2])
-            a = a + sigma[3] / R * e[3]
-            b = b + sigma[4] / R * e[4]
-            r2 = a * a + b * b
-            if r2 > limits[3] * limits[3]:
-                r = math.sqrt(r2)
-                a, b = a * limits[3] / r, b * limits[3] / r
-            phi = phi + sigma[0] * e[0]
+        push = phase == PhaseCode.PUSH_OUT_ALLOWED and u[A.PUSH_OUT] > 0.0
+        declaration[i] = DeclarationCode.PUSH_OUT if push else DeclarationCode.SHOT
+        V0, phi, theta, a, b = shot_of(u, v_min, v_max, tip_max, theta_max)
+        if noisy:
+            V0, phi, theta, a, b = perturbed(V0, phi, theta, a, b, errors[i], sigma, R, limits)
         rows[i, 0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4] = V0, phi, theta, a, b
         for bb in range(balls.shape[1]):
             for j in range(balls.shape[2]):
                 start[i, bb, j] = balls[k, bb, j]
-        if bih == _BIH_NONE:
+        if bih == BallInHandCode.NONE:
             continue
-        kitchen = bih == _BIH_KITCHEN
+        kitchen = bih == BallInHandCode.KITCHEN
         y_hi = box[2] if kitchen else box[3]
-        x = box[0] + (u[_PLACE_X] + 1.0) * 0.5 * (box[1] - box[0])  # actions.action_to_placement
-        y = R + (u[_PLACE_Y] + 1.0) * 0.5 * (y_hi - R)
+        x = lin(u[A.PLACE_X], box[0], box[1])
+        y = lin(u[A.PLACE_Y], R, y_hi)
         n = 0
         for bb in range(1, balls.shape[1]):
             if balls[k, bb, 7] <= _ON_TABLE_MAX:
                 others[n, 0], others[n, 1] = balls[k, bb, 0], balls[k, bb, 1]
                 n += 1
         placed[i] = True
-        free[i] = is_free(x, y, others, n, R, box[4], box[5], kitchen, pockets, 0.0)
+        free[i] = is_free(x, y, others, n, R, box[4], box[5], box[2], kitchen, pockets, 0.0)
         move_cue(start, i, x, y)
 
 
@@ -98,7 +109,7 @@ def move_cue(start, i, x, y):
 
 
 @njit(cache=True)
-def apply_round(balls, ks, sim, final, after, in_hand_col):
+def apply_round(balls, ks, sim, final, after):
     """Write the simulated ``final`` states of rows ``sim`` back to their tables, then take up the cue ball of
     every table whose rack ``after`` gives the incoming player ball in hand (``BallState.remove``)."""
     for j in range(sim.shape[0]):
@@ -107,7 +118,7 @@ def apply_round(balls, ks, sim, final, after, in_hand_col):
             for c in range(final.shape[2]):
                 balls[k, b, c] = final[j, b, c]
     for i in range(ks.shape[0]):
-        if after[i, in_hand_col] != _BIH_NONE:
+        if after[i, C.IN_HAND] != BallInHandCode.NONE:
             k = ks[i]
             for c in range(2, 7):
                 balls[k, 0, c] = 0.0

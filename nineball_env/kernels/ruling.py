@@ -1,11 +1,10 @@
-"""``rules.decide`` for many tables at once, on integer-coded rack states (for the native vector env).
+"""The rules of nine-ball on packed rack states: ``rule_batch`` rules one action per row, in numba.
 
-The rules engine (``nineball_env.rules``) is the reference: readable, frozen objects, one decision at
-a time. The vector env keeps every table's rack as integers (phase, ball in hand, shooter, foul
-counts, a bit mask of the object balls on the table) and rules a whole round of shots in one numba
-call, from the ``shot_facts`` summaries. Each branch below mirrors ``rules.ruling`` (``break_fouls``,
-``push_out_fouls``, ``shot_fouls``, ``_outcome``, ``_choice``) line by line; a test rules thousands of
-random states and summaries both ways and demands identical rulings, cited rules in order included.
+This kernel IS the rules engine: ``nineball_env.rules.decide`` packs a ``RackState`` into one row,
+calls it and unpacks the ``Ruling``; ``Game`` rules each shot through it and ``TableBatch`` rules a
+whole round of tables in one call. It reads the shot facts of ``kernels.facts`` (first contact,
+cushions after it, balls pocketed / driven off, in order) and cites docs/rules.md by ``RuleCode``;
+every branch below is one rule. Codes and columns come from ``kernels.codes``.
 """
 
 from __future__ import annotations
@@ -13,30 +12,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from nineball_env.rules import BallInHand, Declaration, Phase, RuleId
+from nineball_env.kernels.codes import MAX_CITED, NO_PLAYER, RACK_W, BallInHandCode, DeclarationCode, PhaseCode
+from nineball_env.kernels.codes import RackCol as C
+from nineball_env.kernels.codes import RuleCode as R
+from nineball_env.kernels.facts import N_BALLS, summarize_rows
 
-# Integer codes (tests check them against the enums).
-PHASES: tuple[Phase, ...] = (Phase.BREAK, Phase.PUSH_OUT_ALLOWED, Phase.PUSH_OUT_CHOICE, Phase.NORMAL, Phase.RACK_OVER)
-BALL_IN_HAND: tuple[BallInHand, ...] = (BallInHand.NONE, BallInHand.KITCHEN, BallInHand.ANYWHERE)
-DECLARATIONS: tuple[Declaration, ...] = (Declaration.SHOT, Declaration.PUSH_OUT, Declaration.SHOOT, Declaration.PASS_BACK)
-RULES: tuple[RuleId, ...] = tuple(RuleId)  # code = position in the rulebook order
-BREAK, PUSH_ALLOWED, PUSH_CHOICE, NORMAL, RACK_OVER = 0, 1, 2, 3, 4
-BIH_NONE, BIH_KITCHEN, BIH_ANYWHERE = 0, 1, 2
-SHOT, PUSH_OUT, SHOOT, PASS_BACK = 0, 1, 2, 3
-NO_PLAYER = -1
-MAX_CITED = 8
-
-R_CONTINUE, R_WIN_9 = 5, 6
-R_BREAK_FIRST, R_BREAK_LEGAL, R_BREAK_SCRATCH, R_BREAK_JUMP, R_BREAK_FOUL_BIH, R_BREAK_9, R_BREAK_CONTINUE = (
-    8, 9, 10, 11, 12, 13, 14)
-R_PUSH_FREE, R_PUSH_POCKETED, R_PUSH_CHOICE = 17, 18, 19
-R_FOUL_PENALTY, R_FOUL_WRONG_BALL, R_FOUL_NO_RAIL, R_FOUL_SCRATCH, R_FOUL_JUMP = 20, 21, 22, 23, 24
-R_BIH, R_SPOT_9, R_THREE_FOULS, R_WARNING = 26, 27, 28, 29
 NINE_BIT = 1 << 9
-
-#: Columns of the integer rack state array (n, RACK_W).
-SHOOTER, PHASE, IN_HAND, ON_BITS, COUNT0, COUNT1, BREAKER, WINNER, ENDED_BY = range(9)
-RACK_W = 9
+__all__ = ["MAX_CITED", "RACK_W", "rule_batch", "rule_log"]
 
 
 @njit(cache=True)
@@ -49,7 +31,7 @@ def _cite(cited, n_cited, k, rule):
 def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed, off, n_off,
                after, fouls, cited, n_cited, spotted):
     """Rule on one action per row: ``rack`` (n, RACK_W) before, ``declaration`` codes, the shot facts of
-    ``shot_facts.LogSummaries`` (ignored for the push-out choice). Writes the rack after (``after``), the
+    ``rules.ShotFacts`` (ignored for the push-out choice). Writes the rack after (``after``), the
     fouls as a bit mask over rule codes, the cited rule codes in order, and whether the 9 is spotted."""
     for k in range(rack.shape[0]):
         for j in range(RACK_W):
@@ -57,17 +39,17 @@ def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed
         fouls[k] = 0
         n_cited[k] = 0
         spotted[k] = False
-        shooter = rack[k, SHOOTER]
+        shooter = rack[k, C.SHOOTER]
         opponent = 1 - shooter
-        phase = rack[k, PHASE]
+        phase = rack[k, C.PHASE]
         decl = declaration[k]
-        if decl == SHOOT or decl == PASS_BACK:  # the choice after a legal push-out (R-PUSH-CHOICE)
-            after[k, SHOOTER] = shooter if decl == SHOOT else opponent
-            after[k, PHASE] = NORMAL
-            after[k, IN_HAND] = BIH_NONE
-            _cite(cited, n_cited, k, R_PUSH_CHOICE)
+        if decl == DeclarationCode.SHOOT or decl == DeclarationCode.PASS_BACK:  # R-PUSH-CHOICE
+            after[k, C.SHOOTER] = shooter if decl == DeclarationCode.SHOOT else opponent
+            after[k, C.PHASE] = PhaseCode.NORMAL
+            after[k, C.IN_HAND] = BallInHandCode.NONE
+            _cite(cited, n_cited, k, R.PUSH_CHOICE)
             continue
-        on_bits = rack[k, ON_BITS]
+        on_bits = rack[k, C.ON_BITS]
         lowest = 1
         while not (on_bits >> lowest) & 1:
             lowest += 1
@@ -93,112 +75,114 @@ def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed
             else:
                 obj_off = True
         hit_lowest = (first_bits[k] >> lowest) & 1 == 1
-        is_break = phase == BREAK
-        is_push = decl == PUSH_OUT
+        is_break = phase == PhaseCode.BREAK
+        is_push = decl == DeclarationCode.PUSH_OUT
         f = 0
-        if is_break:  # break_fouls
+        if is_break:  # R-BREAK-FIRST, R-BREAK-LEGAL, R-BREAK-SCRATCH, R-BREAK-JUMP
             if not hit_lowest:
-                f |= 1 << R_BREAK_FIRST
+                f |= 1 << R.BREAK_FIRST
             n_cushioned = 0
             for b in range(1, 10):
                 n_cushioned += (cushion_bits[k] >> b) & 1
             if not obj_pocketed and n_cushioned < 4:
-                f |= 1 << R_BREAK_LEGAL
+                f |= 1 << R.BREAK_LEGAL
             if cue_lost:
-                f |= 1 << R_BREAK_SCRATCH
+                f |= 1 << R.BREAK_SCRATCH
             if obj_off:
-                f |= 1 << R_BREAK_JUMP
-        else:  # shot_fouls / push_out_fouls
+                f |= 1 << R.BREAK_JUMP
+        else:  # R-FOUL-WRONG-BALL, R-FOUL-NO-RAIL (not on a push-out, R-PUSH-FREE), R-FOUL-SCRATCH, R-FOUL-JUMP
             if not is_push:
                 if not hit_lowest:
-                    f |= 1 << R_FOUL_WRONG_BALL
+                    f |= 1 << R.FOUL_WRONG_BALL
                 if first_bits[k] != 0 and not obj_pocketed and cushion_bits[k] == 0:
-                    f |= 1 << R_FOUL_NO_RAIL
+                    f |= 1 << R.FOUL_NO_RAIL
             if cue_lost:
-                f |= 1 << R_FOUL_SCRATCH
+                f |= 1 << R.FOUL_SCRATCH
             if obj_off:
-                f |= 1 << R_FOUL_JUMP
+                f |= 1 << R.FOUL_JUMP
         fouls[k] = f
         nine_down = (gone_bits >> 9) & 1 == 1
         remaining = on_bits & ~gone_bits
         if is_push:
-            _cite(cited, n_cited, k, R_PUSH_FREE)
+            _cite(cited, n_cited, k, R.PUSH_FREE)
             if obj_pocketed:
-                _cite(cited, n_cited, k, R_PUSH_POCKETED)
-        after[k, ON_BITS] = remaining
+                _cite(cited, n_cited, k, R.PUSH_POCKETED)
+        after[k, C.ON_BITS] = remaining
         if f != 0:
-            count = rack[k, COUNT0 + shooter] + 1
-            after[k, COUNT0 + shooter] = count
+            count = rack[k, C.COUNT0 + shooter] + 1
+            after[k, C.COUNT0 + shooter] = count
             if count == 3:  # R-THREE-FOULS: the rack is lost, nothing is spotted
-                _cite(cited, n_cited, k, R_THREE_FOULS)
-                after[k, SHOOTER] = NO_PLAYER
-                after[k, PHASE] = RACK_OVER
-                after[k, IN_HAND] = BIH_NONE
-                after[k, WINNER] = opponent
-                after[k, ENDED_BY] = R_THREE_FOULS
+                _cite(cited, n_cited, k, R.THREE_FOULS)
+                after[k, C.SHOOTER] = NO_PLAYER
+                after[k, C.PHASE] = PhaseCode.RACK_OVER
+                after[k, C.IN_HAND] = BallInHandCode.NONE
+                after[k, C.WINNER] = opponent
+                after[k, C.ENDED_BY] = R.THREE_FOULS
                 continue
-            _cite(cited, n_cited, k, R_BREAK_FOUL_BIH if is_break else R_FOUL_PENALTY)
-            _cite(cited, n_cited, k, R_BIH)
+            _cite(cited, n_cited, k, R.BREAK_FOUL_BIH if is_break else R.FOUL_PENALTY)
+            _cite(cited, n_cited, k, R.BIH)
             if nine_down:
                 if is_break and nine_pocketed:
-                    _cite(cited, n_cited, k, R_BREAK_9)
-                _cite(cited, n_cited, k, R_SPOT_9)
+                    _cite(cited, n_cited, k, R.BREAK_9)
+                _cite(cited, n_cited, k, R.SPOT_9)
             if count == 2:
-                _cite(cited, n_cited, k, R_WARNING)
-            after[k, SHOOTER] = opponent
-            after[k, PHASE] = NORMAL
-            after[k, IN_HAND] = BIH_ANYWHERE
+                _cite(cited, n_cited, k, R.WARNING)
+            after[k, C.SHOOTER] = opponent
+            after[k, C.PHASE] = PhaseCode.NORMAL
+            after[k, C.IN_HAND] = BallInHandCode.ANYWHERE
             if nine_down:
-                after[k, ON_BITS] = remaining | NINE_BIT
+                after[k, C.ON_BITS] = remaining | NINE_BIT
                 spotted[k] = True
             continue
-        after[k, COUNT0 + shooter] = 0  # a legal shot or push-out clears the count
+        after[k, C.COUNT0 + shooter] = 0  # a legal shot or push-out clears the count
         if is_push:  # R-PUSH-POCKETED / R-PUSH-CHOICE
             if nine_down:
-                _cite(cited, n_cited, k, R_SPOT_9)
-            _cite(cited, n_cited, k, R_PUSH_CHOICE)
-            after[k, SHOOTER] = opponent
-            after[k, PHASE] = PUSH_CHOICE
-            after[k, IN_HAND] = BIH_NONE
+                _cite(cited, n_cited, k, R.SPOT_9)
+            _cite(cited, n_cited, k, R.PUSH_CHOICE)
+            after[k, C.SHOOTER] = opponent
+            after[k, C.PHASE] = PhaseCode.PUSH_OUT_CHOICE
+            after[k, C.IN_HAND] = BallInHandCode.NONE
             if nine_down:
-                after[k, ON_BITS] = remaining | NINE_BIT
+                after[k, C.ON_BITS] = remaining | NINE_BIT
                 spotted[k] = True
             continue
         if nine_pocketed:  # R-WIN-9
             if is_break:
-                _cite(cited, n_cited, k, R_BREAK_9)
-            _cite(cited, n_cited, k, R_WIN_9)
-            after[k, SHOOTER] = NO_PLAYER
-            after[k, PHASE] = RACK_OVER
-            after[k, IN_HAND] = BIH_NONE
-            after[k, WINNER] = shooter
-            after[k, ENDED_BY] = R_WIN_9
+                _cite(cited, n_cited, k, R.BREAK_9)
+            _cite(cited, n_cited, k, R.WIN_9)
+            after[k, C.SHOOTER] = NO_PLAYER
+            after[k, C.PHASE] = PhaseCode.RACK_OVER
+            after[k, C.IN_HAND] = BallInHandCode.NONE
+            after[k, C.WINNER] = shooter
+            after[k, C.ENDED_BY] = R.WIN_9
             continue
-        _cite(cited, n_cited, k, R_BREAK_CONTINUE if is_break else R_CONTINUE)
-        after[k, SHOOTER] = shooter if obj_pocketed else opponent
-        after[k, PHASE] = PUSH_ALLOWED if is_break else NORMAL
-        after[k, IN_HAND] = BIH_NONE
+        _cite(cited, n_cited, k, R.BREAK_CONTINUE if is_break else R.CONTINUE)
+        after[k, C.SHOOTER] = shooter if obj_pocketed else opponent
+        after[k, C.PHASE] = PhaseCode.PUSH_OUT_ALLOWED if is_break else PhaseCode.NORMAL
+        after[k, C.IN_HAND] = BallInHandCode.NONE
 
 
-def rack_row(state) -> np.ndarray:
-    """A ``rules.RackState`` as one integer row (RACK_W,)."""
-    row = np.zeros(RACK_W, dtype=np.int64)
-    row[SHOOTER] = NO_PLAYER if state.shooter is None else state.shooter
-    row[PHASE] = PHASES.index(state.phase)
-    row[IN_HAND] = BALL_IN_HAND.index(state.ball_in_hand)
-    row[ON_BITS] = sum(1 << b for b in state.on_table)
-    row[COUNT0], row[COUNT1] = state.foul_counts
-    row[BREAKER] = state.breaker
-    row[WINNER] = NO_PLAYER if state.winner is None else state.winner
-    row[ENDED_BY] = -1 if state.ended_by is None else RULES.index(state.ended_by)
-    return row
-
-
-def rack_state(row: np.ndarray):
-    """An integer row back as a validated ``rules.RackState``."""
-    from nineball_env.rules import RackState
-    r = [int(v) for v in row]
-    return RackState(breaker=r[BREAKER], shooter=None if r[SHOOTER] < 0 else r[SHOOTER],
-                     on_table=frozenset(b for b in range(1, 10) if r[ON_BITS] >> b & 1), phase=PHASES[r[PHASE]],
-                     ball_in_hand=BALL_IN_HAND[r[IN_HAND]], foul_counts=(r[COUNT0], r[COUNT1]),
-                     winner=None if r[WINNER] < 0 else r[WINNER], ended_by=None if r[ENDED_BY] < 0 else RULES[r[ENDED_BY]])
+@njit(cache=True)
+def rule_log(rows, rack_row, declaration, simultaneous):
+    """The single-table path in one call: the facts of one shot's time-ordered log ``rows`` (``kernels.facts``)
+    ruled by ``rule_batch`` from the packed rack ``rack_row`` with a ``DeclarationCode``. Returns the rack after,
+    the fouls bit mask, the cited rule codes, whether the 9 is spotted, and the balls pocketed / driven off."""
+    first_bits = np.zeros(1, dtype=np.int64)
+    first_time = np.zeros(1)
+    cushion_bits = np.zeros(1, dtype=np.int64)
+    pocketed = np.zeros((1, N_BALLS), dtype=np.int64)
+    n_pocketed = np.zeros(1, dtype=np.int64)
+    off = np.zeros((1, N_BALLS), dtype=np.int64)
+    n_off = np.zeros(1, dtype=np.int64)
+    summarize_rows(rows, rows.shape[0], 0, simultaneous, first_bits, first_time, cushion_bits, pocketed, n_pocketed,
+                   off, n_off)
+    after = np.empty((1, RACK_W), dtype=np.int64)
+    fouls = np.empty(1, dtype=np.int64)
+    cited = np.empty((1, MAX_CITED), dtype=np.int64)
+    n_cited = np.empty(1, dtype=np.int64)
+    spotted = np.empty(1, dtype=np.bool_)
+    decl = np.full(1, declaration, dtype=np.int64)
+    rule_batch(rack_row.reshape(1, RACK_W), decl, first_bits, cushion_bits, pocketed, n_pocketed, off, n_off,
+               after, fouls, cited, n_cited, spotted)
+    return (after[0], fouls[0], cited[0, : n_cited[0]].copy(), spotted[0], pocketed[0, : n_pocketed[0]].copy(),
+            off[0, : n_off[0]].copy())

@@ -1,7 +1,10 @@
 """The nine-ball rules engine: a pure function from a shot's events to a ruling, plus racks and matches.
 
-Every decision cites the rule IDs of RULES.md (``RuleId``). Nothing here imports the physics or
-Gymnasium: the env converts the physics event log with ``from_rows`` and positions with plain tuples.
+Every decision cites the rule IDs of docs/rules.md (``RuleId``). The rules are one numba kernel
+(``nineball_env.kernels.ruling``) that the envs call on packed states; this package is its readable
+view (``decide`` packs a frozen ``RackState`` and the shot's events, calls it, unpacks a ``Ruling``).
+It never touches physics arrays: the env hands it the physics event-log rows (``decide_log``), and
+positions as plain tuples.
 """
 
 from nineball_env.rules.errors import IllegalAction, InvalidEventLog, RulesError
@@ -22,26 +25,17 @@ from nineball_env.rules.geometry import DEFAULT_GEOMETRY, RackGeometry
 from nineball_env.rules.ids import FOUL_IDS, RACK_ENDINGS, RuleId
 from nineball_env.rules.match import BreakOrder, Match
 from nineball_env.rules.rack import apply_ruling, check_cue_placement, new_rack, rack_order, spot_nine
-from nineball_env.rules.ruling import (
-    Declaration,
-    Ruling,
-    break_fouls,
-    decide,
-    decide_summary,
-    forfeit,
-    format_outcome,
-    push_out_fouls,
-    shot_fouls,
-)
+from nineball_env.rules.facts import ShotFacts, ShotSummary, summarize
+from nineball_env.rules.ruling import (Declaration, Ruling, cited_rules, decide, decide_log, decide_summary, describe_row,
+                                      forfeit, format_outcome, foul_rules, rule_names)
 from nineball_env.rules.state import BallInHand, Phase, RackState
-from nineball_env.rules.summary import ShotSummary, summarize
 
 __all__ = [
     "CUE", "NINE", "OBJECT_BALLS", "PHYSICS_KIND_CODES",
     "BallInHand", "BreakOrder", "Declaration", "IllegalAction", "InvalidEventLog", "Match", "Phase",
     "RackGeometry", "DEFAULT_GEOMETRY", "RackState", "RuleId", "FOUL_IDS", "RACK_ENDINGS", "Ruling",
-    "RulesError", "ShotEvent", "ShotEventKind", "ShotSummary",
-    "apply_ruling", "break_fouls", "check_cue_placement", "decide", "decide_summary", "forfeit", "format_outcome",
-    "from_rows", "hit", "new_rack", "off", "pocket", "push_out_fouls", "rack_order", "rail",
-    "shot_fouls", "spot_nine", "summarize",
+    "RulesError", "ShotEvent", "ShotEventKind", "ShotFacts", "ShotSummary",
+    "apply_ruling", "check_cue_placement", "cited_rules", "decide", "decide_log", "decide_summary", "describe_row", "forfeit",
+    "format_outcome", "foul_rules", "rule_names",
+    "from_rows", "hit", "new_rack", "off", "pocket", "rack_order", "rail", "spot_nine", "summarize",
 ]

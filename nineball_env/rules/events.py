@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Iterable, Mapping
 
+import numpy as np
+
 from nineball_env.rules.errors import InvalidEventLog
 
 CUE = 0
@@ -20,7 +22,7 @@ OBJECT_BALLS: frozenset[int] = frozenset(range(1, N_BALLS))
 
 
 class ShotEventKind(IntEnum):
-    """The events a ruling reads; a pocket-jaw contact is a ``CUSHION`` (RULES.md definitions)."""
+    """The events a ruling reads; a pocket-jaw contact is a ``CUSHION`` (docs/rules.md, "Terms")."""
 
     BALL_BALL = 1  # ball_a touches ball_b
     CUSHION = 2  # ball_a touches a cushion segment or pocket jaw (target: its index, or -1)
@@ -41,6 +43,21 @@ PHYSICS_KIND_CODES: Mapping[int, ShotEventKind | None] = {
     8: None,  # SPINNING_STATIONARY
     9: ShotEventKind.OFF_TABLE,
 }
+
+
+_KIND_VALUES = frozenset(int(k) for k in ShotEventKind)
+
+
+def _whole(value: Any, what: str) -> int:
+    """``value`` as an int when it is a whole number (an int, a numpy integer or an integral finite float),
+    else InvalidEventLog naming ``what``: 2.5, inf, NaN, True and "2" are not event codes."""
+    if isinstance(value, bool) or isinstance(value, np.bool_):
+        raise InvalidEventLog(f"{what}: expected a whole number, got {value!r}")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
+        return int(value)
+    raise InvalidEventLog(f"{what}: expected a whole number, got {value!r}")
 
 
 def _ball(value: Any, what: str) -> int:
@@ -66,15 +83,19 @@ class ShotEvent:
     target: int = -1
 
     def __post_init__(self) -> None:
+        if isinstance(self.time, (bool, str, bytes)):
+            raise InvalidEventLog(f"time: expected a finite time >= 0 s, got {self.time!r}")
         try:
             time = float(self.time)
-            kind = ShotEventKind(int(self.kind))
-            target = int(self.target)
         except (TypeError, ValueError):
-            raise InvalidEventLog(f"not a shot event: time={self.time!r}, kind={self.kind!r}, "
-                                  f"target={self.target!r}") from None
+            raise InvalidEventLog(f"time: expected a finite time >= 0 s, got {self.time!r}") from None
         if not (math.isfinite(time) and time >= 0.0):
             raise InvalidEventLog(f"time: expected a finite time >= 0 s, got {self.time!r}")
+        code = _whole(self.kind, "kind")
+        if code not in _KIND_VALUES:
+            raise InvalidEventLog(f"kind: expected one of {sorted(_KIND_VALUES)} (ShotEventKind), got {self.kind!r}")
+        kind = ShotEventKind(code)
+        target = _whole(self.target, "target")
         ball_a = _ball(self.ball_a, "ball_a")
         if kind is ShotEventKind.BALL_BALL:
             ball_b = _ball(self.ball_b, "ball_b")
@@ -141,9 +162,12 @@ def from_rows(rows: Iterable[Any]) -> tuple[ShotEvent, ...]:
     for i, row in enumerate(rows):
         try:
             time, code, ball_a, ball_b, target = row
-            code = int(code)
         except (TypeError, ValueError):
             raise InvalidEventLog(f"row {i}: expected (time, kind, ball_a, ball_b, target), got {row!r}") from None
+        try:
+            code = _whole(code, "kind")
+        except InvalidEventLog as err:
+            raise InvalidEventLog(f"row {i}: {err}") from None
         if code not in PHYSICS_KIND_CODES:
             raise InvalidEventLog(f"row {i}: unknown event kind code {code}")
         kind = PHYSICS_KIND_CODES[code]

@@ -1,32 +1,26 @@
 """The ruling: a pure function from the rack state, the declaration and a shot's events to what happens next.
 
-The decision reads like RULES.md: summarise the event log (``summary.summarize``), list every foul
-(``break_fouls`` / ``shot_fouls`` / ``push_out_fouls``), then apply the penalty or the reward.
+The rules themselves are one numba kernel (``kernels.ruling.rule_batch``, which the env and the vector
+env call too); this module is its readable view: it checks the call, packs the ``RackState`` and the
+shot's facts (``facts``), calls the kernel and unpacks a frozen ``Ruling`` citing docs/rules.md.
 Break fouls are reported under their break IDs (R-BREAK-SCRATCH rather than R-FOUL-SCRATCH, ...).
-R-FOUL-JUMP-SHOT is never reported: without a stick model only balls move balls (RULES.md).
+R-FOUL-JUMP-SHOT is never reported: without a stick model only balls move balls (docs/rules.md).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from typing import Iterable
 
+import numpy as np
+
+from nineball_env.kernels.codes import BALL_IN_HAND, MAX_CITED, PHASES, RACK_W, RULES, Declaration, DeclarationCode, RackCol
+from nineball_env.kernels.ruling import rule_batch, rule_log
 from nineball_env.rules.errors import IllegalAction
-from nineball_env.rules.events import NINE, ShotEvent
-from nineball_env.rules.ids import RuleId
+from nineball_env.rules.events import ShotEvent
+from nineball_env.rules.facts import BALL_SETS, SIMULTANEOUS_S, ShotFacts, ShotSummary, event_rows
 from nineball_env.rules.state import BallInHand, Phase, RackState, as_player
-from nineball_env.rules.summary import ShotSummary, summarize
-
-
-class Declaration(StrEnum):
-    """What the player declares with an action (R-PUSH-DECLARE, R-PUSH-CHOICE)."""
-
-    SHOT = "shot"  # an ordinary shot (the break included)
-    PUSH_OUT = "push-out"  # a shot declared as a push-out (R-PUSH-WHO)
-    SHOOT = "shoot"  # after a legal push-out: the opponent plays on from the position left
-    PASS_BACK = "pass-back"  # after a legal push-out: the opponent hands the shot back to the pusher
-    FORFEIT = "forfeit"  # the player to act concedes the rack (R-FORFEIT); see also ``forfeit``
+from nineball_env.kernels.codes import RuleId
 
 
 @dataclass(frozen=True)
@@ -104,71 +98,42 @@ class Ruling:
         return format_outcome(self)
 
 
-def _text(values: Iterable[object]) -> str:
-    items = [str(v) for v in values]
-    return ",".join(items) if items else "-"
-
-
 def format_outcome(ruling: Ruling) -> str:
     """``key=value`` pairs of a ruling, as written in tests/rules/golden."""
-    a = ruling.after
-    return " ".join([
-        f"fouls={_text(ruling.fouls)}",
-        f"next={'-' if a.shooter is None else a.shooter}",
-        f"bih={a.ball_in_hand}",
-        f"phase={a.phase}",
-        f"counts={a.foul_counts[0]},{a.foul_counts[1]}",
-        f"table={_text(sorted(a.on_table))}",
-        f"spotted={'yes' if ruling.nine_spotted else 'no'}",
-        f"winner={'-' if a.winner is None else a.winner}",
-        f"cited={_text(ruling.cited)}",
-    ])
+    return describe_row(ruling.fouls, ruling.cited, ruling.nine_spotted, ruling.after.packed().tolist())
 
 
-# ---------------------------------------------------------------------------------------------
-# Fouls: one function per kind of shot, each line one rule.
+def describe_row(fouls: tuple[RuleId, ...], cited: tuple[RuleId, ...], spotted: bool, after: list[int]) -> str:
+    """``format_outcome`` of a ruling given by its parts, the rack after it as a packed row (``RackState.packed``)."""
+    shooter, winner = after[_SHOOTER], after[_WINNER]
+    return (f"fouls={_text(fouls)} next={'-' if shooter < 0 else shooter} bih={_BIH_TEXT[after[_IN_HAND]]} "
+            f"phase={_PHASE_TEXT[after[_PHASE]]} counts={after[_COUNT0]},{after[_COUNT1]} "
+            f"table={_TABLE_TEXT[after[_ON_BITS]]} spotted={'yes' if spotted else 'no'} "
+            f"winner={'-' if winner < 0 else winner} cited={_text(cited)}")
 
 
-def break_fouls(state: RackState, s: ShotSummary) -> list[RuleId]:
-    """Every rule a break broke (R-BREAK-FIRST, R-BREAK-LEGAL, R-BREAK-SCRATCH, R-BREAK-JUMP).
-
-    R-BREAK-LEGAL is judged on its own: any object ball pocketed, or four distinct object balls at a
-    cushion after the cue ball's first contact (whichever ball that was; none without a contact).
-    """
-    fouls = []
-    if state.lowest not in s.first_contact:  # simultaneous contacts: in the shooter's favour
-        fouls.append(RuleId.BREAK_FIRST)
-    if not s.object_pocketed and len(s.object_balls_to_cushion) < 4:
-        fouls.append(RuleId.BREAK_LEGAL)
-    if s.cue_ball_lost:
-        fouls.append(RuleId.BREAK_SCRATCH)
-    if s.object_off_table:
-        fouls.append(RuleId.BREAK_JUMP)
-    return fouls
+def rule_names(rules: tuple[RuleId, ...]) -> tuple[str, ...]:
+    """The rule IDs as plain strings (what infos hold), cached per tuple."""
+    names = _NAMES.get(rules)
+    if names is None:
+        names = _NAMES[rules] = tuple(str(r) for r in rules)
+    return names
 
 
-def push_out_fouls(state: RackState, s: ShotSummary) -> list[RuleId]:
-    """Fouls on a push-out: all but R-FOUL-WRONG-BALL and R-FOUL-NO-RAIL (R-PUSH-FREE)."""
-    fouls = []
-    if s.cue_ball_lost:
-        fouls.append(RuleId.FOUL_SCRATCH)
-    if s.object_off_table:
-        fouls.append(RuleId.FOUL_JUMP)
-    return fouls
+def _text(rules: tuple[RuleId, ...]) -> str:
+    text = _TEXTS.get(rules)
+    if text is None:
+        text = _TEXTS[rules] = ",".join(rule_names(rules)) or "-"
+    return text
 
 
-def shot_fouls(state: RackState, s: ShotSummary) -> list[RuleId]:
-    """Every rule an ordinary shot broke (R-FOUL-WRONG-BALL, R-FOUL-NO-RAIL, R-FOUL-SCRATCH, R-FOUL-JUMP).
-
-    Without any contact only R-FOUL-WRONG-BALL applies: R-FOUL-NO-RAIL asks for a cushion *after* a contact.
-    """
-    fouls = []
-    if state.lowest not in s.first_contact:  # R-LOWEST; simultaneous contacts: in the shooter's favour
-        fouls.append(RuleId.FOUL_WRONG_BALL)
-    if s.first_contact and not s.object_pocketed and not s.rail_after_contact:
-        fouls.append(RuleId.FOUL_NO_RAIL)
-    fouls.extend(push_out_fouls(state, s))
-    return fouls
+_SHOOTER, _PHASE, _IN_HAND, _ON_BITS, _COUNT0, _COUNT1, _WINNER = (int(c) for c in (
+    RackCol.SHOOTER, RackCol.PHASE, RackCol.IN_HAND, RackCol.ON_BITS, RackCol.COUNT0, RackCol.COUNT1, RackCol.WINNER))
+_NAMES: dict[tuple[RuleId, ...], tuple[str, ...]] = {}
+_TEXTS: dict[tuple[RuleId, ...], str] = {}
+_BIH_TEXT = tuple(str(b) for b in BALL_IN_HAND)
+_PHASE_TEXT = tuple(str(p) for p in PHASES)
+_TABLE_TEXT = tuple(",".join(str(b) for b in sorted(balls)) or "-" for balls in BALL_SETS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,32 +147,50 @@ def decide(state: RackState, events: Iterable[ShotEvent] = (),
     Raises IllegalAction (a declaration the phase forbids, an action after the rack ended) or
     InvalidEventLog; the state is frozen, so a rejected call changes nothing.
     """
-    if not isinstance(state, RackState):
-        raise TypeError(f"state: expected a RackState, got {type(state).__name__}")
+    _check_state(state)
     declaration = _as_declaration(declaration)
     events = tuple(events)
     _check_allowed(state, declaration, events)
     if declaration is Declaration.FORFEIT:
         return forfeit(state, state.shooter)  # type: ignore[arg-type]
     if declaration in (Declaration.SHOOT, Declaration.PASS_BACK):
-        return _choice(state, declaration)
-    return _rule_shot(state, declaration, summarize(events, state.on_table))
+        return rule_facts(state, declaration, _NO_SHOT)
+    return rule_facts(state, declaration, ShotFacts.of_log(event_rows(events, state.on_table)))
 
 
 def decide_summary(state: RackState, summary: ShotSummary, declaration: Declaration | str = Declaration.SHOT) -> Ruling:
-    """``decide`` for a shot or push-out already summarised (``summarize``, or the env's reading of physics logs).
+    """``decide`` for a shot or push-out already summarised (``summarize``).
 
     Raises IllegalAction for a declaration the phase forbids or one that is not a shot or push-out.
     """
-    if not isinstance(state, RackState):
-        raise TypeError(f"state: expected a RackState, got {type(state).__name__}")
+    _check_state(state)
     if not isinstance(summary, ShotSummary):
         raise TypeError(f"summary: expected a ShotSummary, got {type(summary).__name__}")
+    return decide_log(state, None, declaration, ShotFacts.of_summary(summary))
+
+
+def decide_log(state: RackState, rows: np.ndarray | None, declaration: Declaration | str = Declaration.SHOT,
+               facts: ShotFacts | None = None) -> Ruling:
+    """``decide`` for a shot or push-out given by its physics event-log rows (``physics.EventLog.rows``, time
+    order; the physics guarantees what ``decide`` checks of ``ShotEvent`` logs) or by its ``facts``.
+
+    Raises IllegalAction for a declaration the phase forbids or one that is not a shot or push-out.
+    """
     declaration = _as_declaration(declaration)
     if declaration not in (Declaration.SHOT, Declaration.PUSH_OUT):
-        raise IllegalAction(f"a shot summary is ruled as a shot or a push-out, not {declaration.value!r}")
+        raise IllegalAction(f"a shot log is ruled as a shot or a push-out, not {declaration.value!r}")
     _check_allowed(state, declaration, ())
-    return _rule_shot(state, declaration, summary)
+    if facts is not None:
+        return rule_facts(state, declaration, facts)
+    after, fouls, cited, spotted, pocketed, off = rule_log(rows, state.packed(), _DECLARATION_CODE[declaration],
+                                                           SIMULTANEOUS_S)
+    return Ruling(state, declaration, foul_rules(int(fouls)), cited_rules(cited.tolist()), tuple(pocketed.tolist()),
+                  tuple(off.tolist()), bool(spotted), state.unpack(after))
+
+
+def _check_state(state: object) -> None:
+    if not isinstance(state, RackState):
+        raise TypeError(f"state: expected a RackState, got {type(state).__name__}")
 
 
 def _as_declaration(declaration: Declaration | str) -> Declaration:
@@ -219,19 +202,50 @@ def _as_declaration(declaration: Declaration | str) -> Declaration:
                             f"got {declaration!r} (R-PUSH-DECLARE)") from None
 
 
-def _rule_shot(state: RackState, declaration: Declaration, summary: ShotSummary) -> Ruling:
-    """The ruling on an allowed shot or push-out."""
-    if state.phase is Phase.BREAK:
-        return _outcome(state, declaration, summary, break_fouls(state, summary))
-    if declaration is Declaration.PUSH_OUT:
-        return _outcome(state, declaration, summary, push_out_fouls(state, summary))
-    return _outcome(state, declaration, summary, shot_fouls(state, summary))
+_NO_SHOT = ShotFacts(1)  # the push-out choice has no shot: the kernel reads no facts for it
+
+
+def rule_facts(state: RackState, declaration: Declaration, facts: ShotFacts, k: int = 0) -> Ruling:
+    """The kernel's ruling on an allowed ``declaration`` from ``state`` with the shot facts of row ``k``."""
+    rack = state.packed()[None]
+    after = np.empty((1, RACK_W), dtype=np.int64)
+    fouls = np.empty(1, dtype=np.int64)
+    cited = np.empty((1, MAX_CITED), dtype=np.int64)
+    n_cited = np.empty(1, dtype=np.int64)
+    spotted = np.empty(1, dtype=np.bool_)
+    decl = np.array([_DECLARATION_CODE[declaration]], dtype=np.int64)
+    rows = slice(k, k + 1)
+    rule_batch(rack, decl, facts.first_bits[rows], facts.cushion_bits[rows], facts.pocketed[rows],
+               facts.n_pocketed[rows], facts.off[rows], facts.n_off[rows], after, fouls, cited, n_cited, spotted)
+    return Ruling(state, declaration, foul_rules(int(fouls[0])), cited_rules(cited[0, : n_cited[0]].tolist()),
+                  facts.pocketed_of(k), facts.off_of(k), bool(spotted[0]), state.unpack(after[0]))
+
+
+_DECLARATION_CODE = {d: int(DeclarationCode[d.name]) for d in Declaration}
+_FOULS: dict[int, tuple[RuleId, ...]] = {}
+_CITED: dict[tuple[int, ...], tuple[RuleId, ...]] = {}
+
+
+def foul_rules(fouls: int) -> tuple[RuleId, ...]:
+    """The rules of a kernel's fouls bit mask (bit = ``RuleCode``), in rulebook order."""
+    rules = _FOULS.get(fouls)
+    if rules is None:
+        rules = _FOULS[fouls] = tuple(r for j, r in enumerate(RULES) if fouls >> j & 1)
+    return rules
+
+
+def cited_rules(codes: list[int]) -> tuple[RuleId, ...]:
+    """The rules of a kernel's cited ``RuleCode``s, in order."""
+    key = tuple(codes)
+    rules = _CITED.get(key)
+    if rules is None:
+        rules = _CITED[key] = tuple(RULES[c] for c in key)
+    return rules
 
 
 def forfeit(state: RackState, player: int) -> Ruling:
     """``player`` concedes the rack, which the opponent wins (R-FORFEIT); allowed at any time before it ends."""
-    if not isinstance(state, RackState):
-        raise TypeError(f"state: expected a RackState, got {type(state).__name__}")
+    _check_state(state)
     try:
         player = as_player(player, "player")
     except ValueError as err:
@@ -268,78 +282,5 @@ def _check_allowed(state: RackState, declaration: Declaration, events: tuple) ->
                             f"not in phase {phase} (R-PUSH-WHO)")
 
 
-def _choice(state: RackState, declaration: Declaration) -> Ruling:
-    """The opponent's choice after a legal push-out: play on, or hand the shot back (R-PUSH-CHOICE)."""
-    chooser = state.shooter
-    shooter = chooser if declaration is Declaration.SHOOT else 1 - chooser  # type: ignore[operator]
-    after = state._derive(shooter=shooter, phase=Phase.NORMAL, ball_in_hand=BallInHand.NONE)
-    return Ruling(state, declaration, (), (RuleId.PUSH_CHOICE,), (), (), False, after)
-
-
-def _outcome(state: RackState, declaration: Declaration, s: ShotSummary, fouls: list[RuleId]) -> Ruling:
-    """Penalty or reward for a shot whose fouls are known; each branch below is one rule of RULES.md."""
-    shooter: int = state.shooter  # type: ignore[assignment]
-    opponent = 1 - shooter
-    is_break = state.phase is Phase.BREAK
-    is_push = declaration is Declaration.PUSH_OUT
-    nine_down = NINE in s.pocketed or NINE in s.off_table
-    remaining = state.on_table - set(s.pocketed) - set(s.off_table)  # pocketed balls stay down (R-FOUL-PENALTY)
-    counts = list(state.foul_counts)
-    cited: list[RuleId] = []
-    if is_push:
-        cited.append(RuleId.PUSH_FREE)
-        if s.object_pocketed:
-            cited.append(RuleId.PUSH_POCKETED)
-
-    def ruling(after: RackState, spotted: bool = False) -> Ruling:
-        return Ruling(state, declaration, _ordered(fouls), tuple(cited), s.pocketed, s.off_table, spotted, after)
-
-    def over(winner: int, ended_by: RuleId) -> RackState:
-        return state._derive(shooter=None, on_table=remaining, phase=Phase.RACK_OVER,
-                             ball_in_hand=BallInHand.NONE, foul_counts=(counts[0], counts[1]), winner=winner,
-                             ended_by=ended_by)
-
-    def play_on(shooter: int, phase: Phase, ball_in_hand: BallInHand, spot: bool) -> RackState:
-        on_table = remaining | {NINE} if spot else remaining
-        return state._derive(shooter=shooter, on_table=on_table, phase=phase, ball_in_hand=ball_in_hand,
-                             foul_counts=(counts[0], counts[1]))
-
-    if fouls:
-        counts[shooter] += 1
-        if counts[shooter] == 3:  # R-THREE-FOULS: the rack is lost (nothing is spotted)
-            cited.append(RuleId.THREE_FOULS)
-            return ruling(over(opponent, RuleId.THREE_FOULS))
-        # R-FOUL-PENALTY / R-BREAK-FOUL-BIH: the opponent, ball in hand anywhere (R-BIH), no push-out.
-        cited += [RuleId.BREAK_FOUL_BIH if is_break else RuleId.FOUL_PENALTY, RuleId.BIH]
-        if nine_down:  # R-SPOT-9 (R-BREAK-9 when it dropped on a foul break)
-            cited += [RuleId.BREAK_9, RuleId.SPOT_9] if is_break and NINE in s.pocketed else [RuleId.SPOT_9]
-        if counts[shooter] == 2:
-            cited.append(RuleId.WARNING)
-        return ruling(play_on(opponent, Phase.NORMAL, BallInHand.ANYWHERE, nine_down), nine_down)
-
-    counts[shooter] = 0  # a legal shot, a legal push-out included, clears the count (R-THREE-FOULS)
-    if is_push:  # R-PUSH-POCKETED: nothing counts and the 9 comes back; the opponent chooses (R-PUSH-CHOICE)
-        if nine_down:
-            cited.append(RuleId.SPOT_9)
-        cited.append(RuleId.PUSH_CHOICE)
-        return ruling(play_on(opponent, Phase.PUSH_OUT_CHOICE, BallInHand.NONE, nine_down), nine_down)
-    if NINE in s.pocketed:  # R-WIN-9 (a legal shot cannot have driven the 9 off the table: R-FOUL-JUMP)
-        cited += [RuleId.BREAK_9, RuleId.WIN_9] if is_break else [RuleId.WIN_9]
-        return ruling(over(shooter, RuleId.WIN_9))
-    # R-CONTINUE / R-BREAK-CONTINUE; after a legal break the next shot may be a push-out (R-PUSH-WHO).
-    cited.append(RuleId.BREAK_CONTINUE if is_break else RuleId.CONTINUE)
-    next_shooter = shooter if s.object_pocketed else opponent
-    next_phase = Phase.PUSH_OUT_ALLOWED if is_break else Phase.NORMAL
-    return ruling(play_on(next_shooter, next_phase, BallInHand.NONE, spot=False))
-
-
-def _ordered(fouls: list[RuleId]) -> tuple[RuleId, ...]:
-    """Fouls in RuleId (rulebook) order, each once."""
-    return tuple(sorted(set(fouls), key=_RULE_RANK.__getitem__))
-
-
-_RULE_RANK: dict[RuleId, int] = {rule: i for i, rule in enumerate(RuleId)}  # rulebook order
-
-
-__all__ = ["Declaration", "Ruling", "decide", "decide_summary", "forfeit", "break_fouls", "shot_fouls", "push_out_fouls",
-           "format_outcome"]
+__all__ = ["Declaration", "Ruling", "cited_rules", "decide", "decide_log", "decide_summary", "describe_row", "forfeit",
+           "foul_rules", "format_outcome", "rule_facts", "rule_names"]

@@ -3,31 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Iterable
 
+import numpy as np
+
+from nineball_env.kernels.codes import (BALL_IN_HAND, NO_PLAYER, PHASES, RACK_W, RULES, BallInHand, Phase, RackCol,
+                                        RuleId)
 from nineball_env.rules.events import NINE, OBJECT_BALLS
-from nineball_env.rules.ids import RACK_ENDINGS, RuleId
+from nineball_env.rules.facts import BALL_SETS, bits
+from nineball_env.rules.ids import RACK_ENDINGS
 
 PLAYERS = (0, 1)
-
-
-class Phase(StrEnum):
-    """Where a rack stands; it decides which declarations are allowed (R-PUSH-WHO, R-PUSH-CHOICE)."""
-
-    BREAK = "break"
-    PUSH_OUT_ALLOWED = "push-out-allowed"  # the shot right after a legal break (R-PUSH-WHO)
-    PUSH_OUT_CHOICE = "push-out-choice"  # the opponent decides after a legal push-out (R-PUSH-CHOICE)
-    NORMAL = "normal"
-    RACK_OVER = "rack-over"  # R-GAME-END
-
-
-class BallInHand(StrEnum):
-    """Where the incoming shooter may place the cue ball (R-BIH, R-BREAK-POS)."""
-
-    NONE = "none"
-    KITCHEN = "kitchen"
-    ANYWHERE = "anywhere"
 
 
 def as_player(value: object, what: str) -> int:
@@ -114,8 +100,32 @@ class RackState:
         new = object.__new__(RackState)
         d = new.__dict__  # a frozen dataclass: fill the instance dict directly, as __init__ would
         d.update(self.__dict__)
+        d.pop(_ROW, None)
         d.update(changes)
         return new
+
+    def packed(self) -> np.ndarray:
+        """This state as one read-only int64 row (``kernels.codes.RackCol`` columns), as the kernels read it
+        (packed once per state: the state is frozen)."""
+        row = self.__dict__.get(_ROW)
+        if row is None:
+            row = np.array((NO_PLAYER if self.shooter is None else self.shooter, _PHASE_CODE[self.phase],
+                            _BALL_IN_HAND_CODE[self.ball_in_hand], bits(self.on_table), self.foul_counts[0],
+                            self.foul_counts[1], self.breaker, NO_PLAYER if self.winner is None else self.winner,
+                            -1 if self.ended_by is None else _RULE_CODE[self.ended_by]), dtype=np.int64)
+            row.flags.writeable = False
+            self.__dict__[_ROW] = row  # a cache beside the fields: not compared, hashed or shown
+        return row
+
+    @classmethod
+    def from_packed(cls, row: np.ndarray) -> RackState:
+        """A packed row (``packed``) back as a validated RackState."""
+        return cls(**_fields(row))
+
+    def unpack(self, row: np.ndarray) -> RackState:
+        """The rules kernel's next state (a packed row) of this state, built without re-validation: the kernel
+        only derives valid states from valid ones (``from_packed`` validates)."""
+        return self._derive(**_fields(row))
 
     @classmethod
     def start(cls, breaker: int = 0, on_table: Iterable[int] = OBJECT_BALLS) -> RackState:
@@ -136,3 +146,19 @@ class RackState:
     def warnings(self) -> tuple[bool, bool]:
         """Which players stand on two consecutive fouls (R-WARNING)."""
         return (self.foul_counts[0] == 2, self.foul_counts[1] == 2)
+
+
+_ROW = "_packed_row"
+_PHASE_CODE = {p: i for i, p in enumerate(PHASES)}
+_BALL_IN_HAND_CODE = {b: i for i, b in enumerate(BALL_IN_HAND)}
+_RULE_CODE = {r: i for i, r in enumerate(RULES)}
+
+
+def _fields(row: np.ndarray) -> dict[str, object]:
+    """The RackState fields of a packed row."""
+    r = row.tolist()
+    shooter, winner, ended_by = r[RackCol.SHOOTER], r[RackCol.WINNER], r[RackCol.ENDED_BY]
+    return {"breaker": r[RackCol.BREAKER], "shooter": None if shooter < 0 else shooter,
+            "on_table": BALL_SETS[r[RackCol.ON_BITS]], "phase": PHASES[r[RackCol.PHASE]],
+            "ball_in_hand": BALL_IN_HAND[r[RackCol.IN_HAND]], "foul_counts": (r[RackCol.COUNT0], r[RackCol.COUNT1]),
+            "winner": None if winner < 0 else winner, "ended_by": None if ended_by < 0 else RULES[ended_by]}

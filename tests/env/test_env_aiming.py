@@ -10,8 +10,7 @@ from envkit import FOOT_LEFT, R, TABLE, Scripted, position
 
 import physics
 from nineball_env import actions
-from nineball_env.aiming import (AimingPolicy, RandomPolicy, aim, cut_angle, direction_deg, ghost_ball, path_clear,
-                                 pocket_aims, straight_in_spot)
+from nineball_env.aiming import AimingPolicy, RandomPolicy, cut_angle, direction_deg, ghost_ball, path_clear
 from nineball_env.env import NineBallEnv
 
 
@@ -37,18 +36,6 @@ def test_path_clear():
 def test_direction_deg():
     assert direction_deg((0, 0), (0, 1)) == pytest.approx(90.0)
     assert direction_deg((0, 0), (-1, 0)) == pytest.approx(180.0)
-
-
-def test_aim_prefers_the_straight_clear_pot():
-    shots = aim(np.array([0.3, 1.9]), np.array([0.2, 2.2]), np.zeros((0, 2)))
-    assert shots[0].pocket == FOOT_LEFT and shots[0].clear and shots[0].cut < 20.0
-
-
-def test_straight_in_spot_is_behind_the_ball_on_the_pocket_line():
-    obj = np.array([0.3, 2.1])
-    spot, pocket = straight_in_spot(obj, np.zeros((0, 2)))
-    target = pocket_aims(TABLE)[pocket]
-    assert cut_angle(np.array(spot), obj, target, R) == pytest.approx(0.0, abs=1e-6)
 
 
 def _play(env, action):
@@ -107,10 +94,10 @@ def test_aiming_policy_wins_racks_against_itself():
     assert pots / decisions > 0.3
 
 
-def test_compiled_policy_matches_the_python_reference_on_game_positions() -> None:
-    """``act``/``act_batch`` (numba kernel) give ``act_reference``'s actions on positions from random games:
-    breaks, ball in hand (kitchen and anywhere), ordinary shots and push-out choices."""
-    from nineball_env import observation
+def test_policy_decisions_on_game_positions_are_legal_and_batch_equals_one_by_one() -> None:
+    """On positions from random games (breaks, ball in hand in the kitchen and anywhere, ordinary shots, push-out
+    choices) ``act_batch`` equals ``act`` row by row, every ball-in-hand spot is free, and the choice shoots on."""
+    from nineball_env import observation, placement
     from nineball_env.game import Game, GameConfig
 
     policy = AimingPolicy()
@@ -121,16 +108,20 @@ def test_compiled_policy_matches_the_python_reference_on_game_positions() -> Non
         while not game.over and len(seen) < 600:
             rack, t = game.rack, game.config.table
             obs = observation.encode(game.balls.pos, game.on_table(), rack, game.match, rack.shooter, t.width, t.length)
-            seen.append(obs)
+            seen.append((obs, rack, game.balls.pos[game.on_table()][1 if game.on_table()[0] else 0:]))
             phases.add((str(rack.phase), str(rack.ball_in_hand)))
             act = policy.act(obs) if rng.random() < 0.5 else rng.uniform(-1, 1, 9)  # the policy's own play too
             game.apply(rack.shooter, game.decode(np.asarray(act, dtype=np.float64)))
     assert {("break", "kitchen"), ("normal", "anywhere"), ("normal", "none"), ("push-out-allowed", "none")} <= phases
-    batch = policy.act_batch(np.stack(seen))
-    for obs, fast in zip(seen, batch):
-        np.testing.assert_allclose(fast, policy.act_reference(obs), atol=2e-6)
-        np.testing.assert_array_equal(policy.act(obs), fast)
+    batch = policy.act_batch(np.stack([obs for obs, _, _ in seen]))
     assert batch.dtype == np.float32 and batch.shape == (len(seen), 9)
+    for (obs, rack, others), fast in zip(seen, batch):
+        np.testing.assert_array_equal(policy.act(obs), fast)
+        assert fast[actions.A.PUSH_OUT] < 0 and fast[actions.A.PASS_BACK] < 0
+        if str(rack.ball_in_hand) != "none":
+            x, y = actions.action_to_placement(fast.astype(np.float64), str(rack.ball_in_hand))
+            assert placement.is_free(x, y, others + 0.0, kitchen=str(rack.ball_in_hand) == "kitchen") or \
+                min(np.hypot(*(others - (x, y)).T)) > 2 * R - 1e-5  # float32 rounding of an exactly free spot
 
 
 def test_act_batch_rejects_a_wrong_shape() -> None:
@@ -138,9 +129,10 @@ def test_act_batch_rejects_a_wrong_shape() -> None:
         AimingPolicy().act_batch(np.zeros((3, 50)))
 
 
-def test_rows_the_kernel_hands_back_are_decided_by_the_python_path() -> None:
-    """A blocked break spot needs ``placement.nearest_free``: the kernel flags the row, ``act`` still answers."""
-    from nineball_env import observation
+def test_a_blocked_spot_is_moved_to_the_nearest_free_one() -> None:
+    """A ball on the policy's break spot: the kernel flags the row with the spot it wanted, and the policy plays
+    from the nearest free spot instead (``placement.nearest_free``), still breaking at the 1."""
+    from nineball_env import observation, placement
     from nineball_env.game import Game, GameConfig
 
     game = Game(GameConfig(), np.random.default_rng(0), first_breaker=0)
@@ -149,12 +141,14 @@ def test_rows_the_kernel_hands_back_are_decided_by_the_python_path() -> None:
     blocked = obs.copy()
     blocked[2:4] = (0.5, (t.head_string_y - 0.01) / t.length)  # ball 1 on the policy's break spot
     policy = AimingPolicy()
-    out, fallback = np.empty((2, 9)), np.zeros(2, dtype=bool)
-    from nineball_env.kernels.aiming import aim_batch
-    s = actions.DEFAULT_SCALE
-    aim_batch(np.stack([obs, blocked]), t.width, t.length, R, policy._pockets, policy._aims, 9.0, s.v_min, s.v_max,
-              s.theta_max, out, fallback)
+    out, fallback, spots = np.empty((2, 9)), np.zeros(2, dtype=bool), np.zeros((2, 2))
+    policy._aim(np.stack([obs, blocked]), spots, np.zeros(2, dtype=bool), out, fallback)
     assert fallback.tolist() == [False, True]
-    np.testing.assert_array_equal(policy.act(blocked), policy.act_reference(blocked))
-    placed = actions.action_to_placement(policy.act(blocked).astype(np.float64), "kitchen", t)
+    np.testing.assert_allclose(spots[1], (0.5 * t.width, t.head_string_y - 0.01))
+    act = policy.act(blocked)
+    placed = actions.action_to_placement(act.astype(np.float64), "kitchen", t)
     assert math.hypot(placed[0] - 0.5 * t.width, placed[1] - (t.head_string_y - 0.01)) > 2 * R - 1e-9
+    ones = blocked[:20].astype(np.float64).reshape(10, 2) * (t.width, t.length)
+    want = placement.nearest_free(0.5 * t.width, t.head_string_y - 0.01, ones[1:], t, kitchen=True)
+    np.testing.assert_allclose(placed, want, atol=1e-5)
+    assert actions.action_to_shot(act.astype(np.float64)).phi == pytest.approx(direction_deg(want, ones[1]), abs=1e-3)

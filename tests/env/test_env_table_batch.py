@@ -8,8 +8,7 @@ import pytest
 from nineball_env import actions, observation
 from nineball_env.aiming import AimingPolicy
 from nineball_env.game import Game, GameConfig
-from nineball_env.kernels import ruling as rk
-from nineball_env.noise import make_noise, perturb
+from nineball_env.noise import make_noise
 from nineball_env.table_batch import TableBatch
 
 
@@ -60,17 +59,14 @@ def test_tables_play_like_games(noise, race_to, break_order, log_capacity, max_e
             decisions = batch.play(ks, player, acts)
             for k, act, got in zip(ks.tolist(), acts, decisions):
                 game = games[k]
-                decision = game.decode(act)
-                if decision.shot is not None and noise != "none":
-                    decision = decision.__class__(perturb(decision.shot, make_noise(noise), game.rng, config.params),
-                                                  decision.placement, decision.push_out, decision.pass_back)
-                outcome = game.apply(player, decision)
+                outcome = game.play(player, act, noise=make_noise(noise))
                 r = outcome.ruling
-                assert got.text() == r.describe()
-                assert (rk.DECLARATIONS[got.declaration], got.pocketed, got.rack_winner, got.placement,
-                        got.adjusted, got.n_events, got.foul) == (
-                    r.declaration, r.pocketed, outcome.rack_winner, outcome.placement, outcome.placement_adjusted,
-                    outcome.n_events, r.foul)
+                assert got.text() == r.describe() == outcome.text()
+                assert got.ruling == r  # the batch's outcome views as the same validated ruling
+                assert (got.pocketed, got.rack_winner, got.placement, got.placement_adjusted, got.n_events,
+                        got.foul, got.legal_pots) == (
+                    outcome.pocketed, outcome.rack_winner, outcome.placement, outcome.placement_adjusted,
+                    outcome.n_events, outcome.foul, outcome.legal_pots)
                 _same(game, batch, k)
                 seen.add((str(r.before.phase), r.foul, r.nine_spotted, outcome.rack_winner is not None))
     assert ("break", False, False, False) in seen and ("push-out-allowed", False, False, False) in seen

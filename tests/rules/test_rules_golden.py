@@ -7,7 +7,7 @@ Format (one item a line, ``#`` starts a comment):
                                        then its events separated by ``|`` (hit a b, rail b, pocket b pN, off b)
       => fouls=... next=... ...        the expected ruling, exactly as ``Ruling.describe()`` writes it
 
-Set NINEBALL_REGOLD=1 to rewrite the ``=>`` lines from the engine (then read the diff against RULES.md).
+Set NINEBALL_REGOLD=1 to rewrite the ``=>`` lines from the engine (then read the diff against docs/rules.md).
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ from rules_testkit import FOUR_TO_RAIL, state
 
 from nineball_env.rules import (
     DEFAULT_GEOMETRY,
+    BallInHand,
+    Phase,
     IllegalAction,
     RackGeometry,
     RackState,
@@ -224,3 +226,16 @@ def test_apply_ruling_advances_the_rack_and_refuses_a_foreign_ruling() -> None:
 def test_rack_state_rejects_impossible_states(kwargs) -> None:
     with pytest.raises(ValueError):
         RackState(**kwargs)
+
+
+def test_rack_states_pack_into_kernel_rows_and_back() -> None:
+    """``RackState.packed`` / ``from_packed`` (what the rules kernel reads and writes) round-trip every kind of state."""
+    states = [RackState(), RackState.start(1, {3, 5, 9}),
+              RackState(0, 1, frozenset({2, 9}), Phase.NORMAL, BallInHand.ANYWHERE, (2, 1)),
+              RackState(1, 0, frozenset({4, 9}), Phase.PUSH_OUT_CHOICE, BallInHand.NONE, (0, 2)),
+              RackState(0, None, frozenset({7}), Phase.RACK_OVER, BallInHand.NONE, (3, 1), winner=1,
+                        ended_by="R-THREE-FOULS"),
+              RackState(1, None, frozenset(), Phase.RACK_OVER, BallInHand.NONE, (0, 0), winner=1, ended_by="R-WIN-9")]
+    for state in states:
+        row = state.packed()
+        assert row.dtype == np.int64 and RackState.from_packed(row) == state == state.unpack(row)

@@ -1,0 +1,158 @@
+"""The rules' vocabulary, written once: phases, ball in hand, declarations, rule IDs and the rack columns.
+
+The public names are string enums (``Phase.BREAK == "break"``, ``RuleId.LOWEST == "R-LOWEST"``), so infos,
+golden files and messages read as words. Each one's integer code for the kernels is its position in
+the definition order, generated below as an ``IntEnum`` (``PhaseCode.BREAK == 0``); the kernels use these
+codes directly, so nothing is copied by hand. This file lives with the kernels so that numba's cache
+is dropped whenever the vocabulary changes (``kernels/__init__``).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+
+
+class Phase(StrEnum):
+    """Where a rack stands; it decides which declarations are allowed (R-PUSH-WHO, R-PUSH-CHOICE)."""
+
+    BREAK = "break"
+    PUSH_OUT_ALLOWED = "push-out-allowed"  # the shot right after a legal break (R-PUSH-WHO)
+    PUSH_OUT_CHOICE = "push-out-choice"  # the opponent decides after a legal push-out (R-PUSH-CHOICE)
+    NORMAL = "normal"
+    RACK_OVER = "rack-over"  # R-GAME-END
+
+
+class BallInHand(StrEnum):
+    """Where the incoming shooter may place the cue ball (R-BIH, R-BREAK-POS)."""
+
+    NONE = "none"
+    KITCHEN = "kitchen"
+    ANYWHERE = "anywhere"
+
+
+class Declaration(StrEnum):
+    """What the player declares with an action (R-PUSH-DECLARE, R-PUSH-CHOICE)."""
+
+    SHOT = "shot"  # an ordinary shot (the break included)
+    PUSH_OUT = "push-out"  # a shot declared as a push-out (R-PUSH-WHO)
+    SHOOT = "shoot"  # after a legal push-out: the opponent plays on from the position left
+    PASS_BACK = "pass-back"  # after a legal push-out: the opponent hands the shot back to the pusher
+    FORFEIT = "forfeit"  # the player to act concedes the rack (R-FORFEIT); see also ``rules.forfeit``
+
+
+class RuleId(StrEnum):
+    """Every rule of docs/rules.md, in rulebook order; the value is the ID string (``RuleId.LOWEST == "R-LOWEST"``).
+
+    ``FOUL_JUMP_SHOT`` cannot arise here: the simulation has no stick model, so nothing but the cue
+    ball or another ball ever moves a ball (docs/rules.md, R-FOUL-JUMP-SHOT); the engine never reports it.
+    """
+
+    # Equipment and set-up
+    TABLE = "R-TABLE"
+    RACK = "R-RACK"
+    BREAK_POS = "R-BREAK-POS"
+    # The object of the game
+    LOWEST = "R-LOWEST"
+    NO_CALL = "R-NO-CALL"
+    CONTINUE = "R-CONTINUE"
+    WIN_9 = "R-WIN-9"
+    MATCH = "R-MATCH"
+    # The break
+    BREAK_FIRST = "R-BREAK-FIRST"
+    BREAK_LEGAL = "R-BREAK-LEGAL"
+    BREAK_SCRATCH = "R-BREAK-SCRATCH"
+    BREAK_JUMP = "R-BREAK-JUMP"
+    BREAK_FOUL_BIH = "R-BREAK-FOUL-BIH"
+    BREAK_9 = "R-BREAK-9"
+    BREAK_CONTINUE = "R-BREAK-CONTINUE"
+    # The push-out
+    PUSH_WHO = "R-PUSH-WHO"
+    PUSH_DECLARE = "R-PUSH-DECLARE"
+    PUSH_FREE = "R-PUSH-FREE"
+    PUSH_POCKETED = "R-PUSH-POCKETED"
+    PUSH_CHOICE = "R-PUSH-CHOICE"
+    # Fouls
+    FOUL_PENALTY = "R-FOUL-PENALTY"
+    FOUL_WRONG_BALL = "R-FOUL-WRONG-BALL"
+    FOUL_NO_RAIL = "R-FOUL-NO-RAIL"
+    FOUL_SCRATCH = "R-FOUL-SCRATCH"
+    FOUL_JUMP = "R-FOUL-JUMP"
+    FOUL_JUMP_SHOT = "R-FOUL-JUMP-SHOT"
+    BIH = "R-BIH"
+    SPOT_9 = "R-SPOT-9"
+    # Three fouls and the end of a rack
+    THREE_FOULS = "R-THREE-FOULS"
+    WARNING = "R-WARNING"
+    FORFEIT = "R-FORFEIT"
+    GAME_END = "R-GAME-END"
+
+
+def _codes(name: str, words: type[StrEnum]) -> type[IntEnum]:
+    """The integer codes of ``words``: each member's position in the definition order, under the same name."""
+    return IntEnum(name, [(member.name, i) for i, member in enumerate(words)])  # type: ignore[return-value]
+
+
+PhaseCode = _codes("PhaseCode", Phase)
+BallInHandCode = _codes("BallInHandCode", BallInHand)
+DeclarationCode = _codes("DeclarationCode", Declaration)
+RuleCode = _codes("RuleCode", RuleId)
+
+#: code -> word, for unpacking kernel results
+PHASES: tuple[Phase, ...] = tuple(Phase)
+BALL_IN_HAND: tuple[BallInHand, ...] = tuple(BallInHand)
+DECLARATIONS: tuple[Declaration, ...] = tuple(Declaration)
+RULES: tuple[RuleId, ...] = tuple(RuleId)
+
+
+class RackCol(IntEnum):
+    """Columns of a rack state packed as one int64 row (the kernels' ``RackState``); -1 stands for "none"."""
+
+    SHOOTER = 0  # player to act, -1 once the rack is over
+    PHASE = 1  # PhaseCode
+    IN_HAND = 2  # BallInHandCode
+    ON_BITS = 3  # bit b set: object ball b is on the table
+    COUNT0 = 4  # consecutive fouls of player 0 (player p: COUNT0 + p)
+    COUNT1 = 5
+    BREAKER = 6
+    WINNER = 7  # -1 while the rack runs
+    ENDED_BY = 8  # RuleCode of R-WIN-9 / R-THREE-FOULS / R-FORFEIT, -1 while the rack runs
+
+
+RACK_W = len(RackCol)
+
+
+class A(IntEnum):
+    """Index of each component of the flat action (``nineball_env.actions``)."""
+
+    AIM = 0
+    SPEED = 1
+    SIDE = 2
+    VERTICAL = 3
+    ELEVATION = 4
+    PLACE_X = 5
+    PLACE_Y = 6
+    PUSH_OUT = 7
+    PASS_BACK = 8
+
+
+N_ACTION = len(A)
+
+
+class ObsCol(IntEnum):
+    """Where each field of the flat observation starts (``nineball_env.observation.LAYOUT`` has the slices)."""
+
+    POS = 0  # (x / width, y / length) of balls 0..9
+    ON_TABLE = 20  # balls 0..9
+    LOWEST = 30  # one-hot, balls 1..9
+    PHASE = 39  # one-hot over the phases before RACK_OVER
+    IN_HAND = 43  # one-hot over BallInHand
+    FOULS = 46  # (me, opponent)
+    WARNING = 48
+    SCORE = 50
+    TO_MOVE = 52
+    BREAKER = 53
+
+
+OBS_SIZE = 54
+NO_PLAYER = -1
+MAX_CITED = 8  # the most rules one ruling cites

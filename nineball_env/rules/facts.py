@@ -1,0 +1,166 @@
+"""The facts a ruling needs, read off a shot's event log (docs/rules.md, "Terms") by the ``kernels.facts`` kernel.
+
+``ShotFacts`` holds the facts of B shots as arrays (what the rules kernel reads): bit masks of the
+balls the cue ball touched first and of the balls that touched a cushion after that contact, the
+first-contact time, and the balls pocketed / driven off the table in order. ``ShotSummary`` is the
+frozen, readable view of one shot. Physics log rows (``physics.EventLog.rows``) and ``ShotEvent``
+records are read by the same kernel (``ShotEventKind`` values are the physics event codes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from nineball_env.kernels.facts import N_BALLS, summarize_into
+from nineball_env.rules.errors import InvalidEventLog
+from nineball_env.rules.events import CUE, ShotEvent, ShotEventKind
+
+#: Cue-ball contacts closer in time than this [s] count as one simultaneous first contact.
+SIMULTANEOUS_S = 1e-9
+#: ball-set bit mask -> frozenset of its balls, for the 2**10 masks of balls 0..9
+BALL_SETS: tuple[frozenset[int], ...] = tuple(
+    frozenset(b for b in range(N_BALLS) if mask >> b & 1) for mask in range(1 << N_BALLS))
+
+
+def bits(balls: Iterable[int]) -> int:
+    """The bit mask of a set of balls."""
+    return sum(1 << b for b in set(balls))
+
+
+@dataclass(frozen=True)
+class ShotSummary:
+    """What happened on one shot, in the terms the rulebook uses.
+
+    Attributes:
+        first_contact: object balls the cue ball touched first (several only when simultaneous;
+            empty when it touched none).
+        first_contact_time: time of that contact [s], or None.
+        cushioned_after_contact: balls (cue ball included) that touched a cushion or jaw at or after
+            the first contact; cushion contacts before it do not count (R-FOUL-NO-RAIL).
+        pocketed: balls that fell into a pocket, in the order they dropped (cue ball included).
+        off_table: balls that left the table without being pocketed, in order (cue ball included).
+    """
+
+    first_contact: frozenset[int]
+    first_contact_time: float | None
+    cushioned_after_contact: frozenset[int]
+    pocketed: tuple[int, ...]
+    off_table: tuple[int, ...]
+
+    @property
+    def rail_after_contact(self) -> bool:
+        """Some ball touched a cushion after the cue ball's first contact (R-FOUL-NO-RAIL)."""
+        return bool(self.cushioned_after_contact)
+
+    @property
+    def object_balls_to_cushion(self) -> frozenset[int]:
+        """Distinct object balls driven to a cushion after the first contact (R-BREAK-LEGAL)."""
+        return self.cushioned_after_contact - {CUE}
+
+    @property
+    def object_pocketed(self) -> tuple[int, ...]:
+        """Object balls pocketed, in order."""
+        return tuple(b for b in self.pocketed if b != CUE)
+
+    @property
+    def object_off_table(self) -> tuple[int, ...]:
+        """Object balls driven off the table (R-FOUL-JUMP, R-BREAK-JUMP)."""
+        return tuple(b for b in self.off_table if b != CUE)
+
+    @property
+    def cue_ball_lost(self) -> bool:
+        """The cue ball was pocketed or left the table (R-FOUL-SCRATCH, R-BREAK-SCRATCH)."""
+        return CUE in self.pocketed or CUE in self.off_table
+
+
+class ShotFacts:
+    """The facts of ``B`` shots as the rules kernel reads them, one row per shot (empty rows: no shot)."""
+
+    __slots__ = ("first_bits", "first_time", "cushion_bits", "pocketed", "n_pocketed", "off", "n_off")
+
+    def __init__(self, B: int) -> None:
+        self.first_bits = np.zeros(B, dtype=np.int64)
+        self.first_time = np.zeros(B)
+        self.cushion_bits = np.zeros(B, dtype=np.int64)
+        self.pocketed = np.full((B, N_BALLS), -1, dtype=np.int64)
+        self.n_pocketed = np.zeros(B, dtype=np.int64)
+        self.off = np.full((B, N_BALLS), -1, dtype=np.int64)
+        self.n_off = np.zeros(B, dtype=np.int64)
+
+    def read(self, logs: np.ndarray, n_events: np.ndarray, rows: np.ndarray) -> None:
+        """Read log i of ``logs`` (n, capacity, >= 4 columns: time, kind, ball_a, ball_b), its first
+        ``n_events[i]`` rows, into row ``rows[i]``."""
+        summarize_into(logs, np.asarray(n_events, dtype=np.int64), np.asarray(rows, dtype=np.int64), SIMULTANEOUS_S,
+                       self.first_bits, self.first_time, self.cushion_bits, self.pocketed, self.n_pocketed, self.off,
+                       self.n_off)
+
+    @classmethod
+    def of_log(cls, rows: np.ndarray) -> ShotFacts:
+        """The facts of one shot's time-ordered log rows (``physics.EventLog.rows``), in row 0."""
+        facts = cls(1)
+        facts.read(rows[None], np.array([len(rows)]), np.zeros(1, dtype=np.int64))
+        return facts
+
+    @classmethod
+    def of_summary(cls, summary: ShotSummary) -> ShotFacts:
+        """A ``ShotSummary`` packed into row 0."""
+        facts = cls(1)
+        facts.first_bits[0] = bits(summary.first_contact)
+        facts.first_time[0] = -1.0 if summary.first_contact_time is None else summary.first_contact_time
+        facts.cushion_bits[0] = bits(summary.cushioned_after_contact)
+        for balls, out, n in ((summary.pocketed, facts.pocketed, facts.n_pocketed),
+                              (summary.off_table, facts.off, facts.n_off)):
+            n[0] = len(balls)
+            out[0, :len(balls)] = balls
+        return facts
+
+    def pocketed_of(self, k: int) -> tuple[int, ...]:
+        return tuple(self.pocketed[k, : self.n_pocketed[k]].tolist())
+
+    def off_of(self, k: int) -> tuple[int, ...]:
+        return tuple(self.off[k, : self.n_off[k]].tolist())
+
+    def summary(self, k: int = 0) -> ShotSummary:
+        """Row ``k`` as a frozen ``ShotSummary``."""
+        t = float(self.first_time[k])
+        return ShotSummary(BALL_SETS[int(self.first_bits[k])], None if t < 0.0 else t,
+                           BALL_SETS[int(self.cushion_bits[k])], self.pocketed_of(k), self.off_of(k))
+
+
+def event_rows(events: Iterable[ShotEvent], on_table: Iterable[int]) -> np.ndarray:
+    """Check a shot's event log and return it as (n, 4) rows (time, kind, ball_a, ball_b) for the kernel.
+
+    Raises InvalidEventLog for a record that is not a ``ShotEvent``, an event out of time order, or one
+    naming a ball that was not on the table at the start of the shot or had already left it.
+    """
+    present = {CUE, *on_table}
+    gone: set[int] = set()
+    rows = []
+    last_time = 0.0
+    for i, event in enumerate(events):
+        if not isinstance(event, ShotEvent):
+            raise InvalidEventLog(f"event {i}: expected a ShotEvent, got {type(event).__name__}")
+        if event.time < last_time:
+            raise InvalidEventLog(f"event {i} ({event}): out of time order (previous event at {last_time:g} s)")
+        last_time = event.time
+        for ball in event.balls:
+            if ball not in present:
+                raise InvalidEventLog(f"event {i} ({event}): ball {ball} was not on the table at the start of the shot")
+            if ball in gone:
+                raise InvalidEventLog(f"event {i} ({event}): ball {ball} had already left the table")
+        if event.kind in (ShotEventKind.POCKET, ShotEventKind.OFF_TABLE):
+            gone.add(event.ball_a)
+        rows.append((event.time, float(event.kind), event.ball_a, event.ball_b))
+    return np.array(rows, dtype=np.float64).reshape(-1, 4)
+
+
+def summarize(events: Iterable[ShotEvent], on_table: Iterable[int]) -> ShotSummary:
+    """Summarise a time-ordered event log of a shot that started with the cue ball and ``on_table``
+    (InvalidEventLog as ``event_rows``)."""
+    return ShotFacts.of_log(event_rows(events, on_table)).summary(0)
+
+
+__all__ = ["SIMULTANEOUS_S", "ShotFacts", "ShotSummary", "event_rows", "summarize"]
