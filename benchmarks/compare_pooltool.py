@@ -30,7 +30,7 @@ import math
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Iterable, Sequence
@@ -63,6 +63,7 @@ does not serve, hence --no-deps and the explicit requirement list):
 See benchmarks/pooltool_setup.md."""
 
 TARGET_RATIO = 150.0  # ordinary shots must run at least this many times faster than pooltool
+TARGET_CUSHION_COST = 1.10  # the default cushion model's ordinary-shot median within 10 % of Han 2005's
 CUE_ID = "cue"  # pooltool's id for ball 0
 A_SIGN = -1.0  # pooltool's a > 0 is *left* english (a = +1 is the leftmost side); nineball's is right
 MAX_EVENTS = 4000  # same cap as physics.simulate's default
@@ -357,8 +358,9 @@ def pooltool_table(pt: ModuleType, spec: TableSpec, params: PhysicsParams) -> An
     return straighten_side_facings(ptable, spec.side_jaw_angle - 90.0)
 
 
-def pooltool_engine(params: PhysicsParams, match_throw: bool = False) -> Any:
-    """A pooltool engine with nineball's models: Han 2005 cushions, Alciatore ball–ball friction.
+def pooltool_engine(params: PhysicsParams, match_throw: bool = False, defaults: bool = False) -> Any:
+    """A pooltool engine with nineball's models (Han 2005 cushions, Alciatore ball–ball friction), or
+    with pooltool 0.6.0's default resolver when ``defaults`` (Stronge compliant cushions and jaws).
 
     pooltool's frictional-inelastic ball–ball model limits the tangential velocity change
     to µ·e_b·v_n (µ times the post-impact separation speed); nineball bounds the friction
@@ -371,12 +373,14 @@ def pooltool_engine(params: PhysicsParams, match_throw: bool = False) -> Any:
     from pooltool.physics.resolve.ball_ball.frictional_inelastic import FrictionalInelastic
     from pooltool.physics.resolve.ball_cushion.han_2005.model import Han2005Circular, Han2005Linear
     from pooltool.physics.resolve.ball_pocket import CanonicalBallPocket
-    from pooltool.physics.resolve.resolver import Resolver
+    from pooltool.physics.resolve.resolver import Resolver, default_resolver
     from pooltool.physics.resolve.stick_ball.instantaneous_point import InstantaneousPoint
     from pooltool.physics.resolve.transition import CanonicalTransition
 
+    if defaults:
+        return PhysicsEngine(resolver=default_resolver())
     if params.cushion_model != "han2005":
-        raise ValueError(f"only the han2005 cushion model is compared, got {params.cushion_model!r}")
+        raise ValueError(f"matched models compare the han2005 cushion model only, got {params.cushion_model!r}")
     scale = (1.0 + params.e_b) / (2.0 * params.e_b) if match_throw else 1.0
     friction = AlciatoreBallBallFriction(a=scale * params.throw_a, b=scale * params.throw_b, c=params.throw_c)
     resolver = Resolver(
@@ -388,6 +392,22 @@ def pooltool_engine(params: PhysicsParams, match_throw: bool = False) -> Any:
         transition=CanonicalTransition(),
     )
     return PhysicsEngine(resolver=resolver)
+
+
+def pooltool_default_params(params: PhysicsParams) -> PhysicsParams:
+    """nineball parameters with pooltool 0.6.0's default models: its default resolver's Stronge
+    compliant cushions (its omega_ratio; jaw contacts towards the jaw circle's centre, as pooltool's) and
+    its ball–ball friction bound µ·e_b·v_n."""
+    from pooltool.physics.resolve.resolver import default_resolver
+
+    resolver = default_resolver()
+    for part in ("ball_linear_cushion", "ball_circular_cushion"):
+        if type(getattr(resolver, part)).__name__ not in ("StrongeCompliantLinear", "StrongeCompliantCircular"):
+            raise RuntimeError(f"pooltool's default {part} is {getattr(resolver, part)!r}, not Stronge's model")
+    if type(resolver.ball_ball).__name__ != "FrictionalInelastic":
+        raise RuntimeError(f"pooltool's default ball_ball is {resolver.ball_ball!r}, not FrictionalInelastic")
+    return replace(params, cushion_model="stronge", omega_ratio=float(resolver.ball_linear_cushion.omega_ratio),
+                   throw_limit="pooltool", jaw_normal="pooltool")
 
 
 def pooltool_tip_offset(shot: Shot) -> tuple[float, float]:
@@ -417,13 +437,14 @@ def ball_number(key: str) -> int:
 class PooltoolRunner:
     """Runs shots through ``pooltool.simulate`` with nineball's table, parameters and models."""
 
-    def __init__(self, pt: ModuleType, table: Table, params: PhysicsParams, match_throw: bool = False) -> None:
+    def __init__(self, pt: ModuleType, table: Table, params: PhysicsParams, match_throw: bool = False,
+                 defaults: bool = False) -> None:
         from pooltool.objects.ball.params import BallParams
         from pooltool.objects.cue.datatypes import CueSpecs
 
         self.pt = pt
         self.table = pooltool_table(pt, table.spec, params)
-        self.engine = pooltool_engine(params, match_throw)
+        self.engine = pooltool_engine(params, match_throw, defaults)
         self.ball_params = BallParams(
             m=params.m, R=params.R, u_s=params.u_s, u_r=params.u_r, u_sp_proportionality=params.u_sp_factor,
             e_b=params.e_b, e_c=params.e_c, f_c=params.f_c, g=params.g,
@@ -510,6 +531,7 @@ class ShotRecord:
     pt: Outcome
     nb_seconds: float | None = None
     nb: Outcome | None = None
+    han_seconds: float | None = None  # nineball with Han 2005 cushions (pooltool-defaults runs only)
 
     @property
     def ratio(self) -> float | None:
@@ -528,13 +550,32 @@ def time_runs(runner: Any, case: ShotCase, repeats: int) -> tuple[float, Any]:
     return statistics.median(times), result
 
 
-def run_case(case: ShotCase, pt_runner: PooltoolRunner, nb_runner: NineballRunner | None, repeats: int) -> ShotRecord:
-    """Time one shot in both simulators (interleaved, so both see the same machine state)."""
+def run_case(case: ShotCase, pt_runner: PooltoolRunner, nb_runner: NineballRunner | None, repeats: int,
+             han_runner: NineballRunner | None = None) -> ShotRecord:
+    """Time one shot in both simulators (interleaved, so both see the same machine state); with
+    ``han_runner`` also nineball with Han 2005 cushions, for the cost of the cushion model: after an
+    untimed run of each, the two nineball variants alternate run by run, so neither gets the caches warm
+    from the other's runs or cold from pooltool's."""
     pt_t, pt_res = time_runs(pt_runner, case, repeats)
     record = ShotRecord(case, pt_t, pt_runner.outcome(pt_res))
-    if nb_runner is not None:
+    if nb_runner is None:
+        return record
+    if han_runner is None:
         nb_t, nb_res = time_runs(nb_runner, case, repeats)
         record.nb_seconds, record.nb = nb_t, nb_runner.outcome(nb_res)
+        return record
+    nb_times, han_times = [], []
+    for runner in (nb_runner, han_runner):
+        runner.run(runner.prepare(case), case)
+    for k in range(repeats):
+        order = ((nb_runner, nb_times), (han_runner, han_times))
+        for runner, times in order if k % 2 == 0 else order[::-1]:
+            t, result = time_runs(runner, case, 1)
+            times.append(t)
+            if runner is nb_runner:
+                nb_res = result
+    record.nb_seconds, record.nb = statistics.median(nb_times), nb_runner.outcome(nb_res)
+    record.han_seconds = statistics.median(han_times)
     return record
 
 
@@ -586,6 +627,14 @@ def group_summary(records: Sequence[ShotRecord]) -> dict[str, Any]:
             "ratio_median": _round(_median(ratios), 1),
             "ratio_min": _round(min(ratios), 1) if ratios else None,
             "ratio_max": _round(max(ratios), 1) if ratios else None,
+        })
+    han = [r for r in records if r.han_seconds and r.nb_seconds]
+    if han:
+        out.update({
+            "nineball_han2005_ms_median": _round(_median([1e3 * r.han_seconds for r in han]), 4),
+            "cushion_model_cost_median": _round(_median([r.nb_seconds / r.han_seconds for r in han]), 3),
+            "cushion_model_cost_of_medians": _round(_median([r.nb_seconds for r in han])
+                                                    / _median([r.han_seconds for r in han]), 3),
         })
     return out
 
@@ -682,7 +731,8 @@ def break_entry(r: ShotRecord) -> dict[str, Any]:
     }
 
 
-def build_report(records: Sequence[ShotRecord], args: argparse.Namespace, nineball_note: str | None) -> dict[str, Any]:
+def build_report(records: Sequence[ShotRecord], args: argparse.Namespace, nineball_note: str | None,
+                 nineball_models: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON document."""
     groups = {g: [r for r in records if r.case.group == g] for g in ("named", "random", "break")}
     ordinary = groups["named"] + groups["random"]
@@ -690,8 +740,8 @@ def build_report(records: Sequence[ShotRecord], args: argparse.Namespace, nineba
         "benchmark": "compare_pooltool",
         "pooltool_version": importlib.metadata.version("pooltool-billiards"),
         "config": {"shots": args.shots, "repeats": args.repeats, "seed": args.seed, "breaks": args.breaks,
-                   "pos_tol_mm": args.pos_tol_mm, "throw": args.throw,
-                   "table": "nine_foot", "params": "PhysicsParams()"},
+                   "pos_tol_mm": args.pos_tol_mm, "throw": args.throw, "models": args.models,
+                   "table": "nine_foot", "nineball_models": nineball_models},
         "timing": {"ordinary": group_summary(ordinary), "breaks": group_summary(groups["break"])},
         "named": named_report(groups["named"], args.pos_tol_mm),
         "random": random_report(groups["random"], args.pos_tol_mm),
@@ -702,6 +752,10 @@ def build_report(records: Sequence[ShotRecord], args: argparse.Namespace, nineba
     else:
         ratio = report["timing"]["ordinary"].get("ratio_median")
         report["target"] = {"ordinary_ratio_min": TARGET_RATIO, "met": ratio is not None and ratio >= TARGET_RATIO}
+        cost = report["timing"]["ordinary"].get("cushion_model_cost_of_medians")
+        if cost is not None:
+            report["target"]["cushion_model_cost_max"] = TARGET_CUSHION_COST
+            report["target"]["cushion_model_cost_met"] = cost <= TARGET_CUSHION_COST
         named = report["named"].values()
         report["named_agreement"] = {"agree": sum(1 for e in named if e.get("agree")), "n": len(named)}
         report["conventions"] = convention_check(records)
@@ -722,6 +776,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--throw", choices=("matched", "pooltool"), default="matched",
                    help="ball-ball friction impulse: 'matched' scales pooltool's friction curve so it applies "
                         "mu*J_n like nineball (default); 'pooltool' keeps pooltool's mu*e_b*v_n")
+    p.add_argument("--models", choices=("matched-han", "pooltool-defaults"), default="matched-han",
+                   help="'matched-han': both simulators with Han 2005 cushions and Alciatore friction (default); "
+                        "'pooltool-defaults': pooltool's default resolver (Stronge compliant cushions) against "
+                        "nineball's stronge model with pooltool's friction bound, plus nineball's Han 2005 timing")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     if args.shots < 0 or args.repeats < 1 or args.breaks < 0:
@@ -745,21 +803,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(INSTALL_HINT, file=sys.stderr)
         emit(SKIPPED, args.json)
         return 0
-    table, params = Table.nine_foot(), PhysicsParams()
-    pt_runner = PooltoolRunner(pt, table, params, match_throw=args.throw == "matched")
-    nb_runner, note = None, None
+    table = Table.nine_foot()
+    defaults = args.models == "pooltool-defaults"
+    matched = replace(PhysicsParams(), cushion_model="han2005", ball_ball_model="alciatore", throw_limit="coulomb")
+    params = pooltool_default_params(matched) if defaults else matched
+    pt_runner = PooltoolRunner(pt, table, matched, match_throw=args.throw == "matched", defaults=defaults)
+    nb_runner, han_runner, note = None, None, None
+    models = {k: getattr(params, k) for k in ("cushion_model", "omega_ratio", "ball_ball_model", "throw_limit",
+                                              "jaw_normal")}
     if callable(getattr(physics, "simulate", None)):
         nb_runner = NineballRunner(table, params)
+        if defaults:
+            han_runner = NineballRunner(table, replace(params, cushion_model="han2005"))
     else:
         note = "physics.simulate not available: pooltool side only"
         print(note, file=sys.stderr)
     rng = np.random.default_rng(args.seed)
     cases = named_shots(table, params) + random_shots(rng, args.shots, table, params)
     cases += break_shots(rng, args.breaks, table, params)
-    runners = [pt_runner] + ([nb_runner] if nb_runner else [])
+    runners = [pt_runner] + [r for r in (nb_runner, han_runner) if r is not None]
     warm_up([c for c in cases if c.group == "named"] + [c for c in cases if c.group == "break"][:1], runners)
-    records = [run_case(c, pt_runner, nb_runner, args.repeats) for c in progress(cases, not args.no_progress)]
-    emit(build_report(records, args, note), args.json)
+    records = [run_case(c, pt_runner, nb_runner, args.repeats, han_runner)
+               for c in progress(cases, not args.no_progress)]
+    emit(build_report(records, args, note, models), args.json)
     return 0
 
 

@@ -1,6 +1,8 @@
 """Ball, cloth, cushion and cue parameters, as one frozen dataclass.
 
-Defaults are the values pooltool uses, so results can be compared with it.
+Defaults of the constants are the values pooltool uses, so results can be compared with it; the
+default impact models are chosen by evidence (README, Physics): Stronge's compliant cushion,
+Alciatore's ball–ball friction with Coulomb's bound.
 Derived constants (spinning friction, moment of inertia) are properties, never stored.
 """
 
@@ -15,9 +17,17 @@ from physics.checks import check_numbers
 # Index of each value in the float64 vector handed to the numba kernels.
 P_R, P_M, P_US, P_UR, P_USP, P_EB, P_EC, P_FC, P_G = range(9)
 P_CUE_MASS, P_END_MASS, P_THROW_A, P_THROW_B, P_THROW_C, P_CUSHION_H, P_CUSHION_MODEL = range(9, 16)
-N_PARAMS = 16
+P_OMEGA_RATIO, P_MATHAVAN_STEPS, P_BALL_BALL_MODEL, P_THROW_LIMIT, P_BALL_BALL_STEPS, P_JAW_NORMAL = range(16, 22)
+N_PARAMS = 22
 
-CUSHION_MODELS = ("han2005",)
+# Names accepted by PhysicsParams; a model's code in the params vector is its index here.
+CUSHION_MODELS = ("han2005", "stronge", "mathavan2010", "impulse")
+BALL_BALL_MODELS = ("alciatore", "mathavan2014")
+THROW_LIMITS = ("coulomb", "pooltool")
+JAW_NORMALS = ("rim", "pooltool")
+
+
+_CHOICES = ("cushion_model", "ball_ball_model", "throw_limit", "jaw_normal")
 
 
 @dataclass(frozen=True)
@@ -37,8 +47,24 @@ class PhysicsParams:
         cue_mass: cue stick mass [kg] for the instantaneous-point strike.
         cue_end_mass: effective end mass of the cue tip [kg], drives squirt (Alciatore TP A-31).
         throw_a, throw_b, throw_c: ball–ball friction µ(v) = a + b·exp(−c·v) (Alciatore TP A-14).
-        cushion_model: "han2005" (Han 2005, with Coulomb friction at the cushion nose).
+        cushion_model: ball–cushion and ball–jaw impact model (physics/kernels/cushion_models.py):
+            "han2005" (one Coulomb impulse at the cushion nose, Han 2005), "stronge" (Stronge's
+            compliant impact with tangential compliance), "mathavan2010" (Mathavan, Jackson &
+            Parkin 2010, integrated over the impulse, cushion and cloth friction) or "impulse"
+            (one Coulomb impulse at the ball's equator).
         cushion_height_factor: cushion nose height as a multiple of 2R (WPA: 63.5 % of the ball diameter).
+        omega_ratio: "stronge" only: tangential/normal contact frequency ratio ω_t/ω_n, in (1, 2)
+            (pooltool 0.6.0's default 1.8; higher is a stiffer cushion in shear).
+        jaw_normal: "stronge" only: the contact direction at a pocket jaw: "rim" (towards the jaw's nose at
+            the contact, tilted like a straight cushion's) or "pooltool" (towards the jaw circle's centre at
+            nose height, a flatter tilt, as pooltool 0.6.0's compliant jaws do).
+        mathavan_steps: "mathavan2010" only: impulse steps over the whole impact (the paper's ΔP).
+        ball_ball_model: "alciatore" (one impulse with Alciatore's speed-dependent friction, TP A-14)
+            or "mathavan2014" (Mathavan, Jackson & Parkin 2014: integrated over the impulse, with
+            ball–ball and ball–cloth friction, so spin is transferred and the cloth acts during the impact).
+        throw_limit: "alciatore" only: bound of the friction impulse: "coulomb" µ·J_n = µ·m·(1 + e_b)/2·v_n
+            (Coulomb's law on the impulses), or "pooltool" µ·m·e_b·v_n (pooltool 0.6.0's bound, to match it).
+        ball_ball_steps: "mathavan2014" only: impulse steps over the compression phase.
     """
 
     R: float = 0.028575
@@ -55,13 +81,27 @@ class PhysicsParams:
     throw_a: float = 9.951e-3
     throw_b: float = 0.108
     throw_c: float = 1.088
-    cushion_model: str = "han2005"
+    cushion_model: str = "stronge"
     cushion_height_factor: float = 0.635
+    omega_ratio: float = 1.8
+    mathavan_steps: int = 1000
+    ball_ball_model: str = "alciatore"
+    throw_limit: str = "coulomb"
+    ball_ball_steps: int = 1000
+    jaw_normal: str = "rim"
 
     def __post_init__(self) -> None:
-        if self.cushion_model not in CUSHION_MODELS:
-            raise ValueError(f"cushion_model: expected one of {CUSHION_MODELS}, got {self.cushion_model!r}")
-        check_numbers(self, (f.name for f in fields(self) if f.name != "cushion_model"))
+        for name, allowed in (("cushion_model", CUSHION_MODELS), ("ball_ball_model", BALL_BALL_MODELS),
+                              ("throw_limit", THROW_LIMITS), ("jaw_normal", JAW_NORMALS)):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name}: expected one of {allowed}, got {getattr(self, name)!r}")
+        check_numbers(self, (f.name for f in fields(self) if f.name not in _CHOICES))
+        if not 1.0 < self.omega_ratio < 2.0:
+            raise ValueError(f"omega_ratio: expected in (1, 2) (Stronge's ω_t/ω_n), got {self.omega_ratio!r}")
+        for name in ("mathavan_steps", "ball_ball_steps"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not float(value).is_integer() or not 10 <= value <= 1_000_000:
+                raise ValueError(f"{name}: expected an integer in [10, 1000000], got {value!r}")
         positive = ("R", "m", "u_s", "u_r", "u_sp_factor", "g", "cue_mass")
         for name in positive:
             if getattr(self, name) <= 0:
@@ -102,6 +142,12 @@ class PhysicsParams:
         out[P_THROW_A], out[P_THROW_B], out[P_THROW_C] = self.throw_a, self.throw_b, self.throw_c
         out[P_CUSHION_H] = self.cushion_height
         out[P_CUSHION_MODEL] = float(CUSHION_MODELS.index(self.cushion_model))
+        out[P_OMEGA_RATIO] = self.omega_ratio
+        out[P_MATHAVAN_STEPS] = float(self.mathavan_steps)
+        out[P_BALL_BALL_MODEL] = float(BALL_BALL_MODELS.index(self.ball_ball_model))
+        out[P_THROW_LIMIT] = float(THROW_LIMITS.index(self.throw_limit))
+        out[P_BALL_BALL_STEPS] = float(self.ball_ball_steps)
+        out[P_JAW_NORMAL] = float(JAW_NORMALS.index(self.jaw_normal))
         return out
 
 

@@ -22,7 +22,7 @@ from physics.kernels.motion import (
     POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY, acceleration, classify, end_transition, evolve,
     transition_time,
 )
-from physics.kernels.resolve import ball_ball, ball_cushion, cue_strike
+from physics.kernels.resolve import ball_ball, ball_cushion, ball_jaw, cue_strike
 from physics.params import P_EB, P_R
 
 INF = np.inf
@@ -477,7 +477,11 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             zeno = (t - last_rail_time[a] <= ZENO_WINDOW
                     and -(vel[a, 0] * nx + vel[a, 1] * ny) < ZENO_SPEED)
             last_rail_time[a] = t
-            vx, vy, wx, wy, wz = ball_cushion(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny, p)
+            if kind == EV_CUSHION:
+                vx, vy, wx, wy, wz = ball_cushion(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny, p)
+            else:
+                vx, vy, wx, wy, wz = ball_jaw(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny,
+                                              jaws[target, 2], p)
             vel[a, 0] = vx
             vel[a, 1] = vy
             spin[a, 0] = wx

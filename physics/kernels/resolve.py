@@ -8,9 +8,14 @@ import math
 
 from numba import njit
 
+from physics.kernels.ball_models import mathavan_ball_ball
+from physics.kernels.cushion_models import cushion_impact, jaw_impact
 from physics.params import (
-    P_CUE_MASS, P_CUSHION_H, P_EC, P_END_MASS, P_FC, P_M, P_R, P_THROW_A, P_THROW_B, P_THROW_C,
+    P_BALL_BALL_MODEL, P_CUE_MASS, P_END_MASS, P_M, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_THROW_LIMIT,
 )
+
+THROW_COULOMB = 0.0  # index of "coulomb" in physics.params.THROW_LIMITS
+BALL_BALL_MATHAVAN2014 = 1.0  # index of "mathavan2014" in physics.params.BALL_BALL_MODELS
 
 
 @njit(cache=True)
@@ -65,7 +70,12 @@ def ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, 
     Normal impulse with restitution e (normally e_b); tangential friction impulse at the contact point with
     µ(v) = a + b·exp(−c·v) of the slip speed v (Alciatore TP A-14, "throw"), capped at the
     impulse that stops the slip, m·|s_t|/7 (both balls' translation and rotation).
+    The friction bound is Coulomb's µ·J_n = µ·m·(1 + e)/2·v_n, or, with throw_limit "pooltool",
+    µ·m·e·v_n (pooltool 0.6.0's bound; the two agree for e = 1, TP A-14's case).
+    With ball_ball_model "mathavan2014" the impact is integrated instead (physics/kernels/ball_models.py).
     """
+    if p[P_BALL_BALL_MODEL] == BALL_BALL_MATHAVAN2014:
+        return mathavan_ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, e, p)
     R = p[P_R]
     m = p[P_M]
     inertia = 0.4 * m * R * R
@@ -90,7 +100,8 @@ def ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, 
     Jt = 0.0
     if slip_speed > 0.0:
         mu = p[P_THROW_A] + p[P_THROW_B] * math.exp(-p[P_THROW_C] * slip_speed)
-        Jt = min(mu * Jn, m * slip_speed / 7.0)
+        bound = Jn if p[P_THROW_LIMIT] == THROW_COULOMB else m * e * vn
+        Jt = min(mu * bound, m * slip_speed / 7.0)
         tx /= slip_speed
         ty /= slip_speed
         tz /= slip_speed
@@ -113,46 +124,13 @@ def ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, 
 
 @njit(cache=True)
 def ball_cushion(vx, vy, wx, wy, wz, nx, ny, p):
-    """Post-impact (vx, vy, wx, wy, wz) of a ball hitting a cushion whose inward normal is (nx, ny).
+    """Post-impact (vx, vy, wx, wy, wz) of a ball hitting a cushion or jaw whose inward normal is (nx, ny),
+    by the model PhysicsParams.cushion_model selects (coded in p; see physics/kernels/cushion_models.py)."""
+    return cushion_impact(vx, vy, wx, wy, wz, nx, ny, p)
 
-    Han 2005 ("Dynamics in carom and three cushion billiards", J. Mech. Sci. Tech. 19):
-    the cushion touches the ball at height h above the cloth, at angle θ above the ball's
-    centre (sin θ = (h − R)/R). The normal impulse acts along N (centre → contact point) with
-    P_N = (1 + e_c)·m·(v·N); the friction impulse at that point, µ = f_c, is Coulomb-limited by
-    the impulse that stops the slip there, (2/7)·m·|s_t| (sticking case of Han's analysis).
-    """
-    R = p[P_R]
-    m = p[P_M]
-    inertia = 0.4 * m * R * R
-    sin_t = (p[P_CUSHION_H] - R) / R
-    cos_t = math.sqrt(max(1.0 - sin_t * sin_t, 0.0))
-    Nx = -nx * cos_t
-    Ny = -ny * cos_t
-    Nz = sin_t
-    c = vx * Nx + vy * Ny
-    if c <= 0.0:
-        return vx, vy, wx, wy, wz
-    PN = (1.0 + p[P_EC]) * m * c
-    # slip of the contact point ρ = R N: s = v + ω × ρ
-    sx = vx + R * (wy * Nz - wz * Ny)
-    sy = vy + R * (wz * Nx - wx * Nz)
-    sz = R * (wx * Ny - wy * Nx)
-    sN = sx * Nx + sy * Ny + sz * Nz
-    tx = sx - sN * Nx
-    ty = sy - sN * Ny
-    tz = sz - sN * Nz
-    st = math.sqrt(tx * tx + ty * ty + tz * tz)
-    ptx = pty = ptz = 0.0
-    if st > 0.0:
-        Jt = min(p[P_FC] * PN, 2.0 * m * st / 7.0)
-        ptx = -Jt * tx / st
-        pty = -Jt * ty / st
-        ptz = -Jt * tz / st
-    Px = -PN * Nx + ptx
-    Py = -PN * Ny + pty
-    Pz = -PN * Nz + ptz
-    k = R / inertia
-    nwx = wx + k * (Ny * Pz - Nz * Py)
-    nwy = wy + k * (Nz * Px - Nx * Pz)
-    nwz = wz + k * (Nx * Py - Ny * Px)
-    return vx + Px / m, vy + Py / m, nwx, nwy, nwz
+
+@njit(cache=True)
+def ball_jaw(vx, vy, wx, wy, wz, nx, ny, jaw_radius, p):
+    """Post-impact (vx, vy, wx, wy, wz) of a ball hitting a pocket jaw of radius ``jaw_radius`` with outward
+    normal (nx, ny) at the contact: the same model as the cushions (``jaw_impact``)."""
+    return jaw_impact(vx, vy, wx, wy, wz, nx, ny, jaw_radius, p)

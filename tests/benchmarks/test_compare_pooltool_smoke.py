@@ -135,3 +135,23 @@ def test_small_comparison_runs_and_agrees(cp, capsys, tmp_path):
     for entry in report["named"].values():
         assert entry["first_contact"]["agree"] and entry["pocketed"]["agree"]
     assert report["conventions"].get("sidespin_sign_agreement", 1.0) == 1.0
+
+
+def test_pooltool_default_models_comparison_runs_and_agrees(cp, capsys, tmp_path):
+    """--models pooltool-defaults: pooltool's default resolver against nineball's stronge cushions with
+    pooltool's friction bound and jaw contact, plus the Han 2005 timing of the same shots."""
+    pytest.importorskip("pooltool")
+    out = tmp_path / "report.json"
+    args = ["--models", "pooltool-defaults", "--shots", "2", "--repeats", "1", "--breaks", "0", "--seed", "1",
+            "--json", str(out), "--no-progress"]
+    assert cp.main(args) == 0
+    capsys.readouterr()
+    report = json.loads(out.read_text())
+    assert report["config"]["models"] == "pooltool-defaults"
+    assert report["config"]["nineball_models"] == {"cushion_model": "stronge", "omega_ratio": 1.8,
+                                                   "ball_ball_model": "alciatore", "throw_limit": "pooltool",
+                                                   "jaw_normal": "pooltool"}
+    assert report["named_agreement"] == {"agree": 6, "n": 6}
+    timing = report["timing"]["ordinary"]
+    assert timing["nineball_han2005_ms_median"] > 0 and timing["cushion_model_cost_median"] > 0
+    assert "cushion_model_cost_met" in report["target"]

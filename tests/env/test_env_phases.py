@@ -104,8 +104,10 @@ def test_ball_in_hand_anywhere_after_a_foul():
     assert info["ruling"]["foul"] and info["opponent"]["fouls"] == 1  # then the opponent fouls
     d = _obs(env)
     assert d["in_hand"] == "anywhere" and not d["on_table"][0]
-    spot = (0.45, 1.9)  # past the head string: legal anywhere
-    _, _, _, _, info = env.step(pot_action(spot, OBJ[1], placement=spot))
+    side = 2  # the left side pocket: a straight pot of the 1 that touches no rail
+    aim, one = np.asarray(pocket_aims(TABLE)[side]), np.asarray(OBJ[1])
+    spot = tuple(float(c) for c in one - 0.3 * (aim - one) / np.linalg.norm(aim - one))  # past the head string
+    _, _, _, _, info = env.step(pot_action(spot, OBJ[1], pocket=side, placement=spot))
     assert info["placement"] == pytest.approx(spot) and not info["placement_adjusted"]
     assert info["pocketed"] == (1,) and not info["ruling"]["foul"]
 
@@ -125,7 +127,7 @@ def test_three_fouls_lose_the_rack_with_the_warning_seen():
 
 
 def test_nine_on_a_legal_break_wins():
-    cue = (0.6, 0.2)
+    cue = (1.2, 0.3)  # the 9 drops straight, touching no rail or jaw
     nine = on_line(tuple(pocket_aims(TABLE)[FOOT_LEFT]), cue, 0.25)
     one = on_line(nine, cue, 2 * R + 1e-4)
     rest = {b: (1.1, 0.9 + 0.1 * b) for b in range(2, 9)}
@@ -139,7 +141,7 @@ def test_nine_on_a_legal_break_wins():
 
 def test_nine_on_a_foul_break_is_spotted():
     """The cue ball hits the 9 first (R-BREAK-FIRST): the foul stands and the 9 returns to the foot spot."""
-    cue = (0.6, 0.2)
+    cue = (1.2, 0.3)
     nine = on_line(tuple(pocket_aims(TABLE)[FOOT_LEFT]), cue, 0.25)
     env = NineBallEnv(opponent=Scripted([MISS]), first_breaker="learner")
     env.reset(seed=0)

@@ -1,6 +1,7 @@
 """Collision models: stun shot, conservation, energy, Han 2005 cushion against an independent formula."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -74,13 +75,14 @@ def test_rolling_ball_into_cushion_matches_han_2005(angle_deg):
     v = 1.2
     a = math.radians(angle_deg)
     state = moving_ball_state(0.2, 2.4, v * math.sin(a), v * math.cos(a), rolling=True)
-    result = physics.simulate(state, None)
+    han = replace(P, cushion_model="han2005")
+    result = physics.simulate(state, None, params=han)
     row = [e.kind for e in result.events].index(EventKind.BALL_CUSHION)
     t = result.events.time[row]
     speed_pre = v - P.u_r * P.g * t
     v_pre = speed_pre * np.array([math.sin(a), math.cos(a)])
     w_pre = np.array([-v_pre[1] / P.R, v_pre[0] / P.R, 0.0])
-    v_ref, w_ref = _han_reference(v_pre, w_pre, (0.0, -1.0), P)
+    v_ref, w_ref = _han_reference(v_pre, w_pre, (0.0, -1.0), han)
     got = result.events.state_a[row]
     assert np.allclose(got[2:4], v_ref, rtol=1e-9, atol=1e-12)
     assert np.allclose(got[4:7], w_ref, rtol=1e-9, atol=1e-9)
