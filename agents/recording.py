@@ -222,6 +222,8 @@ def read_record(path: str | Path) -> MatchFile:
                              ("table", dict), ("params", dict), ("max_events", int), ("max_time", float),
                              ("strict_placement", bool)):
                 _need(line, key, typ, where)
+            if len(line["agents"]) != 2 or not all(isinstance(a, str) for a in line["agents"]):
+                raise RecordError(f"{where}: field 'agents' must name two agents")
             header = line
         elif end is not None:
             raise RecordError(f"{where}: data after the end of the match: the file is corrupted")

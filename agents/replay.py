@@ -50,10 +50,10 @@ def ruling_text(shot: ReplayedShot, names: Sequence[str]) -> str:
     """One line on the ruling: legal or the fouls, what was pocketed, who is next (or who won the rack)."""
     r = shot.record.ruling
     parts = [("FOUL " + " ".join(r["fouls"])) if r["fouls"] else "legal"]
-    if r["declaration"] in ("push-out", "push_out"):
+    if r["declaration"] == "push-out":
         parts[0] = "push-out, " + parts[0]
-    if r["declaration"] in ("pass-back", "pass_back", "shoot"):
-        parts = [f"chooses to {r['declaration'].replace('_', ' ')}"]
+    if r["declaration"] in ("pass-back", "shoot"):  # the answer to a push-out
+        parts = [f"chooses to {r['declaration'].replace('-', ' ')}"]
     if r["pocketed"]:
         parts.append("pocketed " + " ".join(map(str, r["pocketed"])))
     if r["nine_spotted"]:

@@ -161,3 +161,16 @@ def test_elo_says_when_there_are_too_few_games(capsys):
     assert main(["tournament", "random", "ghost", "--race", "1", "--matches", "2", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert out.count("too few games for an interval") == 2 and "[1500.0, 1500.0]" not in out
+
+
+def test_a_time_capped_training_bar_runs_on_the_clock(tmp_path, capsys):
+    pytest.importorskip("stable_baselines3")
+    from agents.train_ppo import Args, train
+
+    args = Args(total_timesteps=100_000, max_minutes=0.02, n_envs=1, n_steps=32, batch_size=32, n_epochs=1,
+                opponent="random", runs_dir=str(tmp_path / "runs"), checkpoints_dir=str(tmp_path / "ck"),
+                checkpoint_freq=10_000)
+    train(args)
+    err = capsys.readouterr().err
+    assert "of 0.02 min" in err  # the bar counts seconds of the cap ...
+    assert "/100000" not in err.replace(",", "") and "step/s" not in err  # ... not steps of a total never reached
