@@ -213,8 +213,8 @@ def _match_command(args: argparse.Namespace) -> int:
             print(f"nineball match: {err}", file=sys.stderr)
             return 1
     if args.record:
-        print(f"recorded {len(result.matches)} matches in {args.record}/ (watch one: nineball replay "
-              f"{args.record}/match-0000.jsonl.gz --gif match.gif)", file=sys.stderr)
+        print(f"recorded {len(result.matches)} matches in {args.record}/ (watch the first rack: nineball replay "
+              f"{args.record}/match-0000.jsonl.gz --rack 1 --gif rack1.gif)", file=sys.stderr)
     return 0
 
 

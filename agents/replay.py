@@ -34,6 +34,14 @@ def _pil():
     return Image, ImageDraw, ImageFont
 
 
+def _font(ImageFont, size: int = 12):
+    """Pillow's built-in font at ``size`` px (a FreeType font since Pillow 10.1), its small bitmap font otherwise."""
+    try:
+        return ImageFont.load_default(size=size)
+    except (TypeError, ValueError, OSError):  # an older Pillow or one built without FreeType
+        return ImageFont.load_default()
+
+
 def check_outputs(gif: str | None, mp4: str | None, window: bool) -> None:
     """MissingExtra before anything is simulated when an output's package is missing."""
     import importlib.util
@@ -81,7 +89,7 @@ class FrameMaker:
         self.renderer = Renderer(self.table, self.params, scale=self.scale)
         Image, ImageDraw, ImageFont = _pil()
         self._image, self._draw = Image, ImageDraw
-        self._font = ImageFont.load_default()
+        self._font = _font(ImageFont)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -130,10 +138,10 @@ class FrameMaker:
         frame[BANNER_PX:] = table_img
         image = self._image.fromarray(frame)
         draw = self._draw.Draw(image)
-        draw.text((6, 3), head, fill=(235, 235, 235), font=self._font)
+        draw.text((6, 2), head, fill=(235, 235, 235), font=self._font)
         if ruling:
             colour = (255, 120, 110) if ruling.startswith("FOUL") or ", FOUL" in ruling else (150, 230, 150)
-            draw.text((6, 17), ruling, fill=colour, font=self._font)
+            draw.text((6, 16), ruling, fill=colour, font=self._font)
         return np.asarray(image)
 
 
@@ -213,7 +221,7 @@ def shot_legend(frame: np.ndarray, pocketed: Sequence[int]) -> np.ndarray:
         draw_ball(out, r, c, chip / 2, ball)
     image = Image.fromarray(out)
     draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default()
+    font = _font(ImageFont)
     for ball in range(len(BALL_COLOURS)):
         draw.text((10 + ball * (chip + 34) + chip + 3, h + 6), "cue" if ball == 0 else str(ball),
                   fill=(235, 235, 235), font=font)

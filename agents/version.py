@@ -16,7 +16,9 @@ _PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 def _read_version() -> str:
     if _PYPROJECT.is_file():
         with _PYPROJECT.open("rb") as fh:
-            return str(tomllib.load(fh)["project"]["version"])
+            project = tomllib.load(fh).get("project", {})
+        if project.get("name") == "nineball" and "version" in project:
+            return str(project["version"])
     try:
         return metadata.version("nineball")
     except metadata.PackageNotFoundError:  # pragma: no cover - neither a checkout nor installed

@@ -141,3 +141,26 @@ def test_match_record_flag_writes_one_file_per_match(tmp_path, capsys):
                  str(out)]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["match-0000.jsonl.gz", "match-0001.jsonl.gz"]
     assert "nineball replay" in capsys.readouterr().err
+
+
+def test_replay_window_needs_pygame_or_shows_the_shot(recorded, monkeypatch, capsys):
+    folder, _ = recorded
+    argv = ["replay", str(record_path(folder, 0)), "--rack", "1", "--shot", "1", "--window", "--fps", "5"]
+    try:
+        import pygame  # noqa: F401
+    except ImportError:
+        assert main(argv) == 2 and "needs pygame" in capsys.readouterr().err
+        return
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    assert main(argv) == 0
+
+
+def test_replay_without_pillow_is_a_message_before_simulating(recorded, monkeypatch, capsys, tmp_path):
+    import agents.recording
+
+    folder, _ = recorded
+    monkeypatch.setitem(__import__("sys").modules, "PIL", None)
+    monkeypatch.setattr(agents.recording, "replay", lambda *a: pytest.fail("simulated"))
+    assert main(["replay", str(record_path(folder, 0)), "--gif", str(tmp_path / "x.gif")]) == 2
+    assert "needs Pillow" in capsys.readouterr().err
