@@ -34,7 +34,12 @@ def install(stream: TextIO | None = None) -> Any:
             module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
             if module.split(".")[0] in PACKAGES:
                 self.said = True
-                print(NOTICE, file=stream or sys.stderr, flush=True)
+                if stream is None:  # above any progress bar on stderr, which tqdm then redraws
+                    from tqdm import tqdm
+
+                    tqdm.write(NOTICE, file=sys.stderr)
+                else:
+                    print(NOTICE, file=stream, flush=True)
 
         def on_end(self, ev: Any) -> None:
             pass
