@@ -285,6 +285,13 @@ def _replay_command(args: argparse.Namespace) -> int:
         return (f for s in shots for f in maker.frames(s))
 
     if args.gif:
+        width, height = maker.size
+        megapixels = sum(maker.n_frames(s) for s in shots) * width * height / 1e6
+        if megapixels > replay.MAX_GIF_MEGAPIXELS:
+            print(f"nineball replay: --gif: {len(shots)} shots make {megapixels:.0f} megapixels of frames, more than "
+                  f"a GIF can be built from in memory ({replay.MAX_GIF_MEGAPIXELS:.0f}); choose a rack (--rack N), "
+                  "lower --fps or --scale, or write --mp4, which streams", file=sys.stderr)
+            return 2
         n = replay.write_gif(frames(), args.gif, args.fps)
         print(f"wrote {args.gif} ({len(shots)} shots, {n} frames)", file=sys.stderr)
     if args.mp4:

@@ -20,6 +20,7 @@ from nineball_env.render import Renderer, draw_ball
 BANNER_PX = 32  # a multiple of 16, so frames stay codec-friendly
 BANNER = (24, 24, 24)
 HOLD_S = 1.0  # the ruling stays on screen this long after the balls stop
+MAX_GIF_MEGAPIXELS = 300.0  # Pillow holds every GIF frame in memory (one byte a pixel) before writing
 
 
 class MissingExtra(RuntimeError):
@@ -95,6 +96,13 @@ class FrameMaker:
     def size(self) -> tuple[int, int]:
         """(width, height) of a frame in pixels."""
         return self.renderer.width_px, self.renderer.height_px + BANNER_PX
+
+    def n_frames(self, shot: ReplayedShot) -> int:
+        """How many frames ``frames(shot)`` yields."""
+        hold = max(int(self.fps * HOLD_S), 1)
+        if shot.result is None:
+            return int(self.fps * HOLD_S) * 2
+        return len(np.arange(0.0, shot.result.duration, 1.0 / self.fps)) + hold
 
     def frames(self, shot: ReplayedShot) -> Iterator[np.ndarray]:
         """The shot from the moment before the strike until the balls stop, then the ruling, held ``HOLD_S``."""

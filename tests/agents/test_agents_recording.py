@@ -164,3 +164,26 @@ def test_replay_without_pillow_is_a_message_before_simulating(recorded, monkeypa
     monkeypatch.setattr(agents.recording, "replay", lambda *a: pytest.fail("simulated"))
     assert main(["replay", str(record_path(folder, 0)), "--gif", str(tmp_path / "x.gif")]) == 2
     assert "needs Pillow" in capsys.readouterr().err
+
+
+def test_a_gif_too_big_to_build_is_refused_before_drawing(recorded, monkeypatch, tmp_path, capsys):
+    import agents.replay
+
+    folder, _ = recorded
+    monkeypatch.setattr(agents.replay, "MAX_GIF_MEGAPIXELS", 1.0)
+    monkeypatch.setattr(agents.replay, "write_gif", lambda *a: pytest.fail("drew the GIF"))
+    assert main(["replay", str(record_path(folder, 0)), "--gif", str(tmp_path / "all.gif")]) == 2
+    assert "--mp4" in capsys.readouterr().err
+
+
+def test_frame_count_is_what_the_frames_are(recorded):
+    pytest.importorskip("PIL")
+    from agents.recording import game_config
+    from agents.replay import FrameMaker
+
+    folder, _ = recorded
+    rec = read_record(record_path(folder, 0))
+    config, _, _ = game_config(rec.header)
+    maker = FrameMaker(tuple(rec.header["agents"]), config.table, config.params, scale=100, fps=4)
+    for shot in list(replay(rec))[:3]:
+        assert sum(1 for _ in maker.frames(shot)) == maker.n_frames(shot)
