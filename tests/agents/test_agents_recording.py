@@ -187,3 +187,11 @@ def test_frame_count_is_what_the_frames_are(recorded):
     maker = FrameMaker(tuple(rec.header["agents"]), config.table, config.params, scale=100, fps=4)
     for shot in list(replay(rec))[:3]:
         assert sum(1 for _ in maker.frames(shot)) == maker.n_frames(shot)
+
+
+def test_records_do_not_depend_on_worker_processes(tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    run_series("ghost", "random", 2, MatchConfig(race_to=1), seed=5, progress=False, record_dir=str(one))
+    run_series("ghost", "random", 2, MatchConfig(race_to=1), seed=5, jobs=2, progress=False, record_dir=str(two))
+    for i in range(2):
+        assert _lines(record_path(one, i)) == _lines(record_path(two, i))
