@@ -1,7 +1,8 @@
 """Batched physics throughput: shots/s against batch size, on 1 and 2 threads, in one run.
 
-Prints JSON; ``--plot PATH`` also draws shots/s against batch size (needs matplotlib).
-Run: python benchmarks/batch_scaling.py --plot benchmarks/batch_scaling.png
+Prints JSON; ``--plot PATH`` also draws shots/s against batch size (needs matplotlib); ``--replot JSON``
+redraws the plot from a saved output without measuring again.
+Run: python benchmarks/batch_scaling.py --plot benchmarks/batch_scaling.png > batch_scaling.json
 """
 
 from __future__ import annotations
@@ -97,6 +98,15 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 def plot(out: dict, path: str) -> None:
+    """Write ``figure(out)`` to ``path`` (PNG)."""
+    import matplotlib.pyplot as plt
+
+    fig = figure(out)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def figure(out: dict):
     """Shots/s against batch size, ordinary shots and breaks side by side; one legend below both panels,
     clear of the data (needs matplotlib)."""
     import matplotlib
@@ -121,8 +131,7 @@ def plot(out: dict, path: str) -> None:
     handles, names = axes[0].get_legend_handles_labels()
     fig.legend(handles, names, loc="lower center", ncol=3, fontsize=8, frameon=False)
     fig.tight_layout(rect=(0, 0.1, 1, 1))
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    return fig
 
 
 if __name__ == "__main__":
