@@ -17,6 +17,32 @@ from agents.macro import MACRO_DIM, SAFETY, MacroPlanner
 from nineball_env.actions import N_ACTION
 
 
+#: The policy class each algorithm saves (``policy_class`` in the model zip's ``data``).
+POLICY_CLASSES = {"ActorCriticPolicy": "ppo", "MultiInputActorCriticPolicy": "ppo", "SACPolicy": "sac",
+                  "MultiInputPolicy": "sac"}
+
+
+def saved_algorithm(path: str | Path) -> str | None:
+    """"ppo" or "sac": the algorithm that saved the stable-baselines3 zip at ``path`` (None: cannot tell).
+
+    Reads only the zip's JSON ``data`` entry; ValueError when the file is not a stable-baselines3 model."""
+    import json
+    import re
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            data = json.loads(z.read("data"))
+    except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: not a saved stable-baselines3 model ({err})") from None
+    policy = data.get("policy_class") if isinstance(data, dict) else None
+    text = json.dumps(policy) if policy is not None else ""
+    for name in re.findall(r"<function (\w+)\.__init__", text):
+        if name in POLICY_CLASSES:
+            return POLICY_CLASSES[name]
+    return None
+
+
 def _algorithms() -> dict[str, Any]:
     from stable_baselines3 import PPO, SAC
 
@@ -49,6 +75,9 @@ class LearnedAgent(BaseAgent):
         path = Path(path)
         if not path.exists() and not path.with_suffix(".zip").exists():
             raise FileNotFoundError(f"no saved model at {path}")
+        saved = saved_algorithm(path if path.exists() else path.with_suffix(".zip"))
+        if saved is not None and saved != algo:
+            raise ValueError(f"{path} is a {saved.upper()} model, not {algo.upper()}: play it as {saved}:{path}")
         algos = _algorithms()
         if threads is not None:
             import torch

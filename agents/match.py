@@ -128,10 +128,11 @@ def _act(agent: Agent, obs: np.ndarray, view: TableView) -> np.ndarray:
 
 
 def play_match(agent_a: Agent, agent_b: Agent, config: MatchConfig, seed: int = 0, index: int = 0,
-               first_breaker: int | None = None) -> MatchRecord:
+               first_breaker: int | None = None, record_dir: str | None = None) -> MatchRecord:
     """Play one race between ``agent_a`` (player 0) and ``agent_b`` (player 1) and tally it.
 
-    ``first_breaker`` defaults to ``index % 2`` (alternating between the matches of a series).
+    ``first_breaker`` defaults to ``index % 2`` (alternating between the matches of a series);
+    ``record_dir`` writes the match there to replay it (``agents.recording``).
     """
     game_ss, noise_ss, a_ss, b_ss = match_seed(seed, index).spawn(4)
     breaker = index % 2 if first_breaker is None else first_breaker
@@ -144,6 +145,7 @@ def play_match(agent_a: Agent, agent_b: Agent, config: MatchConfig, seed: int = 
     tallies = (Tally(), Tally())
     racks: list[RackRecord] = []
     rack_decisions = [0, 0]
+    recorder = _recorder(record_dir, players, config, seed, index, breaker, game)
     while not game.over:
         player = game.to_move
         assert player is not None
@@ -156,6 +158,8 @@ def play_match(agent_a: Agent, agent_b: Agent, config: MatchConfig, seed: int = 
         action = _act(agent, obs, TableView.from_game(game, config.noise, config.scale))
         think = time.perf_counter() - start
         outcome = game.play(player, action, config.scale, config.noise, noise_rng)
+        if recorder is not None:
+            recorder.decision(game, player, action, outcome.shot, outcome)
         rack_decisions[player] += 1
         _tally(tallies[player], outcome, getattr(agent, "intent", None), think)
         if outcome.rack_winner is not None:
@@ -170,7 +174,22 @@ def play_match(agent_a: Agent, agent_b: Agent, config: MatchConfig, seed: int = 
             rack_decisions = [0, 0]
     winner = game.match.winner
     assert winner is not None
+    if recorder is not None:
+        recorder.finish(game)
     return MatchRecord(index, breaker, winner, game.match.racks_won, tuple(racks), tallies)
+
+
+def _recorder(record_dir: str | None, players: tuple[Agent, Agent], config: MatchConfig, seed: int, index: int,
+              breaker: int, game: Game):
+    """The match's ``agents.recording.Recorder`` (its first rack recorded), or None when not recording."""
+    if record_dir is None:
+        return None
+    from agents.recording import Recorder, record_path
+
+    names = tuple(str(getattr(p, "name", type(p).__name__)) for p in players)
+    recorder = Recorder(record_path(record_dir, index), names, config, seed, index, breaker)  # type: ignore[arg-type]
+    recorder.start(game)
+    return recorder
 
 
 def _tally(tally: Tally, outcome: Outcome, intent: str | None, think: float) -> None:
@@ -224,16 +243,18 @@ def _run_one(job: tuple) -> MatchRecord:
     """Worker entry: build both agents from their specs and play one match."""
     from agents.registry import make_agent
 
-    spec_a, spec_b, config, seed, index = job
-    return play_match(make_agent(spec_a), make_agent(spec_b), config, seed, index)
+    spec_a, spec_b, config, seed, index, record_dir = job
+    return play_match(make_agent(spec_a), make_agent(spec_b), config, seed, index, record_dir=record_dir)
 
 
 def run_series(spec_a: str, spec_b: str, n_matches: int, config: MatchConfig, seed: int = 0, jobs: int = 1,
-               progress: bool = True, agents: tuple[Agent, Agent] | None = None) -> SeriesResult:
+               progress: bool = True, agents: tuple[Agent, Agent] | None = None,
+               record_dir: str | None = None) -> SeriesResult:
     """Play ``n_matches`` races between the agents named by ``spec_a`` and ``spec_b`` (``agents.registry``).
 
     ``jobs`` > 1 plays matches in worker processes (each builds its own agents); ``agents`` passes
     ready-made agents instead (single process). A tqdm bar shows the running score when ``progress``.
+    ``record_dir`` writes one file per match there (``agents.recording``; replay with ``nineball replay``).
     """
     if isinstance(n_matches, bool) or not isinstance(n_matches, int) or n_matches < 1:
         raise ValueError(f"matches: expected a whole number >= 1, got {n_matches!r}")
@@ -246,7 +267,7 @@ def run_series(spec_a: str, spec_b: str, n_matches: int, config: MatchConfig, se
     records: list[MatchRecord] = []
     bar = _progress(n_matches, f"{spec_a} vs {spec_b}", progress)
     try:
-        for record in _records(spec_a, spec_b, n_matches, config, seed, jobs, agents):
+        for record in _records(spec_a, spec_b, n_matches, config, seed, jobs, agents, record_dir):
             records.append(record)
             if bar is not None:
                 a = sum(1 for r in records if r.winner == 0)
@@ -260,10 +281,10 @@ def run_series(spec_a: str, spec_b: str, n_matches: int, config: MatchConfig, se
 
 
 def _records(spec_a: str, spec_b: str, n: int, config: MatchConfig, seed: int, jobs: int,
-             agents: tuple[Agent, Agent] | None) -> Iterator[MatchRecord]:
+             agents: tuple[Agent, Agent] | None, record_dir: str | None = None) -> Iterator[MatchRecord]:
     if agents is not None:
         for i in range(n):
-            yield play_match(agents[0], agents[1], config, seed, i)
+            yield play_match(agents[0], agents[1], config, seed, i, record_dir=record_dir)
         return
     from agents.registry import LEARNED, parse_spec
 
@@ -272,7 +293,7 @@ def _records(spec_a: str, spec_b: str, n: int, config: MatchConfig, seed: int, j
     learned = any(parse_spec(spec)[0] in LEARNED for spec in (spec_a, spec_b))
     method = "spawn" if learned or "fork" not in mp.get_all_start_methods() else "fork"
     with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context(method)) as pool:
-        yield from pool.map(_run_one, [(spec_a, spec_b, config, seed, i) for i in range(n)])
+        yield from pool.map(_run_one, [(spec_a, spec_b, config, seed, i, record_dir) for i in range(n)])
 
 
 def _progress(total: int, desc: str, enabled: bool):

@@ -79,11 +79,14 @@ def _learned(kind: str) -> Callable[[str], Agent]:
             raise AgentSpecError(f"{kind} needs the path of a saved model: {kind}:PATH.zip")
         try:
             return LearnedAgent.load(path, algo=kind)
-        except FileNotFoundError as err:
+        except (FileNotFoundError, ValueError) as err:
             raise AgentSpecError(str(err)) from None
         except ImportError as err:
-            raise AgentSpecError(f"{kind} agents need stable-baselines3 (pip install 'nineball[train]'): "
-                                 f"{err}") from None
+            raise AgentSpecError(f"{kind} agents need stable-baselines3 and torch (pip install 'nineball[train]', "
+                                 f"torch first: see the README): {err}") from None
+        except Exception as err:  # whatever stable-baselines3 raises on a file it cannot read
+            raise AgentSpecError(f"{path}: cannot be loaded as a {kind.upper()} model "
+                                 f"({type(err).__name__}: {err})") from None
 
     return build
 

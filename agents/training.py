@@ -41,6 +41,38 @@ def _boolean(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
 
 
+TRAIN_INSTALL_HINT = ("install the train extra, torch first (a CPU build is enough):\n"
+                      "    pip install torch --index-url https://download.pytorch.org/whl/cpu\n"
+                      "    pip install -e \".[train]\"")
+
+
+def missing_train_extra() -> str | None:
+    """The message to print when stable-baselines3, torch or tensorboard cannot be imported, else None."""
+    for module in ("torch", "stable_baselines3", "tensorboard"):
+        try:
+            __import__(module)
+        except ImportError as err:
+            return f"training needs {module}, which cannot be imported ({err}); {TRAIN_INSTALL_HINT}"
+    return None
+
+
+def run_script(script: str, train: Callable[[Any], Path], args_cls: type, argv: list[str] | None) -> int:
+    """A training script's ``main``: parse the flags, check the train extra (exit 2 with a hint), train."""
+    import sys
+
+    args = parse_args(args_cls, argv)
+    problem = missing_train_extra()
+    if problem is not None:
+        print(f"python -m {script}: {problem}", file=sys.stderr)
+        return 2
+    from agents import first_run
+
+    first_run.install()
+    path = train(args)
+    print(f"saved {path}")
+    return 0
+
+
 def make_env_fn(opponent: str, noise: str, macro: bool, pot_reward: float, foul_reward: float,
                 seed: int) -> Callable[[], gym.Env]:
     """A factory for one training env: NineBall-v0 against ``opponent`` (an ``agents.registry`` spec)."""
@@ -82,7 +114,13 @@ def callbacks(total: int, checkpoint_dir: Path, checkpoint_freq: int, n_envs: in
             if progress:
                 from tqdm import tqdm
 
-                self.bar = tqdm(total=total, unit="step", dynamic_ncols=True, desc="training", mininterval=1.0)
+                if max_minutes > 0:  # whichever comes first; the bar runs on time, steps in the postfix
+                    self.bar = tqdm(total=round(60.0 * max_minutes), unit="s", desc="training", mininterval=1.0,
+                                    dynamic_ncols=True,
+                                    bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed} of "
+                                               f"{max_minutes:g} min{{postfix}}")
+                else:
+                    self.bar = tqdm(total=total, unit="step", dynamic_ncols=True, desc="training", mininterval=1.0)
 
         def _on_step(self) -> bool:
             for info in self.locals.get("infos", []):
@@ -90,11 +128,17 @@ def callbacks(total: int, checkpoint_dir: Path, checkpoint_freq: int, n_envs: in
                     self.results.append(1.0 if winner == "learner" else 0.0)
             if self.results:
                 self.logger.record("nineball/rack_win_rate", float(np.mean(self.results)))
+            elapsed = time.monotonic() - self.started
             if self.bar is not None:
-                self.bar.update(self.training_env.num_envs)
-                if self.results and self.n_calls % 100 == 0:
-                    self.bar.set_postfix_str(f"racks won {np.mean(self.results):.2f}", refresh=False)
-            return not (max_minutes > 0 and time.monotonic() - self.started > 60.0 * max_minutes)
+                if max_minutes > 0:
+                    self.bar.update(min(int(elapsed), self.bar.total) - self.bar.n)
+                else:
+                    self.bar.update(self.training_env.num_envs)
+                if self.n_calls % 100 == 0:
+                    racks = f", racks won {np.mean(self.results):.2f}" if self.results else ""
+                    steps = f", {self.num_timesteps:,} of at most {total:,} steps" if max_minutes > 0 else ""
+                    self.bar.set_postfix_str(f"{steps.lstrip(', ')}{racks}", refresh=False)
+            return not (max_minutes > 0 and elapsed > 60.0 * max_minutes)
 
         def _on_training_end(self) -> None:
             if self.bar is not None:
