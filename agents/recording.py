@@ -13,7 +13,7 @@ import gzip
 import json
 import math
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -22,7 +22,7 @@ import numpy as np
 import physics
 from agents.version import __version__
 from nineball_env import actions
-from nineball_env.game import Game, GameConfig, Outcome, with_shot
+from nineball_env.game import Game, GameConfig, Outcome
 from nineball_env.noise import NoiseConfig
 from physics import PhysicsParams, SimResult, Table, TableSpec
 
@@ -322,7 +322,7 @@ def replay(record: MatchFile) -> Iterator[ReplayedShot]:
                                      "to another kind of decision")
             if shot.cue is not None:
                 try:
-                    decision = with_shot(decision, physics.Shot(**shot.cue))
+                    decision = replace(decision, shot=physics.Shot(**shot.cue))
                 except ValueError as err:
                     raise RecordError(f"{record.path}: {where}: bad cue parameters ({err})") from None
             score = tuple(game.match.racks_won)
