@@ -13,7 +13,8 @@ from typing import Any
 from gymnasium.envs.registration import register, registry
 
 if "NineBall-v0" not in registry:
-    register(id="NineBall-v0", entry_point="nineball_env.env:NineBallEnv", max_episode_steps=200)
+    register(id="NineBall-v0", entry_point="nineball_env.env:NineBallEnv", max_episode_steps=200,
+             vector_entry_point="nineball_env.vector:NineBallVectorEnv")
 
 
 def __getattr__(name: str) -> Any:
