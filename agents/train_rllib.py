@@ -33,7 +33,8 @@ class Args:
         seed: seed of RLlib (envs, module initialisation, sampling).
         iterations: training iterations (each samples ``train_batch_size`` env steps, then updates).
         env_runners: remote env-runner actors (0 samples in the driver process).
-        envs_per_runner: tables each env runner steps together (the native vector env in single-agent mode).
+        envs_per_runner: tables each env runner steps together (the native vector env in single-agent mode,
+            RLlib's vector of multi-agent envs in self-play).
         selfplay: train on the two-player multi-agent env (both seats share one module).
         noise: execution-noise preset of the env ("icga" or "none").
         match_race: 0 for one rack per episode, N for races to N.
@@ -101,7 +102,7 @@ def ppo_config(args: Args) -> Any:
               .learners(num_learners=0, num_gpus_per_learner=0))
     if args.selfplay:
         return (config.environment(nb_rllib.SELF_PLAY, env_config=env_config)
-                .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=1)
+                .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner)
                 .multi_agent(policies={SHARED_MODULE}, policy_mapping_fn=_shared_module))
     return (config.environment(nb_rllib.SINGLE_AGENT, env_config=env_config)
             .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner,
