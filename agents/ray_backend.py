@@ -86,6 +86,7 @@ class RayBackend:
         self._ray = ray
         self._owns_instance = owns_instance
         self._task = ray.remote(num_cpus=1, max_retries=0)(play_job)
+        self._unread: set = set()
 
     @property
     def cpus(self) -> int:
@@ -95,18 +96,21 @@ class RayBackend:
     def submit(self, jobs: Sequence[MatchJob]) -> Iterator[MatchRecord]:
         """Start a task per job now; yield the records as the tasks finish."""
         pending = [self._task.remote(job) for job in jobs]
+        self._unread.update(pending)
         return self._finished(pending)
 
     def _finished(self, pending: list) -> Iterator[MatchRecord]:
-        try:
-            while pending:
-                done, pending = self._ray.wait(pending, num_returns=1)
-                yield self._ray.get(done[0])
-        finally:  # abandoned (an error, Ctrl-C): the cluster stops playing the rest
-            for ref in pending:
-                self._ray.cancel(ref)
+        while pending:
+            done, pending = self._ray.wait(pending, num_returns=1)
+            self._unread.discard(done[0])
+            yield self._ray.get(done[0])
 
     def close(self) -> None:
+        """Cancel the tasks whose records were never read (an error, Ctrl-C); stop an instance ``connect`` started."""
+        if self._ray.is_initialized():
+            for ref in self._unread:
+                self._ray.cancel(ref)
+        self._unread.clear()
         if self._owns_instance and self._ray.is_initialized():
             self._ray.shutdown()
         self._owns_instance = False

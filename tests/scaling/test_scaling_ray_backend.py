@@ -95,3 +95,12 @@ def test_check_address_accepts_the_documented_forms():
         check_address(f"ray://127.0.0.1:{closed_port()}")
     with pytest.raises(RayBackendError, match="num_cpus"):
         connect(None, num_cpus=0)
+
+
+def test_an_error_in_a_task_reaches_the_caller(local_ray):
+    from agents.registry import AgentSpecError
+
+    with pytest.raises(AgentSpecError, match="unknown agent 'nobody'"):
+        with RayBackend(owns_instance=False) as backend:
+            round_robin(["ghost", "random", "nobody"], 2, MatchConfig(race_to=1), progress=False, backend=backend)
+    assert local_ray.is_initialized()
