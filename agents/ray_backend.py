@@ -19,6 +19,9 @@ from agents.match import MatchJob, MatchRecord, play_match
 
 LOCAL_OBJECT_STORE_BYTES = 256 * 1024**2  # match records are tiny: a local instance needs no large object store
 PROBE_TIMEOUT_S = 3.0
+#: Every task and actor holds one CPU: numba must not start a thread per core of the node in each of them
+#: (oversubscribed, the spinning pools of two workers slowed each other's torch and physics several-fold).
+ONE_THREAD_PER_CPU = {"env_vars": {"NUMBA_NUM_THREADS": "1"}}
 
 
 class RayBackendError(RuntimeError):
@@ -137,7 +140,7 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> RayBacke
                                   f"{address!r}")
         return RayBackend(owns_instance=False)
     options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": True, "configure_logging": True,
-                               "logging_level": "warning"}
+                               "logging_level": "warning", "runtime_env": ONE_THREAD_PER_CPU}
     try:
         if address is None:
             # "local": a new instance even where `ray start` left one running or RAY_ADDRESS is set

@@ -136,6 +136,8 @@ def train(args: Args) -> Path:
     import ray
     from torch.utils.tensorboard import SummaryWriter
 
+    from agents.ray_backend import ONE_THREAD_PER_CPU
+
     from agents.training import asdict, run_name
 
     name = run_name(args.exp_name, args.seed)
@@ -145,7 +147,7 @@ def train(args: Args) -> Path:
     started = not ray.is_initialized()
     if started:
         ray.init(address=args.address or "local", num_cpus=(args.num_cpus or None) if not args.address else None,
-                 include_dashboard=False, logging_level="warning")
+                 include_dashboard=False, logging_level="warning", runtime_env=ONE_THREAD_PER_CPU)
     algo = ppo_config(args).build_algo()
     writer = SummaryWriter(str(Path(args.runs_dir) / name))
     try:
