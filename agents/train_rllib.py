@@ -39,7 +39,7 @@ class Args:
         noise: execution-noise preset of the env ("icga" or "none").
         match_race: 0 for one rack per episode, N for races to N.
         train_batch_size: env steps per iteration; minibatch_size, num_epochs: PPO's SGD over them.
-        lr, gamma, lambda_, clip_param, entropy_coeff: PPO's.
+        lr, gamma, gae_lambda, clip_param, entropy_coeff: PPO's.
         net_width: units in each of the two hidden layers.
         address: Ray cluster to join ("" starts a local instance, "auto" finds a running one).
         num_cpus: CPUs of a local instance (0: all).
@@ -59,7 +59,7 @@ class Args:
     num_epochs: int = 5
     lr: float = 3e-4
     gamma: float = 0.99
-    lambda_: float = 0.95
+    gae_lambda: float = 0.95
     clip_param: float = 0.2
     entropy_coeff: float = 0.0
     net_width: int = 128
@@ -96,7 +96,7 @@ def ppo_config(args: Args) -> Any:
               .framework("torch")
               .debugging(seed=args.seed, log_level="WARN")
               .training(train_batch_size_per_learner=args.train_batch_size, minibatch_size=args.minibatch_size,
-                        num_epochs=args.num_epochs, lr=args.lr, gamma=args.gamma, lambda_=args.lambda_,
+                        num_epochs=args.num_epochs, lr=args.lr, gamma=args.gamma, lambda_=args.gae_lambda,
                         clip_param=args.clip_param, entropy_coeff=args.entropy_coeff)
               .rl_module(model_config=DefaultModelConfig(fcnet_hiddens=[args.net_width, args.net_width]))
               .learners(num_learners=0, num_gpus_per_learner=0))
@@ -171,9 +171,20 @@ def train(args: Args) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Train from command-line flags; a bad flag or an unreachable cluster exits with code 2 and a message."""
+    import sys
+
+    from agents.ray_backend import RayBackendError, check_address
     from agents.training import parse_args
 
-    path = train(parse_args(Args, argv))
+    try:
+        args = parse_args(Args, argv)
+        if args.address:
+            check_address(args.address)
+    except (ValueError, RayBackendError) as err:
+        print(f"train_rllib: {err}", file=sys.stderr)
+        return 2
+    path = train(args)
     print(f"saved {path}")
     return 0
 

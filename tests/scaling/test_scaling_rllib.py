@@ -116,3 +116,15 @@ def test_self_play_trains_one_shared_module(local_ray, tmp_path, capsys):
     agent = RLlibAgent.load(checkpoint.parent)  # the run folder works as well
     action = agent.act(np.zeros(54, np.float32))
     assert action.shape == (9,) and np.all(np.abs(action) <= 1.0)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--iterations", "0"], "iterations"),
+    (["--minibatch-size", "500", "--train-batch-size", "100"], "minibatch_size"),
+    (["--address", "nowhere"], "expected 'auto', HOST:PORT"),
+])
+def test_train_rllib_rejects_bad_flags_with_exit_2(argv, message, capsys):
+    from agents import train_rllib
+
+    assert train_rllib.main(argv) == 2
+    assert message in capsys.readouterr().err
