@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
@@ -310,11 +311,18 @@ def _records(spec_a: str, spec_b: str, n: int, config: MatchConfig, seed: int, j
     from agents.registry import LEARNED, parse_spec
 
     jobs = min(jobs, n, os.cpu_count() or 1)
-    # Children that run torch must not be forked from a parent whose torch threads already started: spawn them.
+    # Children that run torch must not be forked from a parent whose torch threads already started, nor from
+    # a Ray driver (a forked child inherits its threads and sockets and dies on its SIGTERM): spawn them.
     learned = any(parse_spec(spec)[0] in LEARNED for spec in (spec_a, spec_b))
-    method = "spawn" if learned or "fork" not in mp.get_all_start_methods() else "fork"
+    method = "spawn" if learned or _ray_driver() or "fork" not in mp.get_all_start_methods() else "fork"
     with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context(method)) as pool:
         yield from pool.map(_run_one, series_jobs(spec_a, spec_b, n, config, seed))
+
+
+def _ray_driver() -> bool:
+    """Ray is running in this process (imported and initialised; never imported here)."""
+    ray = sys.modules.get("ray")
+    return bool(ray is not None and getattr(ray, "is_initialized", lambda: False)())
 
 
 def _progress(total: int, desc: str, enabled: bool):
