@@ -127,7 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 _AGENT_HELP = ("random, ghost, search (options: search:samples=8,candidates=32), "
-               "ppo:PATH.zip, sac:PATH.zip (saved stable-baselines3 models, needs the train extra).")
+               "ppo:PATH.zip, sac:PATH.zip (saved stable-baselines3 models, needs the train extra), "
+               "rllib:PATH (an RLlib checkpoint from agents.train_rllib, needs the ray extra).")
 
 
 def _series_arguments(p: argparse.ArgumentParser) -> None:
@@ -138,6 +139,11 @@ def _series_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--break-order", choices=("alternate", "winner"), default="alternate",
                    help="who breaks the next rack within a match (default alternate)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; results do not depend on it)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="where matches run: local processes (default) or Ray tasks (needs the ray extra; "
+                        "--jobs then sets the CPUs of a local Ray instance)")
+    p.add_argument("--address", metavar="ADDR", help="with --backend ray: the cluster to join (auto or the head's "
+                                                     "HOST:PORT; default: start a local Ray instance)")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON ('-' for standard output)")
     p.add_argument("--csv", metavar="PATH", help="also write the summary as CSV ('-' for standard output)")
     p.add_argument("--plot", metavar="PATH.png", help="also draw the results (needs matplotlib)")
@@ -157,6 +163,8 @@ def _check_series_args(parser: argparse.ArgumentParser, args: argparse.Namespace
         parser.error(f"--jobs: expected a whole number >= 1, got {args.jobs}")
     if args.noise not in PRESETS:
         parser.error(f"--noise: expected one of {', '.join(sorted(PRESETS))}, got {args.noise!r}")
+    if args.address is not None and args.backend != "ray":
+        parser.error("--address: only with --backend ray")
     if args.plot is not None and not str(args.plot).lower().endswith(".png"):
         parser.error(f"--plot: expected a .png path, got {args.plot!r}")
     if args.plot is not None and not _importable("matplotlib"):
@@ -185,6 +193,20 @@ def _write(path: str, text: str) -> None:
             fh.write(text)
 
 
+def _backend(args: argparse.Namespace):
+    """A context holding the --backend: None for local processes, else a Ray connection (exit 2 if none)."""
+    import contextlib
+
+    if args.backend != "ray":
+        return contextlib.nullcontext()
+    from agents.ray_backend import RayBackendError, connect
+
+    try:
+        return connect(args.address, num_cpus=args.jobs if args.jobs > 1 else None)
+    except RayBackendError as err:
+        args.parser.error(f"--backend ray{' --address ' + args.address if args.address else ''}: {err}")
+
+
 def _config(args: argparse.Namespace):
     from agents.match import MatchConfig
     from nineball_env.noise import make_noise
@@ -198,8 +220,9 @@ def _match_command(args: argparse.Namespace) -> int:
     from agents.match import run_series
 
     _check_series_args(args.parser, args, [args.agent_a, args.agent_b])
-    result = run_series(args.agent_a, args.agent_b, args.matches, _config(args), args.seed, args.jobs,
-                        progress=not args.no_progress, record_dir=args.record)
+    with _backend(args) as backend:
+        result = run_series(args.agent_a, args.agent_b, args.matches, _config(args), args.seed, args.jobs,
+                            progress=not args.no_progress, record_dir=args.record, backend=backend)
     if args.json != "-" and args.csv != "-":
         print(report.format_series(result))
     if args.json:
@@ -228,8 +251,9 @@ def _tournament_command(args: argparse.Namespace) -> int:
     if len(set(a.strip() for a in args.agents)) != len(args.agents):
         args.parser.error("tournament: each agent may appear once (add options to tell two searches apart)")
     _check_series_args(args.parser, args, args.agents)
-    results = round_robin(args.agents, args.matches, _config(args), args.seed, args.jobs,
-                          progress=not args.no_progress)
+    with _backend(args) as backend:
+        results = round_robin(args.agents, args.matches, _config(args), args.seed, args.jobs,
+                              progress=not args.no_progress, backend=backend)
     table = report.tournament_elo(args.agents, results, args.seed)
     if args.json != "-" and args.csv != "-":
         print(report.format_tournament(args.agents, results, table))

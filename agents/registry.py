@@ -1,8 +1,9 @@
 """Agents by name, as the CLI spells them: ``random``, ``ghost``, ``search[:key=value,...]``, ``ppo:PATH``,
-``sac:PATH``.
+``sac:PATH``, ``rllib:PATH``.
 
 Options after the colon set config fields of the agent (``search:samples=8,candidates=40``);
-learned agents take the path of a saved stable-baselines3 model (``ppo:checkpoints/ppo_final.zip``).
+learned agents take the path of a saved stable-baselines3 model (``ppo:checkpoints/ppo_final.zip``) or of
+an RLlib checkpoint (``rllib:checkpoints/<run>/checkpoint``, from ``agents.train_rllib``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, Callable
 from agents.base import Agent
 
 BUILT_IN = ("random", "ghost", "search")
-LEARNED = ("ppo", "sac")
+LEARNED = ("ppo", "sac", "rllib")
 NAMES = BUILT_IN + LEARNED
 
 
@@ -91,8 +92,22 @@ def _learned(kind: str) -> Callable[[str], Agent]:
     return build
 
 
+def _rllib(path: str) -> Agent:
+    if not path:
+        raise AgentSpecError("rllib needs the path of an RLlib checkpoint: rllib:PATH (from agents.train_rllib)")
+    try:
+        from agents.rllib_agent import RLlibAgent, module_dir
+
+        module_dir(path)  # a missing checkpoint is an argument error, found before RLlib loads anything
+        return RLlibAgent.load(path)
+    except FileNotFoundError as err:
+        raise AgentSpecError(str(err)) from None
+    except ImportError as err:
+        raise AgentSpecError(f"rllib agents need RLlib (pip install 'nineball[ray]'): {err}") from None
+
+
 _BUILDERS: dict[str, Callable[[str], Agent]] = {"random": _random, "ghost": _ghost, "search": _search,
-                                                "ppo": _learned("ppo"), "sac": _learned("sac")}
+                                                "ppo": _learned("ppo"), "sac": _learned("sac"), "rllib": _rllib}
 
 
 def parse_spec(spec: str) -> tuple[str, str]:
