@@ -211,7 +211,7 @@ def matches_played(name: str, results: Sequence[SeriesResult]) -> int:
 
 def has_interval(table: EloTable, results: Sequence[SeriesResult]) -> list[bool]:
     """Per agent: enough matches (``MIN_MATCHES_FOR_INTERVAL``) and a bootstrap interval of non-zero width."""
-    return [matches_played(n, results) >= MIN_MATCHES_FOR_INTERVAL and table.hi[i] > table.lo[i]
+    return [bool(matches_played(n, results) >= MIN_MATCHES_FOR_INTERVAL and table.hi[i] > table.lo[i])
             for i, n in enumerate(table.names)]
 
 
