@@ -1,8 +1,10 @@
-"""Agents by name, as the CLI spells them: ``random``, ``ghost``, ``search[:key=value,...]``, ``ppo:PATH``,
-``sac:PATH``.
+"""Agents by name, as the CLI spells them: ``random``, ``ghost``, ``search[:key=value,...]``, ``learned[:PATH.npz]``,
+``ppo:PATH``, ``sac:PATH``.
 
 Options after the colon set config fields of the agent (``search:samples=8,candidates=40``);
-learned agents take the path of a saved stable-baselines3 model (``ppo:checkpoints/ppo_final.zip``).
+``learned`` plays the policy shipped with the package (numpy, no torch), ``learned:PATH.npz`` an exported one
+(``python -m agents.numpy_policy MODEL.zip PATH.npz``); ``ppo``/``sac`` take the path of a saved stable-baselines3
+model (``ppo:checkpoints/ppo_final.zip``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any, Callable
 
 from agents.base import Agent
 
-BUILT_IN = ("random", "ghost", "search")
+BUILT_IN = ("random", "ghost", "search", "learned")
 LEARNED = ("ppo", "sac")
 NAMES = BUILT_IN + LEARNED
 
@@ -71,6 +73,15 @@ def _search(opts: str) -> Agent:
     return SearchAgent(_options(opts, SearchConfig))
 
 
+def _shipped(path: str) -> Agent:
+    from agents.learned import LearnedAgent
+
+    try:
+        return LearnedAgent.load_numpy(path or None)
+    except (FileNotFoundError, ValueError) as err:
+        raise AgentSpecError(f"learned: {err}") from None
+
+
 def _learned(kind: str) -> Callable[[str], Agent]:
     def build(path: str) -> Agent:
         from agents.learned import LearnedAgent
@@ -89,6 +100,7 @@ def _learned(kind: str) -> Callable[[str], Agent]:
 
 
 _BUILDERS: dict[str, Callable[[str], Agent]] = {"random": _random, "ghost": _ghost, "search": _search,
+                                                "learned": _shipped,
                                                 "ppo": _learned("ppo"), "sac": _learned("sac")}
 
 
