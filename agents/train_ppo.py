@@ -23,6 +23,8 @@ class Args:
         seed: seed of the envs, the policy initialisation and the opponent.
         total_timesteps: learner decisions to train for.
         n_envs: environments stepped in lockstep (one process).
+        vec_env: "native" steps ``gym.make_vec("NineBall-v0")`` (tables simulated in batches) through
+            ``MacroActionVectorWrapper`` and the SB3 adapter; "dummy" steps a ``DummyVecEnv`` of single envs.
         opponent: the opponent inside the env, an ``agents.registry`` spec (ghost, random, search...).
         noise: execution-noise preset of the env ("icga" or "none").
         macro: use the macro-action wrapper (``agents.macro``); false trains on the raw 9 cue parameters.
@@ -41,6 +43,7 @@ class Args:
     seed: int = 1
     total_timesteps: int = 200_000
     n_envs: int = 4
+    vec_env: str = "native"
     opponent: str = "ghost"
     noise: str = "icga"
     macro: bool = True
@@ -67,19 +70,18 @@ class Args:
 def train(args: Args) -> Path:
     """Train, save ``final.zip`` and ``args.json`` under the run's checkpoint folder, and return the model's path."""
     from stable_baselines3 import PPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
     import torch
 
-    from agents.training import asdict, callbacks, make_env_fn, run_name
+    from agents.training import asdict, callbacks, make_vec_env, run_name
 
     torch.set_num_threads(args.torch_threads)
     name = run_name(args.exp_name, args.seed)
     out = Path(args.checkpoints_dir) / name
     out.mkdir(parents=True, exist_ok=True)
     (out / "args.json").write_text(json.dumps(asdict(args), indent=2))
-    envs = DummyVecEnv([make_env_fn(args.opponent, args.noise, args.macro, args.pot_reward, args.foul_reward,
-                                    args.seed + i) for i in range(args.n_envs)])
+    envs = make_vec_env(args.vec_env, args.n_envs, args.opponent, args.noise, args.macro, args.pot_reward,
+                        args.foul_reward, args.seed)
     model = PPO("MlpPolicy", envs, learning_rate=args.learning_rate, n_steps=args.n_steps,
                 batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda,
                 clip_range=args.clip_range, ent_coef=args.ent_coef, seed=args.seed, device="cpu",
