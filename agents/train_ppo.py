@@ -25,7 +25,9 @@ class Args:
         n_envs: environments stepped in lockstep (one process).
         vec_env: "native" steps ``gym.make_vec("NineBall-v0")`` (tables simulated in batches) through
             ``MacroActionVectorWrapper`` and the SB3 adapter; "dummy" steps a ``DummyVecEnv`` of single envs.
-        opponent: the opponent inside the env, an ``agents.registry`` spec (ghost, random, search...).
+        opponent: the opponent inside the env, an ``agents.registry`` spec (ghost, random, search...), or
+            "selfplay": a frozen snapshot of the learner drawn per rack from a pool (``agents.selfplay``).
+        pool_size, snapshot_every: self-play pool capacity, and PPO updates between snapshots.
         noise: execution-noise preset of the env ("icga" or "none").
         macro: use the macro-action wrapper (``agents.macro``); false trains on the raw 9 cue parameters.
         pot_reward, foul_reward: shaping per legal pot / per foul of the learner (the rack is ±1).
@@ -45,6 +47,8 @@ class Args:
     n_envs: int = 4
     vec_env: str = "native"
     opponent: str = "ghost"
+    pool_size: int = 8
+    snapshot_every: int = 5
     noise: str = "icga"
     macro: bool = True
     pot_reward: float = 0.1
@@ -80,7 +84,15 @@ def train(args: Args) -> Path:
     out = Path(args.checkpoints_dir) / name
     out.mkdir(parents=True, exist_ok=True)
     (out / "args.json").write_text(json.dumps(asdict(args), indent=2))
-    envs = make_vec_env(args.vec_env, args.n_envs, args.opponent, args.noise, args.macro, args.pot_reward,
+    extra: list = []
+    opponent: object = args.opponent
+    if args.opponent == "selfplay":
+        from agents.selfplay import SelfPlayOpponent, SnapshotPool, snapshot_callback
+
+        pool = SnapshotPool(args.pool_size)
+        opponent = SelfPlayOpponent(pool, args.seed)
+        extra.append(snapshot_callback(pool, args.snapshot_every))
+    envs = make_vec_env(args.vec_env, args.n_envs, opponent, args.noise, args.macro, args.pot_reward,
                         args.foul_reward, args.seed)
     model = PPO("MlpPolicy", envs, learning_rate=args.learning_rate, n_steps=args.n_steps,
                 batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda,
@@ -89,7 +101,7 @@ def train(args: Args) -> Path:
                 tensorboard_log=args.runs_dir, verbose=0)
     model.learn(total_timesteps=args.total_timesteps, tb_log_name=name,
                 callback=callbacks(args.total_timesteps, out, args.checkpoint_freq, args.n_envs, args.progress_bar,
-                                       args.max_minutes))
+                                       args.max_minutes) + extra)
     path = out / "final.zip"
     model.save(str(path))
     envs.close()
