@@ -18,10 +18,11 @@ def rack_rate(policy: Any, opponent_spec: str, matches: int, race_to: int, seed:
     from agents.learned import LearnedAgent
     from agents.match import MatchConfig, run_series
     from agents.registry import make_agent
+    from nineball_env.noise import make_noise
 
     learner = LearnedAgent(policy)
     learner.name = "learner"
-    result = run_series("learner", opponent_spec, matches, MatchConfig(race_to=race_to, noise=noise), seed=seed,
+    result = run_series("learner", opponent_spec, matches, MatchConfig(race_to=race_to, noise=make_noise(noise)), seed=seed,
                         jobs=1, progress=False, agents=(learner, make_agent(opponent_spec)))
     tally = result.tally(0)
     return wilson(tally.racks_won, tally.racks)

@@ -35,6 +35,9 @@ class Args:
         log_std_init: initial log standard deviation of the Gaussian policy (−1: refinements start gentle).
         net_width: units in each of the two hidden layers (policy and value networks).
         checkpoint_freq: save a checkpoint every this many steps.
+        eval_freq: every this many steps, a fixed-seed match against GhostBall logged to TensorBoard with its
+            Wilson interval (``agents.train_eval``; 0: never); eval_matches races to eval_race, seed eval_seed;
+            eval_search_every: every this many evaluations also against Search (0: never).
         max_minutes: stop after this much wall-clock time (0: no limit); the final model is saved either way.
         torch_threads: CPU threads torch may use (small networks run fastest on one).
         runs_dir, checkpoints_dir: where TensorBoard logs and models go.
@@ -64,6 +67,11 @@ class Args:
     log_std_init: float = -1.0
     net_width: int = 128
     checkpoint_freq: int = 20_000
+    eval_freq: int = 25_000
+    eval_matches: int = 10
+    eval_race: int = 3
+    eval_seed: int = 1_000_000
+    eval_search_every: int = 4
     max_minutes: float = 0.0
     torch_threads: int = 1
     runs_dir: str = "runs"
@@ -85,6 +93,11 @@ def train(args: Args) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     (out / "args.json").write_text(json.dumps(asdict(args), indent=2))
     extra: list = []
+    if args.eval_freq > 0:
+        from agents.train_eval import eval_callback
+
+        extra.append(eval_callback(args.eval_freq, args.eval_matches, args.eval_race, args.eval_seed,
+                                   args.eval_search_every, args.noise))
     opponent: object = args.opponent
     if args.opponent == "selfplay":
         from agents.selfplay import SelfPlayOpponent, SnapshotPool, snapshot_callback

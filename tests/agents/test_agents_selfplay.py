@@ -70,3 +70,25 @@ def test_tiny_self_play_training_adds_snapshots(tmp_path):
                 snapshot_every=1, pool_size=2, checkpoint_freq=10**6, runs_dir=str(tmp_path / "runs"),
                 checkpoints_dir=str(tmp_path / "ck"), progress_bar=False)
     assert train(args).exists()
+
+
+def test_training_logs_evaluations_with_intervals(tmp_path):
+    pytest.importorskip("stable_baselines3")
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from agents.train_ppo import Args, train
+
+    args = Args(total_timesteps=64, n_envs=2, n_steps=16, batch_size=32, n_epochs=1, opponent="random",
+                eval_freq=32, eval_matches=1, eval_race=1, eval_search_every=2, checkpoint_freq=10**6,
+                runs_dir=str(tmp_path / "runs"), checkpoints_dir=str(tmp_path / "ck"), progress_bar=False)
+    train(args)
+    (run,) = (tmp_path / "runs").iterdir()
+    events = EventAccumulator(str(run))
+    events.Reload()
+    tags = set(events.Tags()["scalars"])
+    assert {"eval/ghost_rack_rate", "eval/ghost_rack_rate_lo", "eval/ghost_rack_rate_hi"} <= tags
+    assert "eval/search_rack_rate" in tags  # the second evaluation also played Search
+    ghost = [e.value for e in events.Scalars("eval/ghost_rack_rate")]
+    lo = [e.value for e in events.Scalars("eval/ghost_rack_rate_lo")]
+    hi = [e.value for e in events.Scalars("eval/ghost_rack_rate_hi")]
+    assert len(ghost) == 2 and all(0.0 <= a <= p <= b <= 1.0 for a, p, b in zip(lo, ghost, hi))
