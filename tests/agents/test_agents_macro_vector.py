@@ -49,3 +49,17 @@ def test_vector_wrapper_rejects_bad_input():
     venv.reset(seed=0)
     with pytest.raises(ValueError, match="actions"):
         venv.step(np.zeros((3, MACRO_DIM)))
+
+
+def test_training_runs_on_both_vector_paths(tmp_path):
+    pytest.importorskip("stable_baselines3")
+    from agents.train_ppo import Args, train
+    from agents.training import make_vec_env
+
+    for kind in ("native", "dummy"):
+        args = Args(total_timesteps=64, n_envs=2, n_steps=16, batch_size=32, n_epochs=1, opponent="random",
+                    vec_env=kind, eval_freq=0, checkpoint_freq=10**6, runs_dir=str(tmp_path / kind / "runs"),
+                    checkpoints_dir=str(tmp_path / kind / "ck"), progress_bar=False)
+        assert train(args).exists()
+    with pytest.raises(ValueError, match="vec_env"):
+        make_vec_env("subproc", 2, "random", "icga", True, 0.1, -0.1, 0)
