@@ -127,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 _AGENT_HELP = ("random, ghost, search (options: search:samples=8,candidates=32), "
+               "learned (the shipped policy, numpy), learned:PATH.npz, "
                "ppo:PATH.zip, sac:PATH.zip (saved stable-baselines3 models, needs the train extra), "
                "rllib:PATH (an RLlib checkpoint from agents.train_rllib, needs the ray extra).")
 

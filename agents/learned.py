@@ -1,8 +1,9 @@
-"""LearnedAgent: a saved stable-baselines3 model (PPO or SAC) playing as an agent.
+"""LearnedAgent: a trained policy playing as an agent — a saved stable-baselines3 model (PPO or SAC), or a
+PPO actor exported to numpy (``agents.numpy_policy``, no torch needed; the shipped agent ``learned``).
 
 A model trained on the macro-action wrapper (its action space has ``MACRO_DIM`` components) plays
 through ``agents.macro.MacroPlanner``; one trained on raw NineBall-v0 actions plays them directly.
-stable-baselines3 is imported only here (the ``train`` extra).
+stable-baselines3 is imported only by ``load`` (the ``train`` extra).
 """
 
 from __future__ import annotations
@@ -63,6 +64,13 @@ class LearnedAgent(BaseAgent):
         self.model = model
         self.macro = shape == (MACRO_DIM,)
         self.planner = planner or (MacroPlanner() if self.macro else None)
+
+    @classmethod
+    def load_numpy(cls, path: str | Path | None = None) -> "LearnedAgent":
+        """A policy exported by ``agents.numpy_policy`` (``path``, or the weights shipped with the package)."""
+        from agents.numpy_policy import NumpyPolicy
+
+        return cls(NumpyPolicy.shipped() if path is None else NumpyPolicy.load(path))
 
     @classmethod
     def load(cls, path: str | Path, algo: str = "ppo", threads: int | None = 1) -> "LearnedAgent":

@@ -1,9 +1,11 @@
-"""Agents by name, as the CLI spells them: ``random``, ``ghost``, ``search[:key=value,...]``, ``ppo:PATH``,
-``sac:PATH``, ``rllib:PATH``.
+"""Agents by name, as the CLI spells them: ``random``, ``ghost``, ``search[:key=value,...]``, ``learned[:PATH.npz]``,
+``ppo:PATH``, ``sac:PATH``, ``rllib:PATH``.
 
 Options after the colon set config fields of the agent (``search:samples=8,candidates=40``);
-learned agents take the path of a saved stable-baselines3 model (``ppo:checkpoints/ppo_final.zip``) or of
-an RLlib checkpoint (``rllib:checkpoints/<run>/checkpoint``, from ``agents.train_rllib``).
+``learned`` plays the policy shipped with the package (numpy, no torch), ``learned:PATH.npz`` an exported one
+(``python -m agents.numpy_policy MODEL.zip PATH.npz``); ``ppo``/``sac`` take the path of a saved stable-baselines3
+model (``ppo:checkpoints/ppo_final.zip``), ``rllib`` an RLlib checkpoint (``rllib:checkpoints/<run>/checkpoint``,
+from ``agents.train_rllib``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any, Callable
 
 from agents.base import Agent
 
-BUILT_IN = ("random", "ghost", "search")
+BUILT_IN = ("random", "ghost", "search", "learned")
 LEARNED = ("ppo", "sac", "rllib")
 NAMES = BUILT_IN + LEARNED
 
@@ -72,6 +74,15 @@ def _search(opts: str) -> Agent:
     return SearchAgent(_options(opts, SearchConfig))
 
 
+def _shipped(path: str) -> Agent:
+    from agents.learned import LearnedAgent
+
+    try:
+        return LearnedAgent.load_numpy(path or None)
+    except (FileNotFoundError, ValueError) as err:
+        raise AgentSpecError(f"learned: {err}") from None
+
+
 def _learned(kind: str) -> Callable[[str], Agent]:
     def build(path: str) -> Agent:
         from agents.learned import LearnedAgent
@@ -107,6 +118,7 @@ def _rllib(path: str) -> Agent:
 
 
 _BUILDERS: dict[str, Callable[[str], Agent]] = {"random": _random, "ghost": _ghost, "search": _search,
+                                                "learned": _shipped,
                                                 "ppo": _learned("ppo"), "sac": _learned("sac"), "rllib": _rllib}
 
 

@@ -95,6 +95,36 @@ def make_env_fn(opponent: str, noise: str, macro: bool, pot_reward: float, foul_
     return make
 
 
+def make_vec_env(kind: str, n_envs: int, opponent: Any, noise: str, macro: bool, pot_reward: float,
+                 foul_reward: float, seed: int) -> Any:
+    """The SB3 ``VecEnv`` of ``n_envs`` training tables: "native" (``gym.make_vec`` + ``MacroActionVectorWrapper`` +
+    ``SB3VecEnvAdapter``, shots simulated in batches) or "dummy" (a ``DummyVecEnv`` of ``make_env_fn`` envs).
+    ``opponent``: an ``agents.registry`` spec, or (native only) an opponent object such as ``SelfPlayOpponent``."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    if kind == "dummy":
+        if not isinstance(opponent, str):
+            raise ValueError("opponent: the dummy path takes an agents.registry spec; self-play needs vec_env native")
+        return DummyVecEnv([make_env_fn(opponent, noise, macro, pot_reward, foul_reward, seed + i)
+                            for i in range(n_envs)])
+    if kind != "native":
+        raise ValueError(f"vec_env: expected 'native' or 'dummy', got {kind!r}")
+    import nineball_env  # noqa: F401  (registers NineBall-v0)
+    from agents.macro_vector import MacroActionVectorWrapper
+    from agents.registry import make_agent
+    from nineball_env.sb3_vec import SB3VecEnvAdapter
+
+    opp = make_agent(opponent) if isinstance(opponent, str) else opponent
+    venv = gym.make_vec("NineBall-v0", num_envs=n_envs, opponent=opp, noise=noise,
+                        reward_shaping={"pot": pot_reward, "foul": foul_reward})
+    if macro:
+        venv = MacroActionVectorWrapper(venv, noise=noise)
+    envs = VecMonitor(SB3VecEnvAdapter(venv), info_keywords=("racks",))
+    envs.seed(seed)
+    envs.action_space.seed(seed)
+    return envs
+
+
 def callbacks(total: int, checkpoint_dir: Path, checkpoint_freq: int, n_envs: int, progress: bool,
               max_minutes: float = 0.0) -> list[Any]:
     """Checkpoints every ``checkpoint_freq`` steps, a tqdm bar, the learner's rack win rate in TensorBoard, and a
