@@ -68,6 +68,7 @@ CUE_ID = "cue"  # pooltool's id for ball 0
 A_SIGN = -1.0  # pooltool's a > 0 is *left* english (a = +1 is the leftmost side); nineball's is right
 MAX_EVENTS = 4000  # same cap as physics.simulate's default
 GAP_TOL = 1e-3  # [m] a ball–ball event whose centres are not 2R ± this apart is an anomaly
+POOLTOOL_MIN_DIST = 1e-6  # [m] pooltool 0.6.0's make_kiss spacer (pooltool.constants.MIN_DIST)
 
 # pooltool event type name -> nineball EventKind name
 PT_KIND_NAMES = {
@@ -206,6 +207,8 @@ class Outcome:
         kinds: event count per kind (nineball ``EventKind`` names).
         sidespin: z-spin of the cue ball just after the strike [rad/s].
         gap_violations: ball–ball events resolved while the centres were not 2R (± GAP_TOL) apart.
+        impact_diffs: pooltool only: event kind -> largest relative difference between pooltool's post-impact
+            velocities and spins and nineball's kernels applied to the same pre-impact state (``impact_check``).
     """
 
     first_contact: int | None
@@ -215,6 +218,7 @@ class Outcome:
     kinds: dict[str, int] = field(default_factory=dict)
     sidespin: float = 0.0
     gap_violations: int = 0
+    impact_diffs: dict[str, float] = field(default_factory=dict)
 
 
 def compare_outcomes(nb: Outcome, pt: Outcome, pos_tol_mm: float) -> dict[str, Any]:
@@ -394,6 +398,21 @@ def pooltool_engine(params: PhysicsParams, match_throw: bool = False, defaults: 
     return PhysicsEngine(resolver=resolver)
 
 
+def set_pooltool_spacer(spacer: float) -> float:
+    """Diagnostic: set the gap pooltool 0.6.0 leaves before resolving a collision (``make_kiss`` moves
+    colliding balls to 2R + spacer apart, and a ball to R + spacer off a cushion or jaw, which also tilts
+    the compliant cushion's contact direction); returns the previous value. nineball resolves at contact.
+    Shrinking it shows which disagreements come from that nudge alone: the headline figures keep
+    pooltool's own 1 µm."""
+    import pooltool.constants as const
+
+    if not (isinstance(spacer, float) and 0.0 < spacer <= 1e-3):
+        raise ValueError(f"pooltool spacer: expected a float in (0, 1e-3] m, got {spacer!r}")
+    previous = float(const.MIN_DIST)
+    const.MIN_DIST = spacer
+    return previous
+
+
 def pooltool_default_params(params: PhysicsParams) -> PhysicsParams:
     """nineball parameters with pooltool 0.6.0's default models: its default resolver's Stronge
     compliant cushions (its omega_ratio; jaw contacts towards the jaw circle's centre, as pooltool's) and
@@ -434,11 +453,64 @@ def ball_number(key: str) -> int:
     return 0 if key == CUE_ID else int(key)
 
 
+def _rel_diff(ours: Sequence[float], theirs: np.ndarray) -> float:
+    """Largest component difference relative to the largest component of ``theirs``."""
+    theirs = np.asarray(theirs, dtype=np.float64)
+    return float(np.max(np.abs(np.asarray(ours, dtype=np.float64) - theirs)) / max(float(np.max(np.abs(theirs))), 1e-12))
+
+
+def impact_check(event: Any, params: PhysicsParams) -> tuple[str, float] | None:
+    """Re-resolve one pooltool impact with nineball's kernels: (event kind, relative difference).
+
+    The input is pooltool's own pre-impact velocities and spins at the positions it resolved them at
+    (after ``make_kiss`` moved the balls 1 µm apart); for Stronge's model the contact direction is the
+    one pooltool takes there, from the centre to the nose line (or the jaw circle's centre) at the
+    cushion height, which the 1 µm gap tilts by ~1e-5 rad against nineball's contact at touching. A
+    difference near 1e-15 says both run the same model with the same parameters, so any disagreement
+    in outcome comes from the inputs (the nudge) and the dynamics, not the models.
+    """
+    from physics.kernels.cushion_models import stronge_cushion
+    from physics.kernels.resolve import ball_ball, ball_cushion, ball_jaw
+
+    kind = PT_KIND_NAMES.get(str(event.event_type))
+    if kind not in ("BALL_BALL", "BALL_CUSHION", "BALL_JAW"):
+        return None
+    p = params.to_array()
+    balls = [agent for agent in event.agents if agent.agent_type.value == "ball"]
+    if kind == "BALL_BALL":
+        (a0, a1), (b0, b1) = ((g.initial.state.rvw, g.final.state.rvw) for g in balls)
+        ours = ball_ball(a1[0][0], a1[0][1], a0[1][0], a0[1][1], *a0[2], b1[0][0], b1[0][1], b0[1][0], b0[1][1],
+                         *b0[2], params.e_b, p)
+        return kind, _rel_diff(ours, np.r_[a1[1][:2], a1[2], b1[1][:2], b1[2]])
+    rail = next(agent for agent in event.agents if agent.agent_type.value != "ball").initial
+    r0, r1 = balls[0].initial.state.rvw, balls[0].final.state.rvw
+    xy = r1[0][:2]
+    if kind == "BALL_CUSHION":
+        p1, p2 = np.asarray(rail.p1, dtype=np.float64), np.asarray(rail.p2, dtype=np.float64)
+        ux, uy = (p2[:2] - p1[:2]) / math.hypot(*(p2[:2] - p1[:2]))
+        n = np.array([-uy, ux])
+        dist = float(np.dot(xy - p1[:2], n))
+        n, dist, nose_z = (n, dist, p1[2]) if dist > 0 else (-n, -dist, p1[2])
+    else:
+        centre = np.asarray(rail.center, dtype=np.float64)
+        n = xy - centre[:2]
+        dist = math.hypot(*n)
+        n, nose_z = n / dist, centre[2]
+    if params.cushion_model == "stronge":
+        rise = nose_z - r1[0][2]
+        ours = stronge_cushion(r0[1][0], r0[1][1], *r0[2], n[0], n[1], rise / math.hypot(dist, rise), p)
+    elif kind == "BALL_CUSHION":
+        ours = ball_cushion(r0[1][0], r0[1][1], *r0[2], n[0], n[1], p)
+    else:
+        ours = ball_jaw(r0[1][0], r0[1][1], *r0[2], n[0], n[1], float(rail.radius), p)
+    return kind, _rel_diff(ours, np.r_[r1[1][:2], r1[2]])
+
+
 class PooltoolRunner:
     """Runs shots through ``pooltool.simulate`` with nineball's table, parameters and models."""
 
     def __init__(self, pt: ModuleType, table: Table, params: PhysicsParams, match_throw: bool = False,
-                 defaults: bool = False) -> None:
+                 defaults: bool = False, check_params: PhysicsParams | None = None) -> None:
         from pooltool.objects.ball.params import BallParams
         from pooltool.objects.cue.datatypes import CueSpecs
 
@@ -452,6 +524,7 @@ class PooltoolRunner:
         end_mass = params.cue_end_mass if params.cue_end_mass > 0 else CueSpecs().end_mass
         self.cue_specs = CueSpecs(M=params.cue_mass, end_mass=end_mass)
         self.pocket_index = self._map_pockets(table)
+        self.check_params = check_params  # nineball's parameters for ``impact_check`` (None: no check)
 
     def _map_pockets(self, table: Table) -> dict[str, int]:
         """pooltool pocket id -> nineball pocket index, by nearest capture-circle centre."""
@@ -495,6 +568,7 @@ class PooltoolRunner:
         sidespin = 0.0
         gaps = 0
         n = 0
+        diffs: dict[str, float] = {}
         for ev in system.events:
             name = PT_KIND_NAMES.get(str(ev.event_type))
             if name is None:  # NONE markers at start and end
@@ -511,12 +585,14 @@ class PooltoolRunner:
                     first = ball_number(ids[1] if ids[0] == CUE_ID else ids[0])
             elif name == "BALL_POCKET":
                 pocketed[ball_number(ids[0])] = self.pocket_index[ids[1]]
+            if self.check_params is not None and name in ("BALL_BALL", "BALL_CUSHION", "BALL_JAW"):
+                diffs[name] = max(diffs.get(name, 0.0), impact_check(ev, self.check_params)[1])
         pos = {
             ball_number(k): (float(b.state.rvw[0][0]), float(b.state.rvw[0][1]))
             for k, b in system.balls.items()
             if b.state.s != 4  # pooltool's "pocketed" motion state
         }
-        return Outcome(first, pocketed, pos, n, kinds, sidespin, int(gaps))
+        return Outcome(first, pocketed, pos, n, kinds, sidespin, int(gaps), diffs)
 
 
 # --------------------------------------------------------------------------- timing
@@ -719,6 +795,20 @@ def convention_check(records: Sequence[ShotRecord]) -> dict[str, Any]:
     }
 
 
+def impact_report(records: Sequence[ShotRecord]) -> dict[str, Any]:
+    """Per impact kind over the compared (named and random) shots: impacts re-resolved by nineball's kernels
+    from pooltool's inputs, and the largest relative difference to pooltool's result (``impact_check``)."""
+    out: dict[str, Any] = {}
+    for r in records:
+        if r.case.group == "break" or r.nb is None:
+            continue
+        for kind, diff in r.pt.impact_diffs.items():
+            entry = out.setdefault(kind, {"shots": 0, "max_rel_diff": 0.0})
+            entry["shots"] += 1
+            entry["max_rel_diff"] = max(entry["max_rel_diff"], diff)
+    return {k: {"shots": v["shots"], "max_rel_diff": float(f"{v['max_rel_diff']:.3g}")} for k, v in sorted(out.items())}
+
+
 def break_entry(r: ShotRecord) -> dict[str, Any]:
     """Pocketed balls and event counts of one break (break outcomes are chaotic: not compared)."""
     sims = {"pooltool": r.pt, **({"nineball": r.nb} if r.nb is not None else {})}
@@ -741,6 +831,7 @@ def build_report(records: Sequence[ShotRecord], args: argparse.Namespace, nineba
         "pooltool_version": importlib.metadata.version("pooltool-billiards"),
         "config": {"shots": args.shots, "repeats": args.repeats, "seed": args.seed, "breaks": args.breaks,
                    "pos_tol_mm": args.pos_tol_mm, "throw": args.throw, "models": args.models,
+                   "pooltool_spacer_m": args.pooltool_spacer if args.pooltool_spacer is not None else POOLTOOL_MIN_DIST,
                    "table": "nine_foot", "nineball_models": nineball_models},
         "timing": {"ordinary": group_summary(ordinary), "breaks": group_summary(groups["break"])},
         "named": named_report(groups["named"], args.pos_tol_mm),
@@ -759,6 +850,7 @@ def build_report(records: Sequence[ShotRecord], args: argparse.Namespace, nineba
         named = report["named"].values()
         report["named_agreement"] = {"agree": sum(1 for e in named if e.get("agree")), "n": len(named)}
         report["conventions"] = convention_check(records)
+        report["impact_check"] = impact_report(records)
     return report
 
 
@@ -780,10 +872,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="'matched-han': both simulators with Han 2005 cushions and Alciatore friction (default); "
                         "'pooltool-defaults': pooltool's default resolver (Stronge compliant cushions) against "
                         "nineball's stronge model with pooltool's friction bound, plus nineball's Han 2005 timing")
+    p.add_argument("--pooltool-spacer", type=float, default=None, metavar="METRES",
+                   help="diagnostic only: the gap pooltool leaves before resolving a collision (its "
+                        f"make_kiss spacer, default {POOLTOOL_MIN_DIST:g} m); shrinking it (e.g. 1e-9) shows "
+                        "which disagreements that 1 µm nudge causes. Not pooltool's defaults: never for the "
+                        "headline figures")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     if args.shots < 0 or args.repeats < 1 or args.breaks < 0:
         p.error("--shots and --breaks must be >= 0 and --repeats >= 1")
+    if args.pooltool_spacer is not None and not 0.0 < args.pooltool_spacer <= 1e-3:
+        p.error(f"--pooltool-spacer: expected a gap in (0, 1e-3] m, got {args.pooltool_spacer!r}")
     return args
 
 
@@ -796,6 +895,45 @@ def emit(report: dict[str, Any], path: Path | None) -> None:
         path.write_text(text + "\n")
 
 
+def matched_params() -> PhysicsParams:
+    """nineball's defaults with the models pooltool's matched resolver runs (Han 2005, Alciatore, Coulomb)."""
+    return replace(PhysicsParams(), cushion_model="han2005", ball_ball_model="alciatore", throw_limit="coulomb")
+
+
+def nineball_setup(args: argparse.Namespace) -> tuple[PhysicsParams, str | None, dict[str, Any]]:
+    """nineball's parameters for ``args.models``, the note when physics.simulate is missing, and the
+    model fields reported."""
+    params = pooltool_default_params(matched_params()) if args.models == "pooltool-defaults" else matched_params()
+    note = None if callable(getattr(physics, "simulate", None)) else "physics.simulate not available: pooltool side only"
+    models = {k: getattr(params, k) for k in ("cushion_model", "omega_ratio", "ball_ball_model", "throw_limit",
+                                              "jaw_normal")}
+    return params, note, models
+
+
+def run_all(pt: ModuleType, args: argparse.Namespace) -> list[ShotRecord]:
+    """Build the runners and run every shot (named, random, breaks) in both simulators."""
+    table = Table.nine_foot()
+    defaults = args.models == "pooltool-defaults"
+    params, note, _ = nineball_setup(args)
+    # --throw pooltool keeps pooltool's friction bound, which nineball's matched-Han parameters do not apply
+    check = params if defaults or args.throw == "matched" else None
+    pt_runner = PooltoolRunner(pt, table, matched_params(), match_throw=args.throw == "matched", defaults=defaults,
+                               check_params=check)
+    nb_runner, han_runner = None, None
+    if note is None:
+        nb_runner = NineballRunner(table, params)
+        if defaults:
+            han_runner = NineballRunner(table, replace(params, cushion_model="han2005"))
+    else:
+        print(note, file=sys.stderr)
+    rng = np.random.default_rng(args.seed)
+    cases = named_shots(table, params) + random_shots(rng, args.shots, table, params)
+    cases += break_shots(rng, args.breaks, table, params)
+    runners = [pt_runner] + [r for r in (nb_runner, han_runner) if r is not None]
+    warm_up([c for c in cases if c.group == "named"] + [c for c in cases if c.group == "break"][:1], runners)
+    return [run_case(c, pt_runner, nb_runner, args.repeats, han_runner) for c in progress(cases, not args.no_progress)]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     pt = import_pooltool()
@@ -803,29 +941,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(INSTALL_HINT, file=sys.stderr)
         emit(SKIPPED, args.json)
         return 0
-    table = Table.nine_foot()
-    defaults = args.models == "pooltool-defaults"
-    matched = replace(PhysicsParams(), cushion_model="han2005", ball_ball_model="alciatore", throw_limit="coulomb")
-    params = pooltool_default_params(matched) if defaults else matched
-    pt_runner = PooltoolRunner(pt, table, matched, match_throw=args.throw == "matched", defaults=defaults)
-    nb_runner, han_runner, note = None, None, None
-    models = {k: getattr(params, k) for k in ("cushion_model", "omega_ratio", "ball_ball_model", "throw_limit",
-                                              "jaw_normal")}
-    if callable(getattr(physics, "simulate", None)):
-        nb_runner = NineballRunner(table, params)
-        if defaults:
-            han_runner = NineballRunner(table, replace(params, cushion_model="han2005"))
-    else:
-        note = "physics.simulate not available: pooltool side only"
-        print(note, file=sys.stderr)
-    rng = np.random.default_rng(args.seed)
-    cases = named_shots(table, params) + random_shots(rng, args.shots, table, params)
-    cases += break_shots(rng, args.breaks, table, params)
-    runners = [pt_runner] + [r for r in (nb_runner, han_runner) if r is not None]
-    warm_up([c for c in cases if c.group == "named"] + [c for c in cases if c.group == "break"][:1], runners)
-    records = [run_case(c, pt_runner, nb_runner, args.repeats, han_runner)
-               for c in progress(cases, not args.no_progress)]
-    emit(build_report(records, args, note, models), args.json)
+    previous_spacer = set_pooltool_spacer(args.pooltool_spacer) if args.pooltool_spacer is not None else None
+    try:
+        emit(build_report(run_all(pt, args), args, *nineball_setup(args)[1:]), args.json)
+    finally:
+        if previous_spacer is not None:
+            set_pooltool_spacer(previous_spacer)
     return 0
 
 
