@@ -1,4 +1,4 @@
-"""Actions to shots, execution noise, and one round of decisions on ``table_batch.TableBatch`` arrays, in numba.
+"""Actions to shots, execution noise, and one round of decisions on ``game.TableBatch`` arrays, in numba.
 
 ``lin``, ``shot_of`` and ``perturbed`` are the action mapping and the noise model themselves
 (``actions.action_to_shot`` / ``action_to_placement`` and ``noise.perturb`` call them), so a ``Game`` and

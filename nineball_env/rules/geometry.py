@@ -15,15 +15,18 @@ SPOT_GAP = 1e-8
 class RackGeometry:
     """Playing surface and ball size [m]: x across (0 … width), y along (head cushion y = 0, foot y = length).
 
-    The head string, kitchen, foot spot and long string follow from these (R-TABLE), so they are
-    derived properties, never stored.
+    The kitchen, foot spot and long string follow from these (R-TABLE). ``head_string_y`` is the table's
+    head string (``physics.Table.head_string_y``, which the env passes in); None: a quarter of the length.
     """
 
     width: float = 1.27
     length: float = 2.54
     ball_radius: float = 0.028575
+    head_string_y: float | None = None
 
     def __post_init__(self) -> None:
+        if self.head_string_y is None:
+            object.__setattr__(self, "head_string_y", self.length / 4.0)
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
@@ -32,11 +35,6 @@ class RackGeometry:
             raise ValueError(f"length: expected >= width ({self.width} m), got {self.length} m")
         if 4 * self.ball_radius >= self.width:
             raise ValueError(f"ball_radius: {self.ball_radius} m is too large for a table {self.width} m wide")
-
-    @property
-    def head_string_y(self) -> float:
-        """The head string, a quarter of the length from the head cushion [m]."""
-        return self.length / 4.0
 
     @property
     def foot_spot(self) -> tuple[float, float]:

@@ -34,7 +34,7 @@ def test_r_table_default_geometry() -> None:
     assert math.isclose(2 * R, 0.05715)
     assert G.head_string_y == pytest.approx(2.54 / 4)
     assert G.foot_spot == pytest.approx((0.635, 2.54 * 0.75))
-    assert RackGeometry(width=1.0, length=2.0).head_string_y == 0.5  # derived, never stored
+    assert RackGeometry(width=1.0, length=2.0).head_string_y == 0.5  # a quarter of the length unless given
 
 
 @pytest.mark.parametrize("kwargs", [dict(width=0), dict(length=1.0), dict(ball_radius=math.inf),
