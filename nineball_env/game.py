@@ -228,6 +228,7 @@ class TableBatch:
         self.rack = np.zeros((n, RACK_W), dtype=np.int64)
         self.won = np.zeros((n, 2), dtype=np.int64)
         self.next_breaker = np.zeros(n, dtype=np.int64)  # the match's breaker: of this rack, then of the next
+        self.done = np.zeros(n, dtype=np.bool_)  # the match is decided (kept beside ``won``: asked every round)
         self.last: list[Outcome | None] = [None] * n  # each table's latest decision
         self._pockets = np.ascontiguousarray(t.pockets, dtype=np.float64)
         self._box = np.array([p.R, t.width - p.R, t.head_string_y, t.length - p.R, t.width, t.length])
@@ -241,7 +242,7 @@ class TableBatch:
 
     def over(self, ks: np.ndarray) -> np.ndarray:
         """Which of tables ``ks`` have their match decided."""
-        return self.won[ks].max(axis=1) >= self.config.race_to
+        return self.done[ks]
 
     def to_move(self, ks: np.ndarray, player: int) -> np.ndarray:
         """Which of tables ``ks`` await a decision of ``player``."""
@@ -257,6 +258,7 @@ class TableBatch:
         for rng, state in zip(self.rngs, snap[4]):
             rng.bit_generator.state = state
         self.last[:] = snap[5]
+        self.done[:] = self.won.max(axis=1) >= self.config.race_to
 
     def match(self, k: int) -> rules.Match:
         """Table k's match (score and next breaker) as the rules' frozen ``Match``."""
@@ -273,6 +275,7 @@ class TableBatch:
     def deal(self, k: int, breaker: int) -> None:
         """A new match on table k broken by ``breaker``."""
         self.won[k] = 0
+        self.done[k] = False
         self.next_breaker[k] = breaker
         self.last[k] = None
         self._new_rack(k)
@@ -305,8 +308,9 @@ class TableBatch:
         errors = self._errors[:n]
         noisy = not self.noise.silent
         if noisy:
-            for i in np.flatnonzero(self.rack[ks, _PHASE] != _CHOICE).tolist():  # each shooting table's draws
-                errors[i] = (self.rngs[ks[i]] if noise_rngs is None else noise_rngs[i]).standard_normal(5)
+            for i, phase in enumerate(self.rack[ks, _PHASE].tolist()):  # each shooting table's draws
+                if phase != _CHOICE:
+                    errors[i] = (self.rngs[ks[i]] if noise_rngs is None else noise_rngs[i]).standard_normal(5)
         start = np.empty((n, 10, 9))
         rows = np.empty((n, 5))
         declaration = np.empty(n, dtype=np.int64)
@@ -322,12 +326,12 @@ class TableBatch:
         spotted, a cue ball in hand taken up, finished racks scored and the next one dealt)."""
         n = len(ks)
         rack = self.rack[ks]
-        for i in np.flatnonzero(blocked).tolist():
+        for i in _true(blocked):
             self._move_to_free(start, i, rack[i, _IN_HAND] == _KITCHEN)
         facts = ShotFacts(n)  # no facts for the push-out choice: empty rows
         n_events = np.zeros(n, dtype=np.int64)
         sim = np.flatnonzero(rack[:, _PHASE] != _CHOICE)
-        results: list[SimResult | None] = [None] * n
+        results: list[tuple[SimResult, physics.Shot] | None] = [None] * n  # a lone table's
         final = self._simulate(start[sim], rows[sim], sim, facts, n_events, results) if sim.size else start[:0]
         pocketed, n_pocketed = facts.pocketed, facts.n_pocketed
         after = np.empty_like(rack)
@@ -338,25 +342,23 @@ class TableBatch:
         rule_batch(rack, declaration, facts.first_bits, facts.cushion_bits, pocketed, n_pocketed, facts.off,
                    facts.n_off, after, fouls, cited, n_cited, spotted)
         self.rack[ks] = after
-        for i in np.flatnonzero(spotted).tolist():  # before the cue ball is taken up (R-SPOT-9 leaves it out)
+        for i in _true(spotted):  # before the cue ball is taken up (R-SPOT-9 leaves it out)
             self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, _IN_HAND] != _IN_HAND_NONE))
         apply_round(self.balls, ks, sim, final, after)
-        for i in np.flatnonzero(after[:, _PHASE] == _OVER).tolist():
+        for i in _true(after[:, _PHASE] == _OVER):
             self._score(int(ks[i]), after[i])
         spots = start[:, 0, 0:2].tolist()
-        shots = rows.tolist()
         n_off = facts.n_off.tolist()
         out = []
         for i, (decl, f, nc, npk, sp, before, row, nev, put, moved) in enumerate(zip(
                 declaration.tolist(), fouls.tolist(), n_cited.tolist(), n_pocketed.tolist(), spotted.tolist(),
                 rack.tolist(), after.tolist(), n_events.tolist(), placed.tolist(), blocked.tolist())):
-            result = results[i]
+            result, shot = results[i] or (None, None)
             out.append(Outcome(
                 player, DECLARATIONS[decl], rules.foul_rules(f), rules.cited_rules(cited[i, :nc].tolist()),
                 tuple(pocketed[i, :npk].tolist()), tuple(facts.off[i, :n_off[i]].tolist()) if n_off[i] else (), sp,
                 before, row, row[_WINNER] if row[_PHASE] == _OVER else None,
-                (spots[i][0], spots[i][1]) if put else None, put and moved, nev, result,
-                None if result is None else physics.Shot(*shots[i])))
+                (spots[i][0], spots[i][1]) if put else None, put and moved, nev, result, shot))
             self.last[ks[i]] = out[-1]
         return out
 
@@ -379,12 +381,12 @@ class TableBatch:
         the final states (a shot hitting a cap is continued to rest alone)."""
         cfg = self.config
         if len(self.rngs) == 1:  # a lone table: the serial kernel, its result kept
-            result, log = complete_shot(physics.simulate(BallState.from_packed(start[0]), physics.Shot(*shots[0]),
-                                                         cfg.table, cfg.params, max_events=cfg.max_events,
-                                                         max_time=cfg.max_time), cfg)
+            shot = physics.Shot(*shots[0].tolist())
+            result, log = complete_shot(physics.simulate(BallState.from_packed(start[0]), shot, cfg.table, cfg.params,
+                                                         max_events=cfg.max_events, max_time=cfg.max_time), cfg)
             facts.read(log[None], np.array([len(log)]), rows_of)
             n_events[rows_of] = len(result.events)
-            results[int(rows_of[0])] = result
+            results[int(rows_of[0])] = result, shot
             return result.state.packed()[None]
         batch = physics.simulate_batch_packed(start, shots, cfg.table, cfg.params, max_events=cfg.max_events,
                                               max_time=cfg.max_time, log_capacity=self.log_capacity,
@@ -415,6 +417,7 @@ class TableBatch:
         match = self.match(k).record(rules.RackState.from_packed(after))
         self.won[k] = match.racks_won
         self.next_breaker[k] = match.breaker
+        self.done[k] = match.over
         if not match.over:
             self._new_rack(k)
 
@@ -471,7 +474,7 @@ class Game:
     @property
     def over(self) -> bool:
         """The match (the rack, in a one-rack game) is decided."""
-        return bool(self.tables.won[0].max() >= self.config.race_to)
+        return bool(self.tables.done[0])
 
     @property
     def to_move(self) -> int | None:
@@ -492,15 +495,16 @@ class Game:
         t.balls[0], t.rack[0], t.won[0], t.next_breaker[0] = (snap.balls.packed(), snap.rack.packed(),
                                                               snap.match.racks_won, snap.match.breaker)
         t.rngs[0].bit_generator.state = snap.rng_state
-        t.last[0] = snap.last
+        t.last[0], t.done[0] = snap.last, snap.match.over
 
     def clone(self) -> "Game":
         """An independent copy (its own generator in the same state): try decisions on it and throw it away."""
         twin = copy.copy(self)
         twin.tables = copy.copy(self.tables)
         twin.tables.rngs = [np.random.Generator(type(self.rng.bit_generator)())]
-        twin.tables.balls, twin.tables.rack, twin.tables.won, twin.tables.next_breaker = (
-            a.copy() for a in (self.tables.balls, self.tables.rack, self.tables.won, self.tables.next_breaker))
+        twin.tables.balls, twin.tables.rack, twin.tables.won, twin.tables.next_breaker, twin.tables.done = (
+            a.copy() for a in (self.tables.balls, self.tables.rack, self.tables.won, self.tables.next_breaker,
+                               self.tables.done))
         twin.tables.last, twin.tables._errors = list(self.tables.last), self.tables._errors.copy()
         twin.rng.bit_generator.state = self.rng.bit_generator.state
         return twin
@@ -564,3 +568,8 @@ class Game:
             raise ValueError(f"player {player} cannot act: it is player {self.rack.shooter}'s decision (R-CONTINUE)")
 
 _ROW0 = np.zeros(1, dtype=np.int64)
+
+
+def _true(mask: np.ndarray) -> list[int]:
+    """The indices where a short boolean array is True (cheaper than ``np.flatnonzero`` for a few rows)."""
+    return [i for i, v in enumerate(mask.tolist()) if v]

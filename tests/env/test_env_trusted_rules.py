@@ -14,14 +14,7 @@ import numpy as np
 
 import physics
 from nineball_env import actions, rules
-from nineball_env.kernels import facts
 from nineball_env.game import Game, GameConfig, complete_shot
-
-
-def test_kernel_event_codes_match_physics() -> None:
-    assert (facts._BALL_BALL, facts._CUSHION, facts._JAW, facts._POCKET, facts._OFF_TABLE) == (
-        physics.EventKind.BALL_BALL, physics.EventKind.BALL_CUSHION, physics.EventKind.BALL_JAW,
-        physics.EventKind.BALL_POCKET, physics.EventKind.BALL_OFF_TABLE)
 
 
 def test_log_summaries_and_derived_states_match_the_validating_paths() -> None:
