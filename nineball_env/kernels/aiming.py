@@ -17,6 +17,7 @@ from numba import njit
 from nineball_env.kernels.codes import BallInHandCode, PhaseCode
 from nineball_env.kernels.codes import ObsCol as O
 from nineball_env.kernels.placement import is_free as _is_free
+from nineball_env.kernels.round import unlin
 
 MAX_CUT = 75.0  # [deg] the widest cut the policy tries
 SIDE_STEEP = 0.8  # a side pocket is skipped when the ball's path to it is steeper than this (|sin|)
@@ -67,27 +68,22 @@ def cut_deg(cx, cy, gx, gy, ux, uy):
 
 
 @njit(cache=True)
-def _unlin(v, lo, hi):
-    return 2.0 * (v - lo) / (hi - lo) - 1.0 if hi > lo else 0.0
-
-
-@njit(cache=True)
 def _encode(out, k, V0, phi, placed, px, py, kitchen, R, width, length, head_y, v_min, v_max, theta_max):
     """``actions.shot_to_action(Shot(V0, phi), placement=...)`` into ``out[k]`` (clipped; cast by the caller)."""
     phi = (phi + 180.0) % 360.0 - 180.0
     if phi == -180.0:
         phi = 180.0
     out[k, 0] = phi / 180.0
-    out[k, 1] = _unlin(V0, v_min, v_max)
+    out[k, 1] = unlin(V0, v_min, v_max)
     out[k, 2] = 0.0
     out[k, 3] = 0.0
-    out[k, 4] = _unlin(0.0, 0.0, theta_max)
+    out[k, 4] = unlin(0.0, 0.0, theta_max)
     out[k, 5] = 0.0
     out[k, 6] = 0.0
     if placed:
         y_hi = head_y if kitchen else length - R
-        out[k, 5] = _unlin(px, R, width - R)
-        out[k, 6] = _unlin(py, R, y_hi)
+        out[k, 5] = unlin(px, R, width - R)
+        out[k, 6] = unlin(py, R, y_hi)
     out[k, 7] = -1.0
     out[k, 8] = -1.0
     for j in range(9):

@@ -28,6 +28,12 @@ def lin(u, lo, hi):
 
 
 @njit(cache=True)
+def unlin(v, lo, hi):
+    """The inverse of ``lin``: a value on [lo, hi] as the action component in [-1, 1] (0 for an empty range)."""
+    return 2.0 * (v - lo) / (hi - lo) - 1.0 if hi > lo else 0.0
+
+
+@njit(cache=True)
 def shot_of(u, v_min, v_max, tip_max, theta_max):
     """The cue strike (V0 [m/s], phi [deg], theta [deg], a, b) of action ``u`` (``actions.action_to_shot``)."""
     return (lin(u[A.SPEED], v_min, v_max), 180.0 * u[A.AIM], lin(u[A.ELEVATION], 0.0, theta_max),

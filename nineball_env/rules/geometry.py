@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
-#: Two centres closer than 2R − TOUCH_TOL [m] overlap; a placement needs at least 2R − TOUCH_TOL.
+#: Two centres closer than 2R − TOUCH_TOL [m] overlap (a spotted 9 needs at least 2R − TOUCH_TOL).
 TOUCH_TOL = 1e-9
 #: Gap [m] left between a spotted 9 and the ball that blocks it, so it starts clear of that ball.
 SPOT_GAP = 1e-8
@@ -40,15 +40,6 @@ class RackGeometry:
     def foot_spot(self) -> tuple[float, float]:
         """On the long centre line, a quarter of the length from the foot cushion [m]."""
         return (self.width / 2.0, 0.75 * self.length)
-
-    def on_surface(self, x: float, y: float) -> bool:
-        """A ball centred at (x, y) lies wholly on the playing surface."""
-        r = self.ball_radius
-        return r - TOUCH_TOL <= x <= self.width - r + TOUCH_TOL and r - TOUCH_TOL <= y <= self.length - r + TOUCH_TOL
-
-    def in_kitchen(self, x: float, y: float) -> bool:
-        """The centre is on or behind the head string (R-BREAK-POS)."""
-        return y <= self.head_string_y + TOUCH_TOL
 
 
 DEFAULT_GEOMETRY = RackGeometry()
