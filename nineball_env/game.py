@@ -33,7 +33,7 @@ SILENT = PRESETS["none"]
 MAX_CONTINUATIONS = 4  # extra simulate calls when a shot hits the event or time cap
 ON_TABLE_MAX = int(Motion.ROLLING)  # motion codes <= this are on the table
 # the codes as plain ints for the Python side (an IntEnum member lookup costs a function call)
-_SHOOTER, _PHASE, _IN_HAND, _WINNER = (int(c) for c in (C.SHOOTER, C.PHASE, C.IN_HAND, C.WINNER))
+_SHOOTER, _PHASE, _IN_HAND, _WINNER, _BREAKER = (int(c) for c in (C.SHOOTER, C.PHASE, C.IN_HAND, C.WINNER, C.BREAKER))
 _CHOICE, _OVER = int(PhaseCode.PUSH_OUT_CHOICE), int(PhaseCode.RACK_OVER)
 _IN_HAND_NONE, _KITCHEN = int(BallInHandCode.NONE), int(BallInHandCode.KITCHEN)
 
@@ -169,6 +169,12 @@ def _rack_slots(table: Table, params: PhysicsParams) -> np.ndarray:
     return slots
 
 
+@functools.lru_cache(maxsize=2)
+def _start_row(breaker: int) -> np.ndarray:
+    """A fresh rack broken by ``breaker`` (``rules.RackState.start``), packed once."""
+    return rules.RackState.start(breaker).packed()
+
+
 def rack_balls(order: tuple[int, ...], table: Table, params: PhysicsParams) -> BallState:
     """Balls on the diamond slots in ``order`` (R-RACK), the cue ball in hand (off the table)."""
     balls = BallState.empty()
@@ -281,10 +287,10 @@ class TableBatch:
         self._new_rack(k)
 
     def _new_rack(self, k: int) -> None:
-        """The next rack of table k's match (``Match.new_rack``): a tight rack from its generator (R-RACK)."""
-        rack, order = self.match(k).new_rack(self.rngs[k])
-        self.balls[k] = rack_balls(order, self.config.table, self.config.params).packed()
-        self.rack[k] = rack.packed()
+        """The next rack of table k's match (``rules.new_rack``): a tight rack from its generator (R-RACK)."""
+        breaker = int(self.next_breaker[k])
+        self.balls[k] = rack_balls(rules.rack_order(self.rngs[k]), self.config.table, self.config.params).packed()
+        self.rack[k] = _start_row(breaker)
 
     # -- observations -------------------------------------------------------------------------------
 
@@ -413,12 +419,12 @@ class TableBatch:
         balls[:] = state.packed()
 
     def _score(self, k: int, after: np.ndarray) -> None:
-        """Table k's rack ended: score it (``Match.record``) and deal the next rack unless the match is decided."""
-        match = self.match(k).record(rules.RackState.from_packed(after))
-        self.won[k] = match.racks_won
-        self.next_breaker[k] = match.breaker
-        self.done[k] = match.over
-        if not match.over:
+        """Table k's rack ended: score it (as ``Match.record``) and deal the next rack unless the match is decided."""
+        winner = int(after[_WINNER])
+        self.won[k, winner] += 1
+        self.next_breaker[k] = rules.next_breaker(self.config.break_order, int(after[_BREAKER]), winner)
+        self.done[k] = self.won[k, winner] >= self.config.race_to
+        if not self.done[k]:
             self._new_rack(k)
 
 
@@ -499,15 +505,8 @@ class Game:
 
     def clone(self) -> "Game":
         """An independent copy (its own generator in the same state): try decisions on it and throw it away."""
-        twin = copy.copy(self)
-        twin.tables = copy.copy(self.tables)
-        twin.tables.rngs = [np.random.Generator(type(self.rng.bit_generator)())]
-        twin.tables.balls, twin.tables.rack, twin.tables.won, twin.tables.next_breaker, twin.tables.done = (
-            a.copy() for a in (self.tables.balls, self.tables.rack, self.tables.won, self.tables.next_breaker,
-                               self.tables.done))
-        twin.tables.last, twin.tables._errors = list(self.tables.last), self.tables._errors.copy()
-        twin.rng.bit_generator.state = self.rng.bit_generator.state
-        return twin
+        t = self.tables  # the configuration and the recorded decisions are shared, not copied
+        return Game.view(copy.deepcopy(t, {id(t.config): t.config, id(t.last): list(t.last)}))
 
     # -- decisions --------------------------------------------------------------------------------
 

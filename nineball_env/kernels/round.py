@@ -16,9 +16,11 @@ from numba import njit
 from nineball_env.kernels.codes import A, BallInHandCode, DeclarationCode, PhaseCode
 from nineball_env.kernels.codes import RackCol as C
 from nineball_env.kernels.placement import is_free
+from physics.state import Motion
 
-_ON_TABLE_MAX = 3.0  # physics.Motion.ROLLING
-_STATIONARY, _POCKETED = 0.0, 4.0
+# the packed balls' motion codes as floats (numba freezes them: see kernels/__init__)
+_ON_TABLE_MAX, _STATIONARY, _POCKETED = float(Motion.ROLLING), float(Motion.STATIONARY), float(Motion.POCKETED)
+
 
 
 @njit(cache=True)
