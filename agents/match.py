@@ -139,7 +139,7 @@ def play_match(agent_a: Agent, agent_b: Agent, config: MatchConfig, seed: int = 
     """
     game_ss, noise_ss, a_ss, b_ss = match_seed(seed, index).spawn(4)
     breaker = index % 2 if first_breaker is None else first_breaker
-    game = Game(config.game_config(), np.random.default_rng(game_ss), breaker)
+    game = Game(config.game_config(), np.random.default_rng(game_ss), breaker, config.noise, config.scale)
     noise_rng = np.random.default_rng(noise_ss)
     players = (agent_a, agent_b)
     for agent, ss in ((agent_a, a_ss), (agent_b, b_ss)):
@@ -160,7 +160,7 @@ def play_match(agent_a: Agent, agent_b: Agent, config: MatchConfig, seed: int = 
         start = time.perf_counter()
         action = _act(agent, obs, TableView.from_game(game, config.noise, config.scale))
         think = time.perf_counter() - start
-        outcome = game.play(player, action, config.scale, config.noise, noise_rng)
+        outcome = game.play(player, action, noise_rng)
         if recorder is not None:
             recorder.decision(game, player, action, outcome.shot, outcome)
         rack_decisions[player] += 1

@@ -30,7 +30,7 @@ CALIBRATION: list[tuple[float, float, bool, int]] = []  # (estimated success, va
 def run_rack(agent, seed: int, index: int, noise) -> tuple[str, list[float], int]:
     """Play one rack from the break; how the inning ended, the decision times and balls left."""
     game_ss, noise_ss, agent_ss = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(3)
-    game = Game(GameConfig(), np.random.default_rng(game_ss), 0)
+    game = Game(GameConfig(), np.random.default_rng(game_ss), 0, noise)
     noise_rng = np.random.default_rng(noise_ss)
     agent.seed(int(agent_ss.generate_state(1)[0]))
     times: list[float] = []
@@ -41,7 +41,7 @@ def run_rack(agent, seed: int, index: int, noise) -> tuple[str, list[float], int
         action = agent.decide(view)
         times.append(time.perf_counter() - start)
         breaking = rack.phase is Phase.BREAK
-        outcome = game.play(0, action, noise=noise, rng=noise_rng)
+        outcome = game.play(0, action, noise_rng)
         ruling = outcome.ruling
         if not breaking and agent.intent == "pot" and agent.last_plan is not None:
             made = not ruling.foul and any(b != 0 for b in ruling.pocketed)

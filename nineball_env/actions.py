@@ -26,7 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from nineball_env.kernels.codes import N_ACTION, A
-from nineball_env.kernels.round import lin, shot_of
+from nineball_env.kernels.round import lin, shot_of, unlin
+from nineball_env.placement import region
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Shot, Table
 
 
@@ -76,18 +77,6 @@ class Decision:
     placement: tuple[float, float] | None = None
     push_out: bool = False
     pass_back: bool = False
-
-
-def _unlin(v: float, lo: float, hi: float) -> float:
-    return 2.0 * (v - lo) / (hi - lo) - 1.0 if hi > lo else 0.0
-
-
-def placement_box(ball_in_hand: str, table: Table = DEFAULT_TABLE,
-                  params: PhysicsParams = DEFAULT_PARAMS) -> tuple[float, float, float, float]:
-    """(x_lo, x_hi, y_lo, y_hi) [m] of the cue-ball centre for ``ball_in_hand`` "kitchen" or "anywhere"."""
-    R = params.R
-    y_hi = table.head_string_y if ball_in_hand == BIH_KITCHEN else table.length - R
-    return (R, table.width - R, R, y_hi)
 
 
 def _in_unit_box(arr: np.ndarray) -> bool:
@@ -159,7 +148,7 @@ def action_to_shot(action: np.ndarray, scale: ActionScale = DEFAULT_SCALE) -> Sh
 def action_to_placement(action: np.ndarray, ball_in_hand: str, table: Table = DEFAULT_TABLE,
                         params: PhysicsParams = DEFAULT_PARAMS) -> tuple[float, float]:
     """The cue-ball centre [m] encoded in PLACE_X, PLACE_Y for ``ball_in_hand`` "kitchen" or "anywhere"."""
-    x_lo, x_hi, y_lo, y_hi = placement_box(ball_in_hand, table, params)
+    x_lo, x_hi, y_lo, y_hi = region(table, params, ball_in_hand == BIH_KITCHEN)
     return (lin(float(action[A.PLACE_X]), x_lo, x_hi), lin(float(action[A.PLACE_Y]), y_lo, y_hi))
 
 
@@ -189,17 +178,17 @@ def shot_to_action(shot: Shot | None = None, *, placement: tuple[float, float] |
         if phi == -180.0:
             phi = 180.0
         u[A.AIM] = phi / 180.0
-        u[A.SPEED] = _unlin(float(shot.V0), scale.v_min, scale.v_max)
+        u[A.SPEED] = unlin(float(shot.V0), scale.v_min, scale.v_max)
         tip = scale.tip_max if scale.tip_max > 0 else 1.0
         u[A.SIDE] = float(shot.a) / tip
         u[A.VERTICAL] = float(shot.b) / tip
-        u[A.ELEVATION] = _unlin(float(shot.theta), 0.0, scale.theta_max)
+        u[A.ELEVATION] = unlin(float(shot.theta), 0.0, scale.theta_max)
     if placement is not None:
         if ball_in_hand == BIH_NONE:
             raise ValueError("ball_in_hand: a placement needs 'kitchen' or 'anywhere', got 'none'")
-        x_lo, x_hi, y_lo, y_hi = placement_box(ball_in_hand, table, params)
-        u[A.PLACE_X] = _unlin(float(placement[0]), x_lo, x_hi)
-        u[A.PLACE_Y] = _unlin(float(placement[1]), y_lo, y_hi)
+        x_lo, x_hi, y_lo, y_hi = region(table, params, ball_in_hand == BIH_KITCHEN)
+        u[A.PLACE_X] = unlin(float(placement[0]), x_lo, x_hi)
+        u[A.PLACE_Y] = unlin(float(placement[1]), y_lo, y_hi)
     u[A.PUSH_OUT] = 1.0 if push_out else -1.0
     u[A.PASS_BACK] = 1.0 if pass_back else -1.0
     return np.clip(u, -1.0, 1.0).astype(np.float32)

@@ -20,10 +20,10 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
     raise ImportError('nineball_env.aec needs PettingZoo: pip install "nineball[pettingzoo]"') from err
 
 from nineball_env import actions, observation
-from nineball_env.env import ruling_info
 from nineball_env.game import Game, GameConfig, Outcome
 from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
+from nineball_env.turns import ruling_info
 from physics import PhysicsParams, Table
 
 AGENTS = ("player_0", "player_1")
@@ -81,7 +81,7 @@ class NineBallAEC(AECEnv):
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         breaker = AGENTS.index(self.first_breaker) if self.first_breaker in AGENTS else int(self.np_random.integers(2))
-        self._game = Game(self.config, self.np_random, breaker)
+        self._game = Game(self.config, self.np_random, breaker, self.noise, self.scale)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -104,11 +104,11 @@ class NineBallAEC(AECEnv):
         act = actions.check_action(action)  # ValueError, nothing changed
         game = self._require_game()
         player = AGENTS.index(agent)
-        snap = game.snapshot()
+        snap = game.tables.snapshot()
         try:
-            outcome = game.play(player, act, self.scale, self.noise, self.np_random)
+            outcome = game.play(player, act)
         except BaseException:
-            game.restore(snap)
+            game.tables.restore(snap)  # a rejected action changes nothing
             raise
         self.decisions += 1
         self._cumulative_rewards[agent] = 0.0

@@ -3,7 +3,7 @@
 The policy (``kernels.aiming``) shoots the lowest ball into the pocket with the smallest cut angle
 (clear paths preferred) at a medium speed; with ball in hand it places the cue ball for a straight-in
 shot; it breaks hard from the middle of the head string, never pushes out, and on a choice it shoots.
-The geometry helpers (ghost ball, cut angle, clear path, pocket aims) are for ``agents/`` to reuse.
+The geometry helpers (ghost ball, cut angle, clear path, pocket aims) are the kernel's own, for ``agents/`` to reuse.
 """
 
 from __future__ import annotations
@@ -14,15 +14,14 @@ from typing import Any
 import numpy as np
 
 from nineball_env import actions, observation, placement
-from nineball_env.kernels.aiming import aim_batch
+from nineball_env.kernels import aiming as kernel
 from nineball_env.kernels.codes import BallInHandCode, ObsCol
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
 
 
 def unit(v: np.ndarray) -> np.ndarray:
     """``v`` scaled to length 1 (the zero vector stays zero)."""
-    n = float(np.hypot(v[0], v[1]))
-    return v / n if n > 0 else np.zeros(2)
+    return np.array(kernel.unit(float(v[0]), float(v[1])))
 
 
 def direction_deg(start: np.ndarray, end: np.ndarray) -> float:
@@ -42,29 +41,20 @@ def pocket_aims(table: Table = DEFAULT_TABLE) -> np.ndarray:
 
 def ghost_ball(obj: np.ndarray, target: np.ndarray, R: float = DEFAULT_PARAMS.R) -> np.ndarray:
     """Where the cue ball's centre must be at contact to send ``obj`` straight towards ``target``."""
-    obj = np.asarray(obj, dtype=float)
-    return obj - 2.0 * R * unit(np.asarray(target, dtype=float) - obj)
+    return np.array(kernel.ghost(float(obj[0]), float(obj[1]), float(target[0]), float(target[1]), float(R))[:2])
 
 
 def cut_angle(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, R: float = DEFAULT_PARAMS.R) -> float:
     """The cut angle [deg] between the cue ball's path to the ghost ball and the object ball's path to ``target``."""
-    ghost = ghost_ball(obj, target, R)
-    u = unit(ghost - np.asarray(cue, dtype=float))
-    w = unit(np.asarray(target, dtype=float) - np.asarray(obj, dtype=float))
-    return math.degrees(math.acos(min(max(float(u @ w), -1.0), 1.0)))
+    gx, gy, ux, uy = kernel.ghost(float(obj[0]), float(obj[1]), float(target[0]), float(target[1]), float(R))
+    return kernel.cut_deg(float(cue[0]), float(cue[1]), gx, gy, ux, uy)
 
 
 def path_clear(start: np.ndarray, end: np.ndarray, obstacles: np.ndarray, R: float = DEFAULT_PARAMS.R) -> bool:
     """A ball rolling from ``start`` to ``end`` passes every obstacle centre (k, 2) without touching it."""
-    obstacles = np.asarray(obstacles, dtype=float).reshape(-1, 2)
-    if obstacles.size == 0:
-        return True
-    a = np.asarray(start, dtype=float)
-    d = np.asarray(end, dtype=float) - a
-    L2 = float(d @ d)
-    t = np.clip(((obstacles - a) @ d) / L2, 0.0, 1.0) if L2 > 0 else np.zeros(len(obstacles))
-    closest = a + t[:, None] * d
-    return bool(np.all(np.sum((obstacles - closest) ** 2, axis=1) >= (2.0 * R) ** 2))
+    obstacles = np.ascontiguousarray(obstacles, dtype=np.float64).reshape(-1, 2)
+    return kernel.path_clear(float(start[0]), float(start[1]), float(end[0]), float(end[1]), obstacles,
+                             len(obstacles), (2.0 * R) ** 2)
 
 
 class AimingPolicy:
@@ -113,7 +103,7 @@ class AimingPolicy:
     def _aim(self, obs: np.ndarray, spots: np.ndarray, given: np.ndarray, out: np.ndarray,
              fallback: np.ndarray) -> None:
         t, p, s = self.table, self.params, actions.DEFAULT_SCALE
-        aim_batch(obs, float(t.width), float(t.length), float(t.head_string_y), float(p.R), self._pockets, self._aims,
+        kernel.aim_batch(obs, float(t.width), float(t.length), float(t.head_string_y), float(p.R), self._pockets, self._aims,
                   float(self.break_speed), s.v_min, s.v_max, s.theta_max, spots, given, out, fallback)
 
     def _free_spot(self, row: np.ndarray, wanted: np.ndarray) -> tuple[float, float]:

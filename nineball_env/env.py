@@ -9,16 +9,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from nineball_env import actions, observation, opponents, rewards, rules
+from nineball_env import actions, observation, opponents, rewards, turns
 from nineball_env.aiming import AimingPolicy
-from nineball_env.game import Game, GameConfig, GameSnapshot, Outcome
+from nineball_env.game import Game, GameConfig, GameSnapshot, TableBatch
+from nineball_env.turns import LEARNER, OPPONENT
 from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
 from physics import PhysicsParams, Table
 
-LEARNER, OPPONENT = 0, 1
-MAX_OPPONENT_DECISIONS = 1000  # a safety net: the rules end every inning long before this
-MAX_REDEALS = 100  # deals the opponent may win outright before reset gives up
 FIRST_BREAKERS = ("learner", "opponent", "random")
 
 
@@ -134,17 +132,10 @@ class NineBallEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
-        opponents.reseed(self.opponent, self.np_random)
-        redeals = 0
-        while True:
-            self._game = Game(self.config, self.np_random, self.draw_breaker())
-            theirs = self._opponent_turns()
-            if not self._game.over:
-                break
-            redeals += 1
-            if redeals > MAX_REDEALS:
-                raise RuntimeError(f"the opponent won {redeals} deals before the learner's first decision")
-        info = self._info(None, theirs, dict.fromkeys(rewards.REWARD_PARTS, 0.0), redeals)
+        tables = TableBatch(self.config, [self.np_random], self.noise, self.scale)
+        theirs, redeals = turns.deal(tables, [self], [0])
+        self._game = Game.view(tables)
+        info = turns.info(tables, 0, None, theirs[0], dict.fromkeys(rewards.REWARD_PARTS, 0.0), redeals[0])
         if self.render_mode == "human":
             self.render()
         return self._observe(LEARNER), info
@@ -154,15 +145,9 @@ class NineBallEnv(gym.Env):
         game = self._require_game()
         if game.over:
             raise RuntimeError("the episode is over: call reset()")
-        snap = game.snapshot()
-        try:
-            mine = self._play(LEARNER, act)  # scale the action, add noise, simulate → rule → apply
-            theirs = self._opponent_turns()  # the opponent's decisions until the learner's next one
-        except BaseException:
-            game.restore(snap)  # a rejected action (strict placement, a bad opponent action) changes nothing
-            raise
-        parts = rewards.reward_parts([mine, *theirs], LEARNER, self.shaping)
-        info = self._info(mine, theirs, parts, 0)
+        mine, theirs, _ = turns.step(game.tables, [self], _TABLE0, act[None])  # a rejected action changes nothing
+        parts = rewards.reward_parts([mine[0], *theirs[0]], LEARNER, self.shaping)
+        info = turns.info(game.tables, 0, mine[0], theirs[0], parts, 0)
         if self.render_mode == "human":
             self.render()
         return self._observe(LEARNER), float(sum(parts.values())), game.over, False, info
@@ -206,71 +191,8 @@ class NineBallEnv(gym.Env):
             raise RuntimeError("call reset() before step(), render() or get_state()")
         return self._game
 
-
-    def _play(self, player: int, act: np.ndarray) -> Outcome:
-        """``player``'s turn with the checked action ``act``, execution noise drawn from ``self.np_random``."""
-        return self._game.play(player, act, self.scale, self.noise, self.np_random)  # type: ignore[union-attr]
-
-    def _opponent_turns(self) -> list[Outcome]:
-        """Play the opponent's decisions until the learner is to decide or the game is over."""
-        game, done = self._game, []
-        while game.to_move == OPPONENT:  # type: ignore[union-attr]
-            if len(done) >= MAX_OPPONENT_DECISIONS:
-                raise RuntimeError(f"the opponent made {MAX_OPPONENT_DECISIONS} decisions in a row")
-            rack = game.rack  # type: ignore[union-attr]
-            info = opponent_info(str(rack.phase), str(rack.ball_in_hand))
-            act = opponents.query(self.opponent, self._observe(OPPONENT), info)
-            done.append(self._play(OPPONENT, act))
-        return done
-
     def _observe(self, player: int) -> np.ndarray:
         return self._game.observe(player)  # type: ignore[union-attr]
 
-    def _info(self, mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float], redeals: int) -> dict:
-        rack, match = self._game.rack, self._game.match  # type: ignore[union-attr]
-        return step_info(mine, theirs, parts, redeals, str(rack.phase), str(rack.ball_in_hand),
-                         (rack.foul_counts[LEARNER], rack.foul_counts[OPPONENT]),
-                         (match.racks_won[LEARNER], match.racks_won[OPPONENT]))
 
-
-_NO_PLACEMENT = (float("nan"), float("nan"))
-
-
-def opponent_info(phase: str, ball_in_hand: str) -> dict[str, Any]:
-    """What an opponent callable is told beside its observation."""
-    return {"player": OPPONENT, "phase": phase, "ball_in_hand": ball_in_hand}
-
-
-def step_info(mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float], redeals: int, phase: str,
-              ball_in_hand: str, foul_counts: tuple[int, int], score: tuple[int, int]) -> dict[str, Any]:
-    """The ``info`` of one step of ``NineBall-v0`` (and of each table of the vector env): the learner's decision
-    ``mine`` (None on reset), the opponent's decisions ``theirs``, and the state after them (learner first)."""
-    return {
-        "ruling": ruling_info(mine),
-        "pocketed": mine.pocketed if mine else (),
-        "placement": mine.placement if mine and mine.placement else _NO_PLACEMENT,
-        "placement_adjusted": bool(mine and mine.placement_adjusted),
-        "n_events": mine.n_events if mine else 0,
-        "opponent": {
-            "decisions": len(theirs),
-            "fouls": sum(o.foul for o in theirs),
-            "pocketed": tuple(b for o in theirs for b in o.pocketed),
-            "rulings": tuple(f"{o.declaration}: {o.text()}" for o in theirs),
-        },
-        "phase": phase,
-        "ball_in_hand": ball_in_hand,
-        "foul_counts": foul_counts,
-        "score": score,
-        "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent"
-                       for o in ([mine] if mine else []) + theirs if o.rack_winner is not None),
-        "redeals": redeals,
-        "reward_parts": parts,
-    }
-
-
-def ruling_info(outcome: Outcome | None) -> dict[str, Any]:
-    """The ruling part of ``info`` (empty values before the learner's first decision)."""
-    if outcome is None:
-        return {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}
-    return {"declaration": str(outcome.declaration), "foul": outcome.foul, "fouls": rules.rule_names(outcome.fouls),
-            "cited": rules.rule_names(outcome.cited), "text": outcome.text()}
+_TABLE0 = np.zeros(1, dtype=np.int64)

@@ -1,30 +1,41 @@
-"""A game of nine-ball: the physics ball state, the rules' rack and match state, and the seeded generator.
+"""The game of nine-ball, written once: ``TableBatch`` plays B tables held as arrays; a ``Game`` is a batch of one.
 
-This is the physics → rules adapter: a decision is simulated and its event-log rows ruled on by the
-rules kernel (``rules.decide_log``); the ruling is then applied to the balls
-(the 9 is spotted, a cue ball in hand is taken off the table) and finished racks go to the match.
-Players are 0 and 1; the rules say who acts next.
+A round of decisions costs a few array operations, one simulation (``physics.simulate`` for a lone table,
+whose result is kept for rendering and records; ``physics.simulate_batch_packed`` for many), one read of
+the event logs (``rules.ShotFacts``) and one call of the rules kernel (``kernels.ruling.rule_batch``). Python
+runs per table only for what is rare: a new rack, spotting the 9, a blocked ball-in-hand spot, a shot that
+hit the event/time cap. Players are 0 and 1; the rules say who acts next.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
 import physics
-from nineball_env import placement as placing
-from nineball_env import rules
-from nineball_env import actions, observation
+from nineball_env import actions, placement, rules
 from nineball_env.actions import Decision
-from nineball_env.noise import PRESETS, NoiseConfig, perturb
+from nineball_env.kernels.codes import DECLARATIONS, MAX_CITED, OBS_SIZE, RACK_W, BallInHandCode, DeclarationCode
+from nineball_env.kernels.codes import PhaseCode
+from nineball_env.kernels.codes import RackCol as C
+from nineball_env.kernels.observe import encode_rows
+from nineball_env.kernels.round import apply_round, move_cue, prepare_round
+from nineball_env.kernels.ruling import rule_batch
+from nineball_env.noise import LIMITS, PRESETS, NoiseConfig
+from nineball_env.rules.facts import ShotFacts
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, SimResult, Table
 
 SILENT = PRESETS["none"]
 MAX_CONTINUATIONS = 4  # extra simulate calls when a shot hits the event or time cap
+ON_TABLE_MAX = int(Motion.ROLLING)  # motion codes <= this are on the table
+# the codes as plain ints for the Python side (an IntEnum member lookup costs a function call)
+_SHOOTER, _PHASE, _IN_HAND, _WINNER, _BREAKER = (int(c) for c in (C.SHOOTER, C.PHASE, C.IN_HAND, C.WINNER, C.BREAKER))
+_CHOICE, _OVER = int(PhaseCode.PUSH_OUT_CHOICE), int(PhaseCode.RACK_OVER)
+_IN_HAND_NONE, _KITCHEN = int(BallInHandCode.NONE), int(BallInHandCode.KITCHEN)
 
 
 @dataclass(frozen=True)
@@ -62,27 +73,23 @@ class GameConfig:
     @property
     def geometry(self) -> rules.RackGeometry:
         """The table numbers the rules place and spot balls with."""
-        return _rack_geometry(self.table.width, self.table.length, self.params.R)
+        return _rack_geometry(self.table, self.params.R)
 
 
 class Outcome(NamedTuple):
     """What one decision did: the rules' ruling in parts, and how the decision was played.
 
-    The one record of a decision, for a ``Game`` and for each table of a ``TableBatch``.
-
     Attributes:
         player: who decided.
         declaration, fouls, cited, pocketed, off_table, nine_spotted: the ruling's (see ``rules.Ruling``).
-        before, after: the rack before and right after the ruling: a ``RackState``, or its packed row (a list,
-            ``RackState.packed``) for a batch's tables; ``ruling`` gives both as states.
+        before, after: the rack before and right after the ruling, packed (a list, ``RackState.packed``);
+            ``ruling`` gives both as states.
         rack_winner: the player who won the rack if this decision ended it, else None.
         placement: where the cue ball was placed (ball in hand), else None.
         placement_adjusted: the requested placement was illegal and moved to the nearest legal spot.
         n_events: events the physics logged for the shot (0 for the push-out choice).
-        result: the simulation (a ``Game``'s shots; None for the push-out choice), for rendering.
-        given_ruling: the ``rules.Ruling`` itself when the decision was ruled as one (a ``Game``'s).
-        shot: the cue parameters the shot was played with, execution noise included (a ``Game``'s shots), for
-            records that re-simulate it.
+        result: the simulation of a lone table's shot (None for the push-out choice and in a batch), for rendering.
+        shot: the cue parameters a lone table's shot was played with, execution noise included, for records.
     """
 
     player: int
@@ -92,33 +99,19 @@ class Outcome(NamedTuple):
     pocketed: tuple[int, ...]
     off_table: tuple[int, ...]
     nine_spotted: bool
-    before: rules.RackState | list[int]
-    after: rules.RackState | list[int]
+    before: list[int]
+    after: list[int]
     rack_winner: int | None = None
     placement: tuple[float, float] | None = None
     placement_adjusted: bool = False
     n_events: int = 0
     result: SimResult | None = None
-    given_ruling: rules.Ruling | None = None
     shot: physics.Shot | None = None
-
-    @classmethod
-    def of_ruling(cls, player: int, ruling: rules.Ruling, rack_winner: int | None = None,
-                  placement: tuple[float, float] | None = None, placement_adjusted: bool = False, n_events: int = 0,
-                  result: SimResult | None = None) -> Outcome:
-        """The outcome of a decision ruled as ``ruling``."""
-        return cls(player, ruling.declaration, ruling.fouls, ruling.cited, ruling.pocketed, ruling.off_table,
-                   ruling.nine_spotted, ruling.before, ruling.after, rack_winner, placement, placement_adjusted,
-                   n_events, result, ruling)
 
     @property
     def ruling(self) -> rules.Ruling:
-        """The readable ruling (``rules.Ruling``); a batch table's is built here, its rack states validated."""
-        if self.given_ruling is not None:
-            return self.given_ruling
-        before, after = (state if isinstance(state, rules.RackState) else
-                         rules.RackState.from_packed(np.asarray(state, dtype=np.int64))
-                         for state in (self.before, self.after))
+        """The readable ruling (``rules.Ruling``), its rack states validated."""
+        before, after = (rules.RackState.from_packed(np.asarray(s, dtype=np.int64)) for s in (self.before, self.after))
         return rules.Ruling(before, self.declaration, self.fouls, self.cited, self.pocketed, self.off_table,
                             self.nine_spotted, after)
 
@@ -136,44 +129,19 @@ class Outcome(NamedTuple):
 
     def text(self) -> str:
         """The ruling in one line (``rules.Ruling.describe``), without building the ruling."""
-        after = self.after
-        row = after.packed().tolist() if isinstance(after, rules.RackState) else after
-        return rules.describe_row(self.fouls, self.cited, self.nine_spotted, row)
+        return rules.describe_row(self.fouls, self.cited, self.nine_spotted, self.after)
 
     def __repr__(self) -> str:
         return (f"Outcome(player={self.player}, {self.declaration}: {self.text()}, placement={self.placement}, "
                 f"adjusted={self.placement_adjusted}, n_events={self.n_events})")
 
-    def __eq__(self, other: object) -> bool:  # the simulation and the ruling view are not compared
+    def __eq__(self, other: object) -> bool:  # the simulation is not compared
         return isinstance(other, Outcome) and self[:_COMPARED] == other[:_COMPARED]
 
     __hash__ = None  # type: ignore[assignment]
 
 
 _COMPARED = Outcome._fields.index("result")
-
-
-@dataclass(frozen=True, eq=False)
-class PreparedShot:
-    """A checked decision, from ``Game.prepare``: what to simulate before ``Game.finish`` rules on it.
-
-    Attributes:
-        player: who decides.
-        rack: the rack state it was prepared in (``finish`` refuses it once the game moved on).
-        declaration: shot, push-out, or the push-out choice (shoot / pass back).
-        start: the balls to simulate from (the cue ball placed when in hand); None for the push-out choice.
-        shot: the shot to simulate (noise already applied by the caller); None for the push-out choice.
-        placement: where the cue ball was placed (ball in hand), else None.
-        placement_adjusted: the requested placement was illegal and moved to the nearest legal spot.
-    """
-
-    player: int
-    rack: rules.RackState
-    declaration: rules.Declaration
-    start: BallState | None = None
-    shot: physics.Shot | None = None
-    placement: tuple[float, float] | None = None
-    placement_adjusted: bool = False
 
 
 @dataclass(frozen=True)
@@ -188,9 +156,9 @@ class GameSnapshot:
 
 
 @functools.lru_cache(maxsize=16)
-def _rack_geometry(width: float, length: float, ball_radius: float) -> rules.RackGeometry:
-    """The rules' (frozen) view of a table, built once per table size."""
-    return rules.RackGeometry(width, length, ball_radius)
+def _rack_geometry(table: Table, ball_radius: float) -> rules.RackGeometry:
+    """The rules' (frozen) view of a table, built once per table (the head string is the table's)."""
+    return rules.RackGeometry(table.width, table.length, ball_radius, table.head_string_y)
 
 
 @functools.lru_cache(maxsize=16)
@@ -201,6 +169,12 @@ def _rack_slots(table: Table, params: PhysicsParams) -> np.ndarray:
     return slots
 
 
+@functools.lru_cache(maxsize=2)
+def _start_row(breaker: int) -> np.ndarray:
+    """A fresh rack broken by ``breaker`` (``rules.RackState.start``), packed once."""
+    return rules.RackState.start(breaker).packed()
+
+
 def rack_balls(order: tuple[int, ...], table: Table, params: PhysicsParams) -> BallState:
     """Balls on the diamond slots in ``order`` (R-RACK), the cue ball in hand (off the table)."""
     balls = BallState.empty()
@@ -208,189 +182,6 @@ def rack_balls(order: tuple[int, ...], table: Table, params: PhysicsParams) -> B
     balls.pos[idx] = _rack_slots(table, params)
     balls.motion[idx] = int(Motion.STATIONARY)
     return balls
-
-
-class Game:
-    """One match (a single rack when ``race_to`` = 1) between players 0 and 1."""
-
-    def __init__(self, config: GameConfig, rng: np.random.Generator, first_breaker: int = 0) -> None:
-        if not isinstance(rng, np.random.Generator):
-            raise ValueError(f"rng: expected a numpy.random.Generator, got {type(rng).__name__}")
-        self.config = config
-        self.geometry = config.geometry  # the rules' view of the table, built once
-        self.rng = rng
-        self.match = rules.Match(race_to=config.race_to, break_order=rules.BreakOrder(config.break_order),
-                                 breaker=first_breaker)
-        self.rack, order = self.match.new_rack(rng)
-        self.balls = rack_balls(order, config.table, config.params)
-        self.last: Outcome | None = None
-
-    # -- state ------------------------------------------------------------------------------------
-
-    @property
-    def over(self) -> bool:
-        """The match (the rack, in a one-rack game) is decided."""
-        return self.match.over
-
-    @property
-    def to_move(self) -> int | None:
-        """The player to decide next, or None when the game is over."""
-        return None if self.over else self.rack.shooter
-
-    def on_table(self) -> np.ndarray:
-        """Boolean mask of balls 0–9 on the table (the cue ball is off it while in hand)."""
-        return self.balls.on_table()
-
-    def snapshot(self) -> GameSnapshot:
-        """A copy of the game's state, the generator's included."""
-        return GameSnapshot(self.balls.copy(), self.rack, self.match, self.rng.bit_generator.state, self.last)
-
-    def restore(self, snap: GameSnapshot) -> None:
-        """Put the game back to ``snap`` (the generator too)."""
-        self.balls = snap.balls.copy()
-        self.rack, self.match, self.last = snap.rack, snap.match, snap.last
-        self.rng.bit_generator.state = snap.rng_state
-
-    def clone(self) -> "Game":
-        """An independent copy (its own generator in the same state): try decisions on it and throw it away."""
-        twin = copy.copy(self)
-        twin.rng = np.random.Generator(type(self.rng.bit_generator)())
-        twin.restore(self.snapshot())
-        return twin
-
-    # -- decisions --------------------------------------------------------------------------------
-
-    def decode(self, act: np.ndarray, scale: actions.ActionScale = actions.DEFAULT_SCALE) -> Decision:
-        """What the checked action ``act`` means in the current phase (unused components are ignored)."""
-        rack, cfg = self.rack, self.config
-        return actions.decode(act, ball_in_hand=rack.ball_in_hand, push_out_allowed=rack.phase is rules.Phase.PUSH_OUT_ALLOWED,
-                              choice=rack.phase is rules.Phase.PUSH_OUT_CHOICE, table=cfg.table, params=cfg.params,
-                              scale=scale)
-
-    def observe(self, player: int) -> np.ndarray:
-        """The observation of ``player`` (``nineball_env.observation``)."""
-        t = self.config.table
-        return observation.encode(self.balls.pos, self.balls.on_table(), self.rack, self.match, player, t.width,
-                                  t.length)
-
-    def play(self, player: int, act: np.ndarray, scale: actions.ActionScale = actions.DEFAULT_SCALE,
-             noise: NoiseConfig = SILENT, rng: np.random.Generator | None = None) -> Outcome:
-        """One turn of ``player`` from a checked action: decode it for the phase, add execution noise drawn from
-        ``rng`` (default: the game's generator) to its shot, then ``apply`` it. Every env and match plays so."""
-        decision = self.decode(act, scale)
-        if decision.shot is not None and not noise.silent:
-            shot = perturb(decision.shot, noise, self.rng if rng is None else rng, self.config.params)
-            decision = replace(decision, shot=shot)
-        return self.apply(player, decision)
-
-    def apply(self, player: int, decision: Decision) -> Outcome:
-        """Play ``decision`` for ``player``: simulate, rule, apply. Raises ValueError (nothing changed) when it
-        is not that player's turn, the decision does not fit the phase, or a strict placement is illegal.
-
-        The same as ``finish(prepare(player, decision), <the prepared shot simulated>)``."""
-        prepared = self.prepare(player, decision)
-        result = None
-        if prepared.shot is not None:
-            cfg = self.config
-            result = physics.simulate(prepared.start, prepared.shot, cfg.table, cfg.params,
-                                      max_events=cfg.max_events, max_time=cfg.max_time)
-        return self.finish(prepared, result)
-
-    def prepare(self, player: int, decision: Decision) -> "PreparedShot":
-        """Check ``decision`` for ``player`` and place the cue ball: the shot to simulate (``shot``, from
-        ``start``), or none for the push-out choice. Changes nothing; raises ValueError as ``apply`` does.
-        Simulate ``shot`` from ``start`` (alone or in a batch) and hand the result to ``finish``."""
-        rack = self.rack
-        if self.over:
-            raise ValueError(f"the game is over (won by player {self.match.winner}): reset it (R-GAME-END)")
-        if player != rack.shooter:
-            raise ValueError(f"player {player} cannot act: it is player {rack.shooter}'s decision (R-CONTINUE)")
-        if rack.phase is rules.Phase.PUSH_OUT_CHOICE:
-            declaration = rules.Declaration.PASS_BACK if decision.pass_back else rules.Declaration.SHOOT
-            return PreparedShot(player, rack, declaration)
-        if decision.shot is None:
-            raise ValueError(f"player {player} must shoot in phase {rack.phase}, not choose (R-PUSH-CHOICE)")
-        start, spot, adjusted = self.balls, None, False
-        if rack.ball_in_hand is not rules.BallInHand.NONE:
-            spot, adjusted = self._placement(decision.placement)
-            start = self.balls.copy()
-            start.place(0, *spot)
-        elif not self.balls.on_table()[0]:
-            raise RuntimeError("internal: the cue ball is off the table but nobody has ball in hand")
-        declaration = rules.Declaration.PUSH_OUT if (
-            decision.push_out and rack.phase is rules.Phase.PUSH_OUT_ALLOWED) else rules.Declaration.SHOT
-        return PreparedShot(player, rack, declaration, start, decision.shot, spot, adjusted)
-
-    def finish(self, prepared: "PreparedShot", result: SimResult | None) -> Outcome:
-        """Rule and apply a ``prepare``d decision given ``result``, the simulation of ``prepared.shot`` from
-        ``prepared.start`` (None for the push-out choice); a result that hit the physics event/time cap is
-        continued to rest. ``prepared`` must come from this game's current state."""
-        if prepared.rack is not self.rack:
-            raise ValueError("prepared: the game changed since this decision was prepared")
-        if prepared.shot is None:
-            if result is not None:
-                raise ValueError("result: the push-out choice has no shot to simulate")
-            return self._finish(rules.decide(self.rack, (), prepared.declaration), prepared.player)
-        if result is None:
-            raise ValueError("result: expected the simulation of the prepared shot, got None")
-        result, rows = self._complete(result)
-        ruling = rules.decide_log(self.rack, rows, prepared.declaration)
-        self.balls = result.state.copy()
-        outcome = self._finish(ruling, prepared.player, prepared.placement, prepared.placement_adjusted,
-                               len(result.events), result)
-        return outcome._replace(shot=prepared.shot)
-
-    def _placement(self, requested: tuple[float, float] | None) -> tuple[tuple[float, float], bool]:
-        """The legal cue-ball spot for a ball-in-hand request (R-BIH, R-BREAK-POS) and whether it was moved."""
-        cfg = self.config
-        if requested is None:
-            raise ValueError("placement: the player has ball in hand and must place the cue ball (R-BIH)")
-        kitchen = self.rack.ball_in_hand is rules.BallInHand.KITCHEN
-        on = self.balls.on_table()
-        on[0] = False
-        points = self.balls.pos[on]  # the object balls on the table (not the cue ball)
-        x, y = float(requested[0]), float(requested[1])
-        if placing.is_free(x, y, points, cfg.table, cfg.params, kitchen):
-            return (x, y), False
-        if cfg.strict_placement:
-            where = "in the kitchen (R-BREAK-POS)" if kitchen else "on the table (R-BIH)"
-            raise ValueError(f"placement: cue ball at ({x:.4f}, {y:.4f}) m is not a free spot {where}: "
-                             "it touches a ball, a pocket or the rail")
-        return placing.nearest_free(x, y, points, cfg.table, cfg.params, kitchen), True
-
-    def _simulate(self, start: BallState, shot: physics.Shot) -> tuple[SimResult, np.ndarray]:
-        """Run the shot to rest (continuing past the event/time caps) and return all its log rows."""
-        cfg = self.config
-        return self._complete(physics.simulate(start, shot, cfg.table, cfg.params, max_events=cfg.max_events,
-                                               max_time=cfg.max_time))
-
-    def _complete(self, result: SimResult) -> tuple[SimResult, np.ndarray]:
-        """``complete_shot`` with this game's configuration."""
-        return complete_shot(result, self.config)
-
-    def _finish(self, ruling: rules.Ruling, player: int, spot: tuple[float, float] | None = None,
-                adjusted: bool = False, n_events: int = 0, result: SimResult | None = None) -> Outcome:
-        """Apply ``ruling`` to the balls (spot the 9, take a cue ball in hand), the rack and the match."""
-        after = ruling.after
-        if ruling.nine_spotted:
-            on = self.balls.on_table()
-            on[9] = False
-            if after.ball_in_hand is not rules.BallInHand.NONE:
-                on[0] = False  # spotting comes before the incoming player places the cue ball (R-SPOT-9)
-            positions = dict(zip(np.flatnonzero(on).tolist(), map(tuple, self.balls.pos[on].tolist())))
-            self.balls.place(9, *rules.spot_nine(positions, self.geometry))
-        if after.ball_in_hand is not rules.BallInHand.NONE:
-            self.balls.remove(0)
-        self.rack = after
-        winner = None
-        if after.over:
-            winner = after.winner
-            self.match = self.match.record(after)
-            if not self.match.over:
-                self.rack, order = self.match.new_rack(self.rng)
-                self.balls = rack_balls(order, self.config.table, self.config.params)
-        self.last = Outcome.of_ruling(player, ruling, winner, spot, adjusted, n_events, result)
-        return self.last
 
 
 def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.ndarray]:
@@ -417,3 +208,367 @@ def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.nda
     if final is not result.state:
         result = SimResult(result.initial, final, result.events, result.hit_event_cap, result.hit_time_cap)
     return result, np.concatenate(parts)
+
+
+class TableBatch:
+    """``n`` matches with one configuration; table k draws from ``rngs[k]`` (rack shuffles, breaker, noise).
+
+    Args:
+        config: the game configuration of every table.
+        rngs: one generator per table (held by reference).
+        noise: execution noise of every decision.
+        scale: action scale.
+        log_capacity: events kept per table in a batch log (a longer shot is re-simulated alone).
+        threads: numba threads for the batch physics (None: numba's default).
+        breakers: the first breaker of each table (None: deal nothing yet, ``deal`` does it).
+    """
+
+    def __init__(self, config: GameConfig, rngs: list[np.random.Generator], noise: NoiseConfig = SILENT,
+                 scale: actions.ActionScale = actions.DEFAULT_SCALE, log_capacity: int = 256,
+                 threads: int | None = None, breakers: list[int] | None = None) -> None:
+        n = len(rngs)
+        self.config, self.rngs, self.noise, self.scale = config, rngs, noise, scale
+        self.log_capacity, self.threads = log_capacity, threads
+        t, p = config.table, config.params
+        self.balls = np.zeros((n, 10, 9))
+        self.rack = np.zeros((n, RACK_W), dtype=np.int64)
+        self.won = np.zeros((n, 2), dtype=np.int64)
+        self.next_breaker = np.zeros(n, dtype=np.int64)  # the match's breaker: of this rack, then of the next
+        self.done = np.zeros(n, dtype=np.bool_)  # the match is decided (kept beside ``won``: asked every round)
+        self.last: list[Outcome | None] = [None] * n  # each table's latest decision
+        self._pockets = np.ascontiguousarray(t.pockets, dtype=np.float64)
+        self._box = np.array([p.R, t.width - p.R, t.head_string_y, t.length - p.R, t.width, t.length])
+        self._sigma = noise.sigmas
+        self._scale = np.array([scale.v_min, scale.v_max, scale.tip_max, scale.theta_max], dtype=np.float64)
+        self._errors = np.zeros((n, 5))  # each round's noise draws (rows of tables that shoot)
+        for k, breaker in enumerate(breakers or ()):
+            self.deal(k, breaker)
+
+    # -- state --------------------------------------------------------------------------------------
+
+    def over(self, ks: np.ndarray) -> np.ndarray:
+        """Which of tables ``ks`` have their match decided."""
+        return self.done[ks]
+
+    def to_move(self, ks: np.ndarray, player: int) -> np.ndarray:
+        """Which of tables ``ks`` await a decision of ``player``."""
+        return (self.rack[ks, _SHOOTER] == player) & ~self.over(ks)
+
+    def snapshot(self) -> tuple:
+        """Copies of every array and generator state, and the latest decisions (``restore`` puts them back)."""
+        return (self.balls.copy(), self.rack.copy(), self.won.copy(), self.next_breaker.copy(),
+                [rng.bit_generator.state for rng in self.rngs], list(self.last))
+
+    def restore(self, snap: tuple) -> None:
+        self.balls[:], self.rack[:], self.won[:], self.next_breaker[:] = snap[:4]
+        for rng, state in zip(self.rngs, snap[4]):
+            rng.bit_generator.state = state
+        self.last[:] = snap[5]
+        self.done[:] = self.won.max(axis=1) >= self.config.race_to
+
+    def match(self, k: int) -> rules.Match:
+        """Table k's match (score and next breaker) as the rules' frozen ``Match``."""
+        cfg = self.config
+        return rules.Match(cfg.race_to, rules.BreakOrder(cfg.break_order), int(self.next_breaker[k]),
+                           tuple(self.won[k].tolist()))
+
+    def game_state(self, k: int) -> tuple[BallState, rules.RackState, tuple[int, int]]:
+        """Table k as objects: the balls, the validated rack and the racks won (for tests and debugging)."""
+        return BallState.from_packed(self.balls[k]), rules.RackState.from_packed(self.rack[k]), tuple(self.won[k].tolist())
+
+    # -- dealing ------------------------------------------------------------------------------------
+
+    def deal(self, k: int, breaker: int) -> None:
+        """A new match on table k broken by ``breaker``."""
+        self.won[k] = 0
+        self.done[k] = False
+        self.next_breaker[k] = breaker
+        self.last[k] = None
+        self._new_rack(k)
+
+    def _new_rack(self, k: int) -> None:
+        """The next rack of table k's match (``rules.new_rack``): a tight rack from its generator (R-RACK)."""
+        breaker = int(self.next_breaker[k])
+        self.balls[k] = rack_balls(rules.rack_order(self.rngs[k]), self.config.table, self.config.params).packed()
+        self.rack[k] = _start_row(breaker)
+
+    # -- observations -------------------------------------------------------------------------------
+
+    def encode(self, ks: np.ndarray, player: int) -> np.ndarray:
+        """The observation of ``player`` on tables ``ks`` (``nineball_env.observation``), (len(ks), 54) float32."""
+        t = self.config.table
+        obs = np.empty((len(ks), OBS_SIZE))
+        encode_rows(self.balls, self.rack, self.won, np.asarray(ks, dtype=np.int64), player, self.config.race_to,
+                    1.0 / t.width, 1.0 / t.length, obs)
+        return obs.astype(np.float32)
+
+    # -- decisions ----------------------------------------------------------------------------------
+
+    def play(self, ks: np.ndarray, player: int, acts: np.ndarray,
+             noise_rngs: list[np.random.Generator] | None = None) -> list[Outcome]:
+        """Play ``player``'s checked actions ``acts`` (one row per table of ``ks``, each awaiting ``player``):
+        decode, execution noise (drawn from ``noise_rngs[i]``, default each table's generator), ball-in-hand
+        placement, then ``_resolve``. Raises ValueError before anything changes but generator draws (the
+        caller restores those) when ``strict_placement`` is set and a placement is not free."""
+        n = len(ks)
+        errors = self._errors[:n]
+        noisy = not self.noise.silent
+        if noisy:
+            for i, phase in enumerate(self.rack[ks, _PHASE].tolist()):  # each shooting table's draws
+                if phase != _CHOICE:
+                    errors[i] = (self.rngs[ks[i]] if noise_rngs is None else noise_rngs[i]).standard_normal(5)
+        start = np.empty((n, 10, 9))
+        rows = np.empty((n, 5))
+        declaration = np.empty(n, dtype=np.int64)
+        placed = np.empty(n, dtype=np.bool_)
+        free = np.empty(n, dtype=np.bool_)
+        prepare_round(self.balls, self.rack, ks, acts, errors, noisy, self._sigma, self.config.params.R, self._scale,
+                      LIMITS, self._box, self._pockets, start, rows, declaration, placed, free)
+        return self._resolve(ks, player, declaration, start, rows, placed, ~free)
+
+    def _resolve(self, ks: np.ndarray, player: int, declaration: np.ndarray, start: np.ndarray, rows: np.ndarray,
+                 placed: np.ndarray, blocked: np.ndarray) -> list[Outcome]:
+        """Play decided rows: move blocked placements, simulate the shots, rule, and apply the rulings (the 9
+        spotted, a cue ball in hand taken up, finished racks scored and the next one dealt)."""
+        n = len(ks)
+        rack = self.rack[ks]
+        for i in _true(blocked):
+            self._move_to_free(start, i, rack[i, _IN_HAND] == _KITCHEN)
+        facts = ShotFacts(n)  # no facts for the push-out choice: empty rows
+        n_events = np.zeros(n, dtype=np.int64)
+        sim = np.flatnonzero(rack[:, _PHASE] != _CHOICE)
+        results: list[tuple[SimResult, physics.Shot] | None] = [None] * n  # a lone table's
+        final = self._simulate(start[sim], rows[sim], sim, facts, n_events, results) if sim.size else start[:0]
+        pocketed, n_pocketed = facts.pocketed, facts.n_pocketed
+        after = np.empty_like(rack)
+        fouls = np.zeros(n, dtype=np.int64)
+        cited = np.zeros((n, MAX_CITED), dtype=np.int64)
+        n_cited = np.zeros(n, dtype=np.int64)
+        spotted = np.zeros(n, dtype=np.bool_)
+        rule_batch(rack, declaration, facts.first_bits, facts.cushion_bits, pocketed, n_pocketed, facts.off,
+                   facts.n_off, after, fouls, cited, n_cited, spotted)
+        self.rack[ks] = after
+        for i in _true(spotted):  # before the cue ball is taken up (R-SPOT-9 leaves it out)
+            self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, _IN_HAND] != _IN_HAND_NONE))
+        apply_round(self.balls, ks, sim, final, after)
+        for i in _true(after[:, _PHASE] == _OVER):
+            self._score(int(ks[i]), after[i])
+        spots = start[:, 0, 0:2].tolist()
+        n_off = facts.n_off.tolist()
+        out = []
+        for i, (decl, f, nc, npk, sp, before, row, nev, put, moved) in enumerate(zip(
+                declaration.tolist(), fouls.tolist(), n_cited.tolist(), n_pocketed.tolist(), spotted.tolist(),
+                rack.tolist(), after.tolist(), n_events.tolist(), placed.tolist(), blocked.tolist())):
+            result, shot = results[i] or (None, None)
+            out.append(Outcome(
+                player, DECLARATIONS[decl], rules.foul_rules(f), rules.cited_rules(cited[i, :nc].tolist()),
+                tuple(pocketed[i, :npk].tolist()), tuple(facts.off[i, :n_off[i]].tolist()) if n_off[i] else (), sp,
+                before, row, row[_WINNER] if row[_PHASE] == _OVER else None,
+                (spots[i][0], spots[i][1]) if put else None, put and moved, nev, result, shot))
+            self.last[ks[i]] = out[-1]
+        return out
+
+    def _move_to_free(self, start: np.ndarray, i: int, kitchen: bool) -> None:
+        """Row i's requested ball-in-hand spot is not free: move it to the nearest free one
+        (``placement.nearest_free``) or, with ``strict_placement``, raise ValueError (R-BIH)."""
+        cfg = self.config
+        x, y = start[i, 0, 0:2].tolist()
+        if cfg.strict_placement:
+            where = "in the kitchen (R-BREAK-POS)" if kitchen else "on the table (R-BIH)"
+            raise ValueError(f"placement: cue ball at ({x:.4f}, {y:.4f}) m is not a free spot {where}: "
+                             "it touches a ball, a pocket or the rail")
+        balls = start[i, 1:]
+        others = balls[balls[:, 7] <= ON_TABLE_MAX, 0:2]
+        move_cue(start, i, *placement.nearest_free(x, y, others, cfg.table, cfg.params, kitchen))
+
+    def _simulate(self, start: np.ndarray, shots: np.ndarray, rows_of: np.ndarray, facts: ShotFacts,
+                  n_events: np.ndarray, results: list) -> np.ndarray:
+        """Simulate the shots, fill rows ``rows_of`` of ``facts``, ``n_events`` and (a lone table) ``results``;
+        the final states (a shot hitting a cap is continued to rest alone)."""
+        cfg = self.config
+        if len(self.rngs) == 1:  # a lone table: the serial kernel, its result kept
+            shot = physics.Shot(*shots[0].tolist())
+            result, log = complete_shot(physics.simulate(BallState.from_packed(start[0]), shot, cfg.table, cfg.params,
+                                                         max_events=cfg.max_events, max_time=cfg.max_time), cfg)
+            facts.read(log[None], np.array([len(log)]), rows_of)
+            n_events[rows_of] = len(result.events)
+            results[int(rows_of[0])] = result, shot
+            return result.state.packed()[None]
+        batch = physics.simulate_batch_packed(start, shots, cfg.table, cfg.params, max_events=cfg.max_events,
+                                              max_time=cfg.max_time, log_capacity=self.log_capacity,
+                                              threads=self.threads)
+        facts.read(batch.logs, batch.n_events, rows_of)
+        final = batch.states
+        whole = (batch.n_events <= batch.logs.shape[1]) & ~batch.hit_event_cap & ~batch.hit_time_cap
+        for i in np.flatnonzero(~whole).tolist():  # rare: summarised again from the whole continued log
+            result, log = complete_shot(batch.result(i), cfg)
+            final[i] = result.state.packed()
+            facts.read(log[None], np.array([len(log)]), rows_of[i:i + 1])
+        n_events[rows_of] = batch.n_events
+        return final
+
+    def _spot_nine(self, balls: np.ndarray, in_hand: bool) -> None:
+        """Spot the 9 in the packed balls of one table (R-SPOT-9), the cue ball left out when it goes in hand."""
+        on = balls[:, 7] <= ON_TABLE_MAX
+        on[9] = False
+        if in_hand:
+            on[0] = False
+        positions = {b: (float(balls[b, 0]), float(balls[b, 1])) for b in np.flatnonzero(on).tolist()}
+        state = BallState.from_packed(balls)
+        state.place(9, *rules.spot_nine(positions, self.config.geometry))
+        balls[:] = state.packed()
+
+    def _score(self, k: int, after: np.ndarray) -> None:
+        """Table k's rack ended: score it (as ``Match.record``) and deal the next rack unless the match is decided."""
+        winner = int(after[_WINNER])
+        self.won[k, winner] += 1
+        self.next_breaker[k] = rules.next_breaker(self.config.break_order, int(after[_BREAKER]), winner)
+        self.done[k] = self.won[k, winner] >= self.config.race_to
+        if not self.done[k]:
+            self._new_rack(k)
+
+
+class Game:
+    """One match (a single rack when ``race_to`` = 1) between players 0 and 1: a ``TableBatch`` of one, seen as
+    objects (``balls``, ``rack``, ``match``)."""
+
+    def __init__(self, config: GameConfig, rng: np.random.Generator, first_breaker: int = 0,
+                 noise: NoiseConfig = SILENT, scale: actions.ActionScale = actions.DEFAULT_SCALE) -> None:
+        if not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng: expected a numpy.random.Generator, got {type(rng).__name__}")
+        self.config = config
+        self.tables = TableBatch(config, [rng], noise, scale, breakers=[first_breaker])
+
+    @classmethod
+    def view(cls, tables: TableBatch) -> Game:
+        """The game of a ``TableBatch`` of one (dealt already), shared, not copied."""
+        game = cls.__new__(cls)
+        game.config, game.tables = tables.config, tables
+        return game
+
+    # -- state ------------------------------------------------------------------------------------
+
+    @property
+    def rng(self) -> np.random.Generator:
+        return self.tables.rngs[0]
+
+    @property
+    def balls(self) -> BallState:
+        """A copy of the balls (assign to change them)."""
+        return BallState.from_packed(self.tables.balls[0])
+
+    @balls.setter
+    def balls(self, balls: BallState) -> None:
+        self.tables.balls[0] = balls.packed()
+
+    @property
+    def rack(self) -> rules.RackState:
+        return rules.RackState.from_packed(self.tables.rack[0])
+
+    @rack.setter
+    def rack(self, rack: rules.RackState) -> None:
+        self.tables.rack[0] = rack.packed()
+
+    @property
+    def match(self) -> rules.Match:
+        return self.tables.match(0)
+
+    @property
+    def last(self) -> Outcome | None:
+        return self.tables.last[0]
+
+    @property
+    def over(self) -> bool:
+        """The match (the rack, in a one-rack game) is decided."""
+        return bool(self.tables.done[0])
+
+    @property
+    def to_move(self) -> int | None:
+        """The player to decide next, or None when the game is over."""
+        return None if self.over else int(self.tables.rack[0, _SHOOTER])
+
+    def on_table(self) -> np.ndarray:
+        """Boolean mask of balls 0–9 on the table (the cue ball is off it while in hand)."""
+        return self.tables.balls[0, :, 7] <= ON_TABLE_MAX
+
+    def snapshot(self) -> GameSnapshot:
+        """A copy of the game's state, the generator's included."""
+        return GameSnapshot(self.balls, self.rack, self.match, self.rng.bit_generator.state, self.last)
+
+    def restore(self, snap: GameSnapshot) -> None:
+        """Put the game back to ``snap`` (the generator too)."""
+        t = self.tables
+        t.balls[0], t.rack[0], t.won[0], t.next_breaker[0] = (snap.balls.packed(), snap.rack.packed(),
+                                                              snap.match.racks_won, snap.match.breaker)
+        t.rngs[0].bit_generator.state = snap.rng_state
+        t.last[0], t.done[0] = snap.last, snap.match.over
+
+    def clone(self) -> "Game":
+        """An independent copy (its own generator in the same state): try decisions on it and throw it away."""
+        t = self.tables  # the configuration and the recorded decisions are shared, not copied
+        return Game.view(copy.deepcopy(t, {id(t.config): t.config, id(t.last): list(t.last)}))
+
+    # -- decisions --------------------------------------------------------------------------------
+
+    def decode(self, act: np.ndarray, scale: actions.ActionScale | None = None) -> Decision:
+        """What the checked action ``act`` means in the current phase (unused components are ignored)."""
+        rack, cfg = self.rack, self.config
+        return actions.decode(act, ball_in_hand=rack.ball_in_hand, push_out_allowed=rack.phase is rules.Phase.PUSH_OUT_ALLOWED,
+                              choice=rack.phase is rules.Phase.PUSH_OUT_CHOICE, table=cfg.table, params=cfg.params,
+                              scale=scale or self.tables.scale)
+
+    def observe(self, player: int) -> np.ndarray:
+        """The observation of ``player`` (``nineball_env.observation``)."""
+        return self.tables.encode(_ROW0, player)[0]
+
+    def play(self, player: int, act: np.ndarray, rng: np.random.Generator | None = None) -> Outcome:
+        """One turn of ``player`` from a checked action: decoded for the phase, execution noise drawn from ``rng``
+        (default: the game's generator), simulated, ruled and applied. Every env and match plays so. Raises
+        ValueError when it is not that player's turn (nothing changed) or a strict placement is illegal (nothing
+        changed but the noise draws)."""
+        self._check_turn(player)
+        return self.tables.play(_ROW0, player, np.asarray(act, dtype=np.float64)[None], None if rng is None else [rng])[0]
+
+    def apply(self, player: int, decision: Decision) -> Outcome:
+        """Play a decoded ``decision`` (its shot played as it is: no noise) for ``player``; ValueError (nothing
+        changed) as ``play``, or when the decision does not fit the phase."""
+        self._check_turn(player)
+        t, rack = self.tables, self.rack
+        start = t.balls[:1].copy()
+        rows = np.full((1, 5), np.nan)
+        placed, blocked = np.zeros(1, dtype=np.bool_), np.zeros(1, dtype=np.bool_)
+        if rack.phase is rules.Phase.PUSH_OUT_CHOICE:
+            code = DeclarationCode.PASS_BACK if decision.pass_back else DeclarationCode.SHOOT
+        elif decision.shot is None:
+            raise ValueError(f"player {player} must shoot in phase {rack.phase}, not choose (R-PUSH-CHOICE)")
+        else:
+            s = decision.shot
+            rows[0] = (s.V0, s.phi, s.theta, s.a, s.b)
+            code = DeclarationCode.PUSH_OUT if (decision.push_out and rack.phase is rules.Phase.PUSH_OUT_ALLOWED) \
+                else DeclarationCode.SHOT
+            if rack.ball_in_hand is not rules.BallInHand.NONE:
+                if decision.placement is None:
+                    raise ValueError("placement: the player has ball in hand and must place the cue ball (R-BIH)")
+                x, y = float(decision.placement[0]), float(decision.placement[1])
+                on = self.on_table()
+                on[0] = False
+                cfg = self.config
+                blocked[0] = not placement.is_free(x, y, start[0, on, 0:2], cfg.table, cfg.params,
+                                                   rack.ball_in_hand is rules.BallInHand.KITCHEN)
+                placed[0] = True
+                move_cue(start, 0, x, y)
+        declaration = np.array([int(code)], dtype=np.int64)
+        return t._resolve(_ROW0, player, declaration, start, rows, placed, blocked)[0]
+
+    def _check_turn(self, player: int) -> None:
+        if self.over:
+            raise ValueError(f"the game is over (won by player {self.match.winner}): reset it (R-GAME-END)")
+        if player != self.tables.rack[0, _SHOOTER]:
+            raise ValueError(f"player {player} cannot act: it is player {self.rack.shooter}'s decision (R-CONTINUE)")
+
+_ROW0 = np.zeros(1, dtype=np.int64)
+
+
+def _true(mask: np.ndarray) -> list[int]:
+    """The indices where a short boolean array is True (cheaper than ``np.flatnonzero`` for a few rows)."""
+    return [i for i, v in enumerate(mask.tolist()) if v]

@@ -25,6 +25,7 @@ from nineball_env.kernels.codes import BALL_IN_HAND, OBS_SIZE, PHASES
 from nineball_env.kernels.codes import ObsCol as O
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.rules import Match, RackState
+from physics import Motion
 
 N_BALLS = 10
 _FIELDS = list(O)
@@ -33,7 +34,6 @@ LAYOUT: dict[str, slice] = {
     f.name.lower(): slice(int(f), int(_FIELDS[i + 1]) if i + 1 < len(_FIELDS) else OBS_SIZE)
     for i, f in enumerate(_FIELDS)}
 IN_HAND = tuple(str(b) for b in BALL_IN_HAND)
-_STATIONARY, _POCKETED = 0.0, 4.0  # physics.Motion codes of a ball on / off the table
 
 
 def observation_space() -> spaces.Box:
@@ -47,7 +47,7 @@ def encode(pos: np.ndarray, on_table: np.ndarray, rack: RackState, match: Match,
     the tables' kernel (``kernels.observe.encode_rows``) on a batch of one."""
     balls = np.zeros((1, N_BALLS, 9))
     balls[0, :, 0:2] = pos
-    balls[0, :, 7] = np.where(np.asarray(on_table, dtype=bool), _STATIONARY, _POCKETED)
+    balls[0, :, 7] = np.where(np.asarray(on_table, dtype=bool), Motion.STATIONARY, Motion.POCKETED)
     won = np.array([match.racks_won], dtype=np.int64)
     out = np.empty((1, OBS_SIZE))
     encode_rows(balls, rack.packed()[None], won, _ROW0, player, match.race_to, 1.0 / width, 1.0 / length, out)

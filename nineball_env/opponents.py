@@ -53,6 +53,8 @@ def query_batch(opponent: Opponent, obs: np.ndarray, infos: list[dict] | None) -
     model on the stacked observations), else ``query`` row by row. A batched torch model may differ from
     its one-row answers in the last bits; ``AimingPolicy.act_batch`` equals its ``act`` exactly.
     """
+    if len(obs) == 1:  # one observation is asked as one: ``act`` / ``predict`` of one row, as a lone env asks
+        return query(opponent, obs[0], None if infos is None else infos[0])[None]
     if not batched(opponent):
         if infos is None:
             raise ValueError("infos: this opponent decides row by row and needs one info dict per observation")

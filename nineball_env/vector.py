@@ -2,7 +2,7 @@
 
 A ``gymnasium.vector.VectorEnv`` with the single-agent semantics of ``NineBall-v0`` (one learner
 decision per step, the opponent's decisions inside the step, the same spaces, rewards, infos and
-the 200-decision time limit). The games live in a ``table_batch.TableBatch`` (balls, racks and
+the 200-decision time limit). The games live in a ``game.TableBatch`` (balls, racks and
 scores as arrays): in ``step`` every table's learner decision is played in one round — one batch
 simulation, one read of all event logs, one call of the rules kernel — then the opponents decide in
 rounds (one batched query of a shared opponent per round: ``AimingPolicy.act_batch`` or an SB3
@@ -29,18 +29,12 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from nineball_env import actions, opponents, rewards
-from nineball_env.env import (LEARNER, MAX_OPPONENT_DECISIONS, MAX_REDEALS, OPPONENT, NineBallEnv, opponent_info,
-                              step_info)
-from nineball_env.game import Outcome
-from nineball_env.table_batch import TableBatch
-from nineball_env.kernels.codes import BALL_IN_HAND, PHASES
-from nineball_env.kernels.codes import RackCol as C
+from nineball_env import actions, rewards, turns
+from nineball_env.env import NineBallEnv
+from nineball_env.game import TableBatch
+from nineball_env.turns import LEARNER
 
 DEFAULT_MAX_EPISODE_STEPS = 200  # NineBall-v0's registration (read from the registry when available)
-_PHASE_NAMES = tuple(str(p) for p in PHASES)
-_BALL_IN_HAND_NAMES = tuple(str(b) for b in BALL_IN_HAND)
-_PHASE, _IN_HAND, _COUNT0, _COUNT1 = (int(c) for c in (C.PHASE, C.IN_HAND, C.COUNT0, C.COUNT1))  # plain ints: fast
 
 
 def _registered_max_steps() -> int:
@@ -115,7 +109,8 @@ class NineBallVectorEnv(VectorEnv):
         for k in ks:
             gym.Env.reset(self.envs[k], seed=seeds[k])
             self.tables.rngs[k] = self.envs[k].np_random  # a seed makes a new generator
-        infos = self._reset_tables(ks, {})
+        theirs, redeals = turns.deal(self.tables, self.envs, ks)
+        infos = self._reset_infos(ks, theirs, redeals)
         self._started = True
         obs = self._observations()
         return obs, self._batch_infos([infos[k] for k in ks], ks)
@@ -124,17 +119,10 @@ class NineBallVectorEnv(VectorEnv):
         acts = self._check_actions(actions_in)  # ValueError, nothing changed
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        saved = (self.tables.snapshot(), self._elapsed.copy(), self._autoreset.copy())
         resetting = np.flatnonzero(self._autoreset).tolist()
         stepping = np.flatnonzero(~self._autoreset)
-        try:
-            mine = dict(zip(stepping.tolist(), self.tables.play(stepping, LEARNER, acts[stepping])))
-            infos = self._reset_tables(resetting, {}, stepping.tolist())
-            theirs = self._last_theirs
-        except BaseException:
-            self.tables.restore(saved[0])
-            self._elapsed, self._autoreset = saved[1], saved[2]
-            raise
+        mine, theirs, redeals = turns.step(self.tables, self.envs, stepping, acts[stepping], resetting)
+        infos = self._reset_infos(resetting, theirs, redeals)
         B = self.num_envs
         reward = np.zeros(B, dtype=np.float64)
         terminated = np.zeros(B, dtype=bool)
@@ -147,7 +135,7 @@ class NineBallVectorEnv(VectorEnv):
             terminated[k] = over[k]
             self._elapsed[k] += 1
             truncated[k] = self._elapsed[k] >= self.max_episode_steps
-            infos[k] = self._info(k, mine[k], theirs[k], parts, 0)
+            infos[k] = turns.info(self.tables, k, mine[k], theirs[k], parts, 0)
         self._autoreset = terminated | truncated
         return self._observations(), reward, terminated, truncated, self._batch_infos([infos[k] for k in range(B)],
                                                                                       list(range(B)))
@@ -183,14 +171,6 @@ class NineBallVectorEnv(VectorEnv):
     def _observations(self, ks: Sequence[int] | None = None, player: int = LEARNER) -> np.ndarray:
         """``observation.encode`` for ``player`` on tables ``ks`` (default: all), (len(ks), 54) float32."""
         return self.tables.encode(self._all if ks is None else np.asarray(ks, dtype=np.int64), player)
-
-    def _info(self, k: int, mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float],
-              redeals: int) -> dict[str, Any]:
-        """``NineBallEnv``'s info (``env.step_info``) for table k."""
-        rack = self.tables.rack[k].tolist()
-        won = self.tables.won[k].tolist()
-        return step_info(mine, theirs, parts, redeals, _PHASE_NAMES[rack[_PHASE]], _BALL_IN_HAND_NAMES[rack[_IN_HAND]],
-                         (rack[_COUNT0], rack[_COUNT1]), (won[LEARNER], won[OPPONENT]))
 
     def _batch_infos(self, infos: list[dict[str, Any]], ks: list[int]) -> dict[str, Any]:
         """``infos[i]`` of table ``ks[i]`` batched as ``VectorEnv._add_info`` does table by table (same arrays,
@@ -230,65 +210,12 @@ class NineBallVectorEnv(VectorEnv):
             out[key], out[f"_{key}"] = array, mask.copy()
         return out
 
-    def _deal(self, k: int) -> None:
-        self.tables.deal(k, self.envs[k].draw_breaker())
-
-    def _reset_tables(self, ks: list[int], infos: dict[int, dict], stepping: Sequence[int] = ()) -> dict[int, dict]:
-        """Deal tables ``ks`` (their generators already seeded) and play every opponent decision due on
-        tables ``ks`` and ``stepping`` together; redeal the deals the opponent wins outright (as NineBallEnv).
-        Leaves the opponent decisions of ``stepping`` in ``self._last_theirs``; returns the reset infos."""
-        for k in ks:
-            opponents.reseed(self.envs[k].opponent, self.envs[k].np_random)
-            self._deal(k)
-        theirs = self._opponent_turns(list(stepping) + list(ks))
-        redeals = dict.fromkeys(ks, 0)
-        redo = self._over(ks)
-        while redo:
-            for k in redo:
-                redeals[k] += 1
-                if redeals[k] > MAX_REDEALS:
-                    raise RuntimeError(f"the opponent won {redeals[k]} deals before the learner's first decision")
-                self._deal(k)
-            theirs.update(self._opponent_turns(redo))
-            redo = self._over(redo)
+    def _reset_infos(self, ks: list[int], theirs: dict, redeals: dict[int, int]) -> dict[int, dict]:
+        """The infos of the tables ``ks`` just dealt; their step counts start again."""
         zero = dict.fromkeys(rewards.REWARD_PARTS, 0.0)
-        for k in ks:
-            infos[k] = self._info(k, None, theirs[k], dict(zero), redeals[k])
-            self._elapsed[k] = 0
-            self._autoreset[k] = False
-        self._last_theirs = theirs
-        return infos
-
-    def _over(self, ks: list[int]) -> list[int]:
-        """The tables of ``ks`` whose match is decided."""
-        arr = np.asarray(ks, dtype=np.int64)
-        return arr[self.tables.over(arr)].tolist() if len(ks) else []
-
-    def _opponent_turns(self, ks: list[int]) -> dict[int, list[Outcome]]:
-        """The opponents' decisions on tables ``ks``, in rounds played together, until each table awaits the
-        learner or is over."""
-        done: dict[int, list[Outcome]] = {k: [] for k in ks}
-        tables = self.tables
-        candidates = np.asarray(ks, dtype=np.int64)
-        active = candidates[tables.to_move(candidates, OPPONENT)]
-        while active.size:
-            seen = tables.encode(active, OPPONENT)
-            groups: dict[int, list[int]] = {}  # rows of ``active`` by opponent object: one batched query each
-            for i, k in enumerate(active.tolist()):
-                if len(done[k]) >= MAX_OPPONENT_DECISIONS:
-                    raise RuntimeError(f"the opponent made {MAX_OPPONENT_DECISIONS} decisions in a row")
-                groups.setdefault(id(self.envs[k].opponent), []).append(i)
-            acts = np.empty((active.size, actions.N_ACTION))
-            for rows in groups.values():
-                opponent = self.envs[int(active[rows[0]])].opponent
-                infos = None if opponents.batched(opponent) else [
-                    opponent_info(_PHASE_NAMES[tables.rack[k, _PHASE]], _BALL_IN_HAND_NAMES[tables.rack[k, _IN_HAND]])
-                    for k in active[rows].tolist()]
-                acts[rows] = opponents.query_batch(opponent, seen[rows], infos)
-            for k, decision in zip(active.tolist(), tables.play(active, OPPONENT, acts)):
-                done[k].append(decision)
-            active = active[tables.to_move(active, OPPONENT)]
-        return done
+        self._elapsed[ks] = 0
+        self._autoreset[ks] = False
+        return {k: turns.info(self.tables, k, None, theirs[k], dict(zero), redeals[k]) for k in ks}
 
 
 __all__ = ["NineBallVectorEnv"]

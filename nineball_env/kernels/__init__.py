@@ -5,11 +5,15 @@ declarations, rule IDs and the columns of racks, actions and observations, each 
 event log for it, ``observe`` builds observations, ``round`` decodes and perturbs a round of actions,
 ``placement`` checks ball-in-hand spots and ``aiming`` is the default opponent. Like ``physics.kernels``,
 the on-disk numba cache of these modules is dropped on import when any of them changed (numba checks
-only each function's own file, and these kernels call one another and freeze the codes).
+only each function's own file, and these kernels call one another and freeze the codes, the physics'
+event and motion codes among them: ``physics/events.py`` and ``physics/state.py`` are watched too).
 """
 
 from pathlib import Path
 
+import physics.events
+import physics.state
 from physics.kernels import drop_stale_numba_cache
 
-drop_stale_numba_cache(Path(__file__).resolve().parent)
+drop_stale_numba_cache(Path(__file__).resolve().parent,
+                       *(Path(module.__file__).resolve() for module in (physics.events, physics.state)))

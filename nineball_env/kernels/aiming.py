@@ -17,6 +17,7 @@ from numba import njit
 from nineball_env.kernels.codes import BallInHandCode, PhaseCode
 from nineball_env.kernels.codes import ObsCol as O
 from nineball_env.kernels.placement import is_free as _is_free
+from nineball_env.kernels.round import unlin
 
 MAX_CUT = 75.0  # [deg] the widest cut the policy tries
 SIDE_STEEP = 0.8  # a side pocket is skipped when the ball's path to it is steeper than this (|sin|)
@@ -28,7 +29,7 @@ _NONE, _KITCHEN = BallInHandCode.NONE, BallInHandCode.KITCHEN  # in-hand one-hot
 
 
 @njit(cache=True)
-def _path_clear(ax, ay, bx, by, obstacles, n_obs, reach2):
+def path_clear(ax, ay, bx, by, obstacles, n_obs, reach2):
     """A ball rolling from a to b passes the first ``n_obs`` obstacle centres without touching them."""
     dx, dy = bx - ax, by - ay
     L2 = dx * dx + dy * dy
@@ -44,7 +45,8 @@ def _path_clear(ax, ay, bx, by, obstacles, n_obs, reach2):
 
 
 @njit(cache=True)
-def _unit(x, y):
+def unit(x, y):
+    """(x, y) scaled to length 1 (the zero vector stays zero)."""
     n = math.hypot(x, y)
     if n > 0.0:
         return x / n, y / n
@@ -52,8 +54,17 @@ def _unit(x, y):
 
 
 @njit(cache=True)
-def _unlin(v, lo, hi):
-    return 2.0 * (v - lo) / (hi - lo) - 1.0 if hi > lo else 0.0
+def ghost(ox, oy, tx, ty, R):
+    """The ghost-ball centre that sends a ball at (ox, oy) straight towards (tx, ty), and that direction."""
+    ux, uy = unit(tx - ox, ty - oy)
+    return ox - 2.0 * R * ux, oy - 2.0 * R * uy, ux, uy
+
+
+@njit(cache=True)
+def cut_deg(cx, cy, gx, gy, ux, uy):
+    """The cut angle [deg] between the cue ball's path (cx, cy) -> ghost (gx, gy) and the object ball's direction u."""
+    vx, vy = unit(gx - cx, gy - cy)
+    return math.degrees(math.acos(min(max(vx * ux + vy * uy, -1.0), 1.0)))
 
 
 @njit(cache=True)
@@ -63,16 +74,16 @@ def _encode(out, k, V0, phi, placed, px, py, kitchen, R, width, length, head_y, 
     if phi == -180.0:
         phi = 180.0
     out[k, 0] = phi / 180.0
-    out[k, 1] = _unlin(V0, v_min, v_max)
+    out[k, 1] = unlin(V0, v_min, v_max)
     out[k, 2] = 0.0
     out[k, 3] = 0.0
-    out[k, 4] = _unlin(0.0, 0.0, theta_max)
+    out[k, 4] = unlin(0.0, 0.0, theta_max)
     out[k, 5] = 0.0
     out[k, 6] = 0.0
     if placed:
         y_hi = head_y if kitchen else length - R
-        out[k, 5] = _unlin(px, R, width - R)
-        out[k, 6] = _unlin(py, R, y_hi)
+        out[k, 5] = unlin(px, R, width - R)
+        out[k, 6] = unlin(py, R, y_hi)
     out[k, 7] = -1.0
     out[k, 8] = -1.0
     for j in range(9):
@@ -146,19 +157,18 @@ def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, v_min, 
             best_len = 0.0
             for p in range(aims.shape[0]):
                 tx, ty = aims[p, 0], aims[p, 1]
-                bx, by = _unit(ox - tx, oy - ty)
+                bx, by = unit(ox - tx, oy - ty)
                 if (p == 2 or p == 3) and abs(by) > SIDE_STEEP:
                     continue
-                if not _path_clear(ox, oy, tx, ty, obstacles, n_obs, reach2):
+                if not path_clear(ox, oy, tx, ty, obstacles, n_obs, reach2):
                     continue
-                ux, uy = _unit(tx - ox, ty - oy)
-                gx, gy = ox - 2.0 * R * ux, oy - 2.0 * R * uy
+                gx, gy, _, _ = ghost(ox, oy, tx, ty, R)
                 for dist in BIH_DISTANCES:
                     qx, qy = ox + bx * dist, oy + by * dist
                     obstacles[n_obs, 0], obstacles[n_obs, 1] = ox, oy  # the object ball blocks the spot too
                     if _is_free(qx, qy, obstacles, n_obs + 1, R, width, length, head_y, kitchen, pockets,
                                 SPOT_MARGIN) and \
-                            _path_clear(qx, qy, gx, gy, obstacles, n_obs, reach2):
+                            path_clear(qx, qy, gx, gy, obstacles, n_obs, reach2):
                         length_p = math.hypot(tx - ox, ty - oy) + dist
                         if not found or length_p < best_len:
                             found, best_len, cx, cy = True, length_p, qx, qy
@@ -178,18 +188,16 @@ def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, v_min, 
         phi = math.degrees(math.atan2(oy - cy, ox - cx))
         for p in range(aims.shape[0]):
             tx, ty = aims[p, 0], aims[p, 1]
-            ux, uy = _unit(tx - ox, ty - oy)
-            gx, gy = ox - 2.0 * R * ux, oy - 2.0 * R * uy
+            gx, gy, ux, uy = ghost(ox, oy, tx, ty, R)
             if not (R <= gx <= width - R and R <= gy <= length - R):
                 continue
-            vx, vy = _unit(gx - cx, gy - cy)
-            cut = math.degrees(math.acos(min(max(vx * ux + vy * uy, -1.0), 1.0)))
+            cut = cut_deg(cx, cy, gx, gy, ux, uy)
             if cut > MAX_CUT:
                 continue
             if (p == 2 or p == 3) and abs(uy) > SIDE_STEEP:
                 continue
-            clear = _path_clear(cx, cy, gx, gy, obstacles, n_obs, reach2) and \
-                _path_clear(ox, oy, tx, ty, obstacles, n_obs, reach2)
+            clear = path_clear(cx, cy, gx, gy, obstacles, n_obs, reach2) and \
+                path_clear(ox, oy, tx, ty, obstacles, n_obs, reach2)
             if have and not ((clear and not best_clear) or (clear == best_clear and cut < best_cut)):
                 continue
             have, best_clear, best_cut = True, clear, cut

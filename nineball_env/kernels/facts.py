@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from physics.events import EventKind as E  # the codes of the log rows (numba freezes them; see kernels/__init__)
+
 N_BALLS = 10
-# physics.EventKind codes (a test checks them against the enum)
-_BALL_BALL, _CUSHION, _JAW, _POCKET, _OFF_TABLE = 1, 2, 3, 4, 9
 
 
 @njit(cache=True)
@@ -24,7 +24,7 @@ def summarize_rows(rows, n, k, simultaneous, first_bits, first_time, cushion_bit
         kind = int(rows[i, 1])
         t = rows[i, 0]
         a = int(rows[i, 2])
-        if kind == _BALL_BALL:
+        if kind == E.BALL_BALL:
             b = int(rows[i, 3])
             if a == 0 or b == 0:
                 other = b if a == 0 else a
@@ -32,12 +32,12 @@ def summarize_rows(rows, n, k, simultaneous, first_bits, first_time, cushion_bit
                     t_first = t
                 if t - t_first <= simultaneous:
                     bits |= 1 << other
-        elif kind == _CUSHION or kind == _JAW:
+        elif kind == E.BALL_CUSHION or kind == E.BALL_JAW:
             last_cushion[a] = t  # time order: the last contact is the latest
-        elif kind == _POCKET:
+        elif kind == E.BALL_POCKET:
             pocketed[k, n_p] = a
             n_p += 1
-        elif kind == _OFF_TABLE:
+        elif kind == E.BALL_OFF_TABLE:
             off[k, n_o] = a
             n_o += 1
     cushioned = 0

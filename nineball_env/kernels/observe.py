@@ -7,8 +7,9 @@ from numba import njit
 from nineball_env.kernels.codes import ObsCol as O
 from nineball_env.kernels.codes import PhaseCode
 from nineball_env.kernels.codes import RackCol as C
+from physics.state import Motion
 
-_ON_TABLE_MAX = 3.0  # physics.Motion.ROLLING
+_ON_TABLE_MAX = float(Motion.ROLLING)  # packed motion codes <= this are on the table (frozen: see kernels/__init__)
 
 
 @njit(cache=True)

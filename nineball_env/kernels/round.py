@@ -1,4 +1,4 @@
-"""Actions to shots, execution noise, and one round of decisions on ``table_batch.TableBatch`` arrays, in numba.
+"""Actions to shots, execution noise, and one round of decisions on ``game.TableBatch`` arrays, in numba.
 
 ``lin``, ``shot_of`` and ``perturbed`` are the action mapping and the noise model themselves
 (``actions.action_to_shot`` / ``action_to_placement`` and ``noise.perturb`` call them), so a ``Game`` and
@@ -16,15 +16,23 @@ from numba import njit
 from nineball_env.kernels.codes import A, BallInHandCode, DeclarationCode, PhaseCode
 from nineball_env.kernels.codes import RackCol as C
 from nineball_env.kernels.placement import is_free
+from physics.state import Motion
 
-_ON_TABLE_MAX = 3.0  # physics.Motion.ROLLING
-_STATIONARY, _POCKETED = 0.0, 4.0
+# the packed balls' motion codes as floats (numba freezes them: see kernels/__init__)
+_ON_TABLE_MAX, _STATIONARY, _POCKETED = float(Motion.ROLLING), float(Motion.STATIONARY), float(Motion.POCKETED)
+
 
 
 @njit(cache=True)
 def lin(u, lo, hi):
     """An action component u in [-1, 1] mapped onto [lo, hi] (every range of ``nineball_env.actions``)."""
     return lo + (u + 1.0) * 0.5 * (hi - lo)
+
+
+@njit(cache=True)
+def unlin(v, lo, hi):
+    """The inverse of ``lin``: a value on [lo, hi] as the action component in [-1, 1] (0 for an empty range)."""
+    return 2.0 * (v - lo) / (hi - lo) - 1.0 if hi > lo else 0.0
 
 
 @njit(cache=True)

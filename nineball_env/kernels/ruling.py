@@ -1,7 +1,7 @@
 """The rules of nine-ball on packed rack states: ``rule_batch`` rules one action per row, in numba.
 
 This kernel IS the rules engine: ``nineball_env.rules.decide`` packs a ``RackState`` into one row,
-calls it and unpacks the ``Ruling``; ``Game`` rules each shot through it and ``TableBatch`` rules a
+calls it and unpacks the ``Ruling``; ``game.TableBatch`` (a lone ``Game`` is a batch of one) rules a
 whole round of tables in one call. It reads the shot facts of ``kernels.facts`` (first contact,
 cushions after it, balls pocketed / driven off, in order) and cites docs/rules.md by ``RuleCode``;
 every branch below is one rule. Codes and columns come from ``kernels.codes``.

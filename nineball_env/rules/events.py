@@ -1,7 +1,8 @@
-"""The shot's event record: what the rules read from a simulation, with no dependency on the physics.
+"""The shot's event record: what the rules read from a simulation.
 
-The physics core logs rows ``(time, kind, ball_a, ball_b, target)`` (``physics.EventKind`` codes);
-``from_rows`` turns them into ``ShotEvent`` records, keeping only the kinds a ruling needs.
+The physics core logs rows ``(time, kind, ball_a, ball_b, target)`` (``physics.EventKind`` codes, which
+``ShotEventKind`` reuses); ``from_rows`` turns them into ``ShotEvent`` records, keeping only the kinds a
+ruling needs.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from nineball_env.rules.errors import InvalidEventLog
+from physics.events import EventKind
 
 CUE = 0
 NINE = 9
@@ -22,30 +24,19 @@ OBJECT_BALLS: frozenset[int] = frozenset(range(1, N_BALLS))
 
 
 class ShotEventKind(IntEnum):
-    """The events a ruling reads; a pocket-jaw contact is a ``CUSHION`` (docs/rules.md, "Terms")."""
+    """The events a ruling reads, with the physics' codes; a pocket-jaw contact is a ``CUSHION`` (docs/rules.md, "Terms")."""
 
-    BALL_BALL = 1  # ball_a touches ball_b
-    CUSHION = 2  # ball_a touches a cushion segment or pocket jaw (target: its index, or -1)
-    POCKET = 4  # ball_a falls into pocket ``target``
-    OFF_TABLE = 9  # ball_a leaves the playing surface without being pocketed
-
-
-#: physics.EventKind code -> ShotEventKind, or None for kinds the rules ignore (stick strike, motion transitions).
-PHYSICS_KIND_CODES: Mapping[int, ShotEventKind | None] = {
-    0: None,  # STICK_BALL
-    1: ShotEventKind.BALL_BALL,
-    2: ShotEventKind.CUSHION,  # BALL_CUSHION
-    3: ShotEventKind.CUSHION,  # BALL_JAW
-    4: ShotEventKind.POCKET,
-    5: None,  # SLIDING_ROLLING
-    6: None,  # ROLLING_SPINNING
-    7: None,  # ROLLING_STATIONARY
-    8: None,  # SPINNING_STATIONARY
-    9: ShotEventKind.OFF_TABLE,
-}
+    BALL_BALL = EventKind.BALL_BALL  # ball_a touches ball_b
+    CUSHION = EventKind.BALL_CUSHION  # ball_a touches a cushion segment or pocket jaw (target: its index, or -1)
+    POCKET = EventKind.BALL_POCKET  # ball_a falls into pocket ``target``
+    OFF_TABLE = EventKind.BALL_OFF_TABLE  # ball_a leaves the playing surface without being pocketed
 
 
 _KIND_VALUES = frozenset(int(k) for k in ShotEventKind)
+#: physics.EventKind code -> ShotEventKind, or None for kinds the rules ignore (stick strike, motion transitions).
+PHYSICS_KIND_CODES: Mapping[int, ShotEventKind | None] = {
+    int(k): ShotEventKind.CUSHION if k is EventKind.BALL_JAW else ShotEventKind(k) if k in _KIND_VALUES else None
+    for k in EventKind}
 
 
 def _whole(value: Any, what: str) -> int:

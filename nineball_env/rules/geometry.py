@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
-#: Two centres closer than 2R − TOUCH_TOL [m] overlap; a placement needs at least 2R − TOUCH_TOL.
+#: Two centres closer than 2R − TOUCH_TOL [m] overlap (a spotted 9 needs at least 2R − TOUCH_TOL).
 TOUCH_TOL = 1e-9
 #: Gap [m] left between a spotted 9 and the ball that blocks it, so it starts clear of that ball.
 SPOT_GAP = 1e-8
@@ -15,15 +15,18 @@ SPOT_GAP = 1e-8
 class RackGeometry:
     """Playing surface and ball size [m]: x across (0 … width), y along (head cushion y = 0, foot y = length).
 
-    The head string, kitchen, foot spot and long string follow from these (R-TABLE), so they are
-    derived properties, never stored.
+    The kitchen, foot spot and long string follow from these (R-TABLE). ``head_string_y`` is the table's
+    head string (``physics.Table.head_string_y``, which the env passes in); None: a quarter of the length.
     """
 
     width: float = 1.27
     length: float = 2.54
     ball_radius: float = 0.028575
+    head_string_y: float | None = None
 
     def __post_init__(self) -> None:
+        if self.head_string_y is None:
+            object.__setattr__(self, "head_string_y", self.length / 4.0)
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
@@ -34,23 +37,9 @@ class RackGeometry:
             raise ValueError(f"ball_radius: {self.ball_radius} m is too large for a table {self.width} m wide")
 
     @property
-    def head_string_y(self) -> float:
-        """The head string, a quarter of the length from the head cushion [m]."""
-        return self.length / 4.0
-
-    @property
     def foot_spot(self) -> tuple[float, float]:
         """On the long centre line, a quarter of the length from the foot cushion [m]."""
         return (self.width / 2.0, 0.75 * self.length)
-
-    def on_surface(self, x: float, y: float) -> bool:
-        """A ball centred at (x, y) lies wholly on the playing surface."""
-        r = self.ball_radius
-        return r - TOUCH_TOL <= x <= self.width - r + TOUCH_TOL and r - TOUCH_TOL <= y <= self.length - r + TOUCH_TOL
-
-    def in_kitchen(self, x: float, y: float) -> bool:
-        """The centre is on or behind the head string (R-BREAK-POS)."""
-        return y <= self.head_string_y + TOUCH_TOL
 
 
 DEFAULT_GEOMETRY = RackGeometry()

@@ -78,8 +78,10 @@ class Match:
                                 f"but player {self.breaker} was due to break (R-MATCH)")
         won = list(self.racks_won)
         won[rack.winner] += 1  # type: ignore[index]
-        if self.break_order is BreakOrder.ALTERNATE:
-            breaker = 1 - rack.breaker
-        else:
-            breaker = rack.winner  # type: ignore[assignment]
-        return replace(self, breaker=breaker, racks_won=(won[0], won[1]))
+        return replace(self, breaker=next_breaker(self.break_order, rack.breaker, rack.winner),  # type: ignore[arg-type]
+                       racks_won=(won[0], won[1]))
+
+
+def next_breaker(break_order: str, breaker: int, winner: int) -> int:
+    """Who breaks the rack after one that ``breaker`` broke and ``winner`` won (R-MATCH)."""
+    return 1 - breaker if break_order == BreakOrder.ALTERNATE else winner

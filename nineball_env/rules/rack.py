@@ -1,7 +1,8 @@
-"""The rack as a state machine: a new rack, applying rulings, spotting the 9 and placing the cue ball.
+"""The rack as a state machine: a new rack, applying rulings and spotting the 9.
 
-Positions are passed in as ``{ball: (x, y)}``; the physics core owns where balls are, this
-module only decides where they may go (R-BIH, R-BREAK-POS, R-SPOT-9).
+Positions are passed in as ``{ball: (x, y)}``; the physics core owns where balls are, this module
+only decides where the 9 goes (R-SPOT-9). Where a cue ball in hand may go (R-BIH, R-BREAK-POS) is
+``nineball_env.placement``'s one check.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from typing import Mapping
 import numpy as np
 
 from nineball_env.rules.errors import IllegalAction
-from nineball_env.rules.events import CUE, NINE
+from nineball_env.rules.events import NINE
 from nineball_env.rules.geometry import DEFAULT_GEOMETRY, SPOT_GAP, TOUCH_TOL, RackGeometry
 from nineball_env.rules.ruling import Ruling
-from nineball_env.rules.state import BallInHand, RackState
+from nineball_env.rules.state import RackState
 
 Positions = Mapping[int, tuple[float, float]]
 
@@ -67,29 +68,6 @@ def _clear(x: float, y: float, others: list[tuple[float, float]], distance: floa
         if not hypot(x - ox, y - oy) >= distance:  # (NaN is not clear)
             return False
     return True
-
-
-def check_cue_placement(state: RackState, xy: tuple[float, float], positions: Positions,
-                        geometry: RackGeometry = DEFAULT_GEOMETRY) -> tuple[float, float]:
-    """Validate a ball-in-hand placement of the cue ball at ``xy``; return it, or raise IllegalAction.
-
-    ``positions`` are the centres of the balls on the table (the cue ball's entry, if any, is ignored).
-    The cue ball must lie on the surface, in the kitchen on the break (R-BREAK-POS), and touch no ball (R-BIH).
-    """
-    if state.ball_in_hand is BallInHand.NONE:
-        raise IllegalAction(f"player {state.shooter} has no ball in hand: the cue ball is played where it lies (R-BIH)")
-    try:
-        x, y = (float(v) for v in xy)
-    except (TypeError, ValueError):
-        raise IllegalAction(f"cue ball placement: expected (x, y) in metres, got {xy!r} (R-BIH)") from None
-    if not (math.isfinite(x) and math.isfinite(y)) or not geometry.on_surface(x, y):
-        raise IllegalAction(f"cue ball placement ({x}, {y}) is not on the playing surface (R-BIH)")
-    if state.ball_in_hand is BallInHand.KITCHEN and not geometry.in_kitchen(x, y):
-        raise IllegalAction(f"on the break the cue ball goes on or behind the head string "
-                            f"y <= {geometry.head_string_y:g} m, got y = {y:g} (R-BREAK-POS)")
-    if not _clear(x, y, _others(positions, CUE), 2 * geometry.ball_radius - TOUCH_TOL):
-        raise IllegalAction(f"cue ball placement ({x:g}, {y:g}) touches another ball (R-BIH)")
-    return (x, y)
 
 
 def spot_nine(positions: Positions, geometry: RackGeometry = DEFAULT_GEOMETRY) -> tuple[float, float]:

@@ -10,9 +10,10 @@ import hashlib
 from pathlib import Path
 
 
-def drop_stale_numba_cache(here: Path) -> None:
-    """Drop numba's cache files under ``here/__pycache__`` when any ``*.py`` in ``here`` changed since it was written."""
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(here.glob("*.py")))).hexdigest()
+def drop_stale_numba_cache(here: Path, *also: Path) -> None:
+    """Drop numba's cache files under ``here/__pycache__`` when any ``*.py`` in ``here`` (or any file ``also``, whose
+    values the kernels freeze) changed since it was written."""
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in [*sorted(here.glob("*.py")), *also])).hexdigest()
     cache = here / "__pycache__"
     stamp = cache / "nineball-kernels.sha256"
     try:

@@ -1,4 +1,5 @@
-"""TableBatch (the vector env's games as arrays) plays exactly as ``Game``, decision by decision."""
+"""B tables of a TableBatch (one batch simulation per round) play exactly as B lone ``Game``s (a batch of one,
+served by the serial physics kernel), decision by decision."""
 
 from __future__ import annotations
 
@@ -7,14 +8,13 @@ import pytest
 
 from nineball_env import actions, observation
 from nineball_env.aiming import AimingPolicy
-from nineball_env.game import Game, GameConfig
+from nineball_env.game import Game, GameConfig, TableBatch
 from nineball_env.noise import make_noise
-from nineball_env.table_batch import TableBatch
 
 
 def _twins(n: int, config: GameConfig, noise: str, log_capacity: int = 256):
     """n Games and a TableBatch dealt the same racks from twin generators."""
-    games = [Game(config, np.random.default_rng(100 + k), first_breaker=k % 2) for k in range(n)]
+    games = [Game(config, np.random.default_rng(100 + k), k % 2, make_noise(noise)) for k in range(n)]
     batch = TableBatch(config, [np.random.default_rng(100 + k) for k in range(n)], make_noise(noise),
                        log_capacity=log_capacity)
     for k in range(n):
@@ -59,10 +59,10 @@ def test_tables_play_like_games(noise, race_to, break_order, log_capacity, max_e
             decisions = batch.play(ks, player, acts)
             for k, act, got in zip(ks.tolist(), acts, decisions):
                 game = games[k]
-                outcome = game.play(player, act, noise=make_noise(noise))
+                outcome = game.play(player, act)
                 r = outcome.ruling
                 assert got.text() == r.describe() == outcome.text()
-                assert got.ruling == r  # the batch's outcome views as the same validated ruling
+                assert got.ruling == r and got == outcome  # the same record, the simulation aside
                 assert (got.pocketed, got.rack_winner, got.placement, got.placement_adjusted, got.n_events,
                         got.foul, got.legal_pots) == (
                     outcome.pocketed, outcome.rack_winner, outcome.placement, outcome.placement_adjusted,

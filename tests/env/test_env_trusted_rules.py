@@ -1,6 +1,6 @@
 """The env's fast paths into the rules give exactly what the validating paths give.
 
-``Game.finish`` rules the physics log rows straight (``rules.decide_log``: no event objects, no
+A game rules the physics log rows straight (``rules.decide_log``: no event objects, no
 re-validation of what the physics guarantees) and unpacks the kernel's next ``RackState`` without
 re-validating it. On random physics shots both must agree with the validating path
 (``rules.from_rows`` + ``rules.decide``) and with a freshly validated ``RackState``.
@@ -14,14 +14,7 @@ import numpy as np
 
 import physics
 from nineball_env import actions, rules
-from nineball_env.kernels import facts
-from nineball_env.game import Game, GameConfig
-
-
-def test_kernel_event_codes_match_physics() -> None:
-    assert (facts._BALL_BALL, facts._CUSHION, facts._JAW, facts._POCKET, facts._OFF_TABLE) == (
-        physics.EventKind.BALL_BALL, physics.EventKind.BALL_CUSHION, physics.EventKind.BALL_JAW,
-        physics.EventKind.BALL_POCKET, physics.EventKind.BALL_OFF_TABLE)
+from nineball_env.game import Game, GameConfig, complete_shot
 
 
 def test_log_summaries_and_derived_states_match_the_validating_paths() -> None:
@@ -30,27 +23,22 @@ def test_log_summaries_and_derived_states_match_the_validating_paths() -> None:
     for seed in range(60):
         game = Game(GameConfig(), np.random.default_rng(seed), first_breaker=seed % 2)
         while not game.over and shots < 300:
-            rack = game.rack
-            act = rng.uniform(-1.0, 1.0, actions.N_ACTION)
-            decision = game.decode(act)
-            if decision.shot is not None:
-                start = game.balls.copy()
-                if decision.placement is not None:
-                    spot, _ = game._placement(decision.placement)
-                    start.place(0, *spot)
-                _, rows = game._simulate(start, decision.shot)
+            rack, start = game.rack, game.balls
+            outcome = game.apply(rack.shooter, game.decode(rng.uniform(-1.0, 1.0, actions.N_ACTION)))
+            if outcome.shot is not None:  # the shot again, from where it was played, to rest
+                if outcome.placement is not None:
+                    start.place(0, *outcome.placement)
+                _, rows = complete_shot(physics.simulate(start, outcome.shot), game.config)
                 fast = rules.ShotFacts.of_log(rows).summary()
                 checked = rules.summarize(rules.from_rows(rows[:, :5]), rack.on_table)
                 assert fast == checked
                 assert fast.first_contact_time is None or type(fast.first_contact_time) is float
-                declaration = (rules.Declaration.PUSH_OUT if decision.push_out and rack.phase is rules.Phase.PUSH_OUT_ALLOWED
-                               else rules.Declaration.SHOT)
-                ruled = rules.decide(rack, rules.from_rows(rows[:, :5]), declaration)
-                assert rules.decide_log(rack, rows, declaration) == ruled == rules.decide_summary(rack, fast, declaration)
+                ruled = rules.decide(rack, rules.from_rows(rows[:, :5]), outcome.declaration)
+                assert rules.decide_log(rack, rows, outcome.declaration) == ruled == \
+                    rules.decide_summary(rack, fast, outcome.declaration) == outcome.ruling
                 shots += 1
-            outcome = game.apply(rack.shooter, decision)
             after = outcome.ruling.after
-            assert outcome.ruling.before is rack
+            assert outcome.ruling.before == rack
             revalidated = rules.RackState(**{f.name: getattr(after, f.name) for f in dataclasses.fields(after)})
             assert revalidated == after
             assert hash(revalidated) == hash(after)
