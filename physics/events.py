@@ -26,7 +26,9 @@ class EventKind(IntEnum):
     ROLLING_SPINNING = 6
     ROLLING_STATIONARY = 7
     SPINNING_STATIONARY = 8
-    BALL_OFF_TABLE = 9  # reserved for an airborne model
+    BALL_OFF_TABLE = 9  # ball_a leaves the table (clears a cushion, lands off the surface); target = cushion or -1
+    BALL_AIRBORNE = 10  # ball_a leaves the cloth (a cue strike into the slate, a ball driven up by a ball)
+    BALL_LANDING = 11  # ball_a lands on the cloth: it bounces (motion AIRBORNE) or settles
 
 
 class Event(NamedTuple):
@@ -41,10 +43,11 @@ class Event(NamedTuple):
 
 @dataclass(frozen=True, eq=False)
 class EventLog:
-    """Time-ordered events, one row per event, as one packed (n, 21) array with column views.
+    """Time-ordered events, one row per event, as one packed (n, 25) array with column views.
 
     Columns: time, kind, ball_a, ball_b, target, then the post-event state
-    (x, y, vx, vy, wx, wy, wz, motion) of ball_a and of ball_b.
+    (x, y, vx, vy, wx, wy, wz, motion) of ball_a and of ball_b, then (height of the bottom above the
+    cloth, vertical velocity) of ball_a and of ball_b (zero for a ball on the cloth).
     """
 
     rows: np.ndarray
@@ -76,6 +79,15 @@ class EventLog:
     @property
     def state_b(self) -> np.ndarray:
         return self.rows[:, 13:21]
+
+    @property
+    def air_a(self) -> np.ndarray:
+        """(height above the cloth [m], vertical velocity [m/s]) of ball_a after each event."""
+        return self.rows[:, 21:23]
+
+    @property
+    def air_b(self) -> np.ndarray:
+        return self.rows[:, 23:25]
 
     def __len__(self) -> int:
         return int(self.rows.shape[0])

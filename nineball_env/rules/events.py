@@ -42,6 +42,8 @@ PHYSICS_KIND_CODES: Mapping[int, ShotEventKind | None] = {
     7: None,  # ROLLING_STATIONARY
     8: None,  # SPINNING_STATIONARY
     9: ShotEventKind.OFF_TABLE,
+    10: None,  # BALL_AIRBORNE
+    11: None,  # BALL_LANDING
 }
 
 

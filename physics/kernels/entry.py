@@ -13,7 +13,7 @@ from physics.kernels.loop import simulate_kernel
 from physics.params import P_R
 
 STATE_W = 9  # x, y, vx, vy, wx, wy, wz, motion, pocket
-LOG_W = 21  # time, kind, ball_a, ball_b, target, state_a (8), state_b (8)
+LOG_W = 25  # time, kind, ball_a, ball_b, target, state_a (8), state_b (8), height, vz of a, of b
 NO_CUE_BALL = 100  # layout code: a strike was asked for with the cue ball off the table
 POCKETED = 4
 
@@ -32,7 +32,7 @@ def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, 
         return 0, 0, NO_CUE_BALL, 0, -1
     count, flags = simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, p,
                                    max_events, max_time, log[:, 0], log[:, 1], log[:, 2], log[:, 3], log[:, 4],
-                                   log[:, 5:13], log[:, 13:21])
+                                   log[:, 5:13], log[:, 13:21], log[:, 21:25])
     return count, flags, OK, -1, -1
 
 
