@@ -15,6 +15,7 @@ Run: python benchmarks/soak.py --shots 1000000 --seed 0
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -30,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 import physics  # noqa: E402
 from physics.kernels.layout import IN_POCKET, NOT_FINITE, OK, OUTSIDE, OVERLAP, check_layout  # noqa: E402
 from physics.kernels.motion import POCKETED, STATIONARY, evolve, transition_time  # noqa: E402
-from physics.params import P_M, P_R  # noqa: E402
+from physics.params import BALL_BALL_MODELS, CUSHION_MODELS, P_M, P_R  # noqa: E402
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET  # noqa: E402
 from physics.validate import OVERLAP_TOL  # noqa: E402
 
@@ -263,11 +264,13 @@ def audit_batch(inits, logs, n_events, finals, capped, samples, p, W, L, segment
 TABLES = {"nine": physics.Table.nine_foot, "eight": physics.Table.eight_foot, "seven": physics.Table.seven_foot}
 
 
-def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None, table_name: str = "nine") -> dict:
+def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None, table_name: str = "nine",
+        params: physics.PhysicsParams = physics.DEFAULT_PARAMS) -> dict:
     """Simulate and audit ``shots`` random shots; returns the JSON report as a dict."""
+    table = TABLES[table_name]()
     # the planar audits hold on the flat cloth (e_table = 0: no ball leaves it); airborne shots are audited in 3-D
     # by tests/physics/test_physics_airborne.py
-    table, params = TABLES[table_name](), physics.PhysicsParams(e_table=0.0)
+    params = dataclasses.replace(params, e_table=0.0)
     p = params.to_array()
     W, L, R = table.width, table.length, params.R
     slots = physics.rack_positions(table, params)
@@ -324,7 +327,8 @@ def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None, ta
         done += B
         c += 1
     wall = time.perf_counter() - t0
-    report = {"shots": shots, "seed": seed, "table": table_name, **{name: int(totals[a]) for a, name in enumerate(AUDIT_NAMES)},
+    report = {"shots": shots, "seed": seed, "table": table_name, "cushion_model": params.cushion_model,
+              "ball_ball_model": params.ball_ball_model, **{name: int(totals[a]) for a, name in enumerate(AUDIT_NAMES)},
               "unresolved": unresolved, "event_caps": caps, "event_caps_per_1e5": round(caps * 1e5 / shots, 3), "time_caps": time_caps,
               "events_mean": round(events / shots, 2), "events_max": max_events_seen,
               "wall_s": round(wall, 1), "simulate_s": round(sim_s, 1), "shots_per_s": round(shots / sim_s, 1),
@@ -340,11 +344,15 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--chunk", type=int, default=4096, help="tables per batch call")
     parser.add_argument("--threads", type=int, default=None, help="numba threads (default: all)")
     parser.add_argument("--table", choices=sorted(TABLES), default="nine", help="table size (feet)")
+    parser.add_argument("--cushion-model", choices=CUSHION_MODELS, default=physics.DEFAULT_PARAMS.cushion_model)
+    parser.add_argument("--ball-ball-model", choices=BALL_BALL_MODELS, default=physics.DEFAULT_PARAMS.ball_ball_model)
     parser.add_argument("--json", type=str, default=None, help="also write the report to this file")
     args = parser.parse_args(argv)
     if args.shots < 1:
         parser.error("--shots: expected a positive integer")
-    report = run(args.shots, args.seed, args.chunk, args.threads, args.table)
+    params = dataclasses.replace(physics.DEFAULT_PARAMS, cushion_model=args.cushion_model,
+                                 ball_ball_model=args.ball_ball_model)
+    report = run(args.shots, args.seed, args.chunk, args.threads, args.table, params)
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:
