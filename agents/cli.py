@@ -27,6 +27,8 @@ def _shot_command(args: argparse.Namespace) -> int:
         "duration_s": round(result.duration, 4),
         "pocketed": [{"ball": e.ball_a, "pocket": physics.POCKET_NAMES[e.target], "t": round(e.time, 4)}
                      for e in result.events.of_kind(physics.EventKind.BALL_POCKET)],
+        "off_table": [e.ball_a for e in result.events.of_kind(physics.EventKind.BALL_OFF_TABLE)],
+        "airborne": len(result.events.of_kind(physics.EventKind.BALL_AIRBORNE)),
         "first_contact": next(([e.ball_a, e.ball_b] for e in result.events
                                if e.kind == physics.EventKind.BALL_BALL), None),
         "hit_event_cap": result.hit_event_cap,
