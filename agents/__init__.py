@@ -12,6 +12,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from agents.version import __version__
+
 _EXPORTS = {
     "Agent": "agents.base", "BaseAgent": "agents.base", "TableView": "agents.base",
     "RandomAgent": "agents.random_agent",
@@ -33,4 +35,4 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-__all__ = sorted(_EXPORTS)
+__all__ = sorted(_EXPORTS) + ["__version__"]

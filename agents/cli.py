@@ -1,4 +1,4 @@
-"""The ``nineball`` command line: simulate a shot, play matches between agents."""
+"""The ``nineball`` command line: simulate a shot, play matches between agents, record and replay them."""
 
 from __future__ import annotations
 
@@ -37,19 +37,47 @@ def _shot_command(args: argparse.Namespace) -> int:
                             for b, (x, y) in enumerate(result.state.pos) if result.state.on_table()[b]},
     }
     if args.events:
-        summary["log"] = [[round(e.time, 6), e.kind.name, e.ball_a, e.ball_b, e.target] for e in result.events]
+        summary["log"] = [event_row(e) for e in result.events]
     print(json.dumps(summary, indent=2))
     if args.png:
         from nineball_env.render import Renderer, save_png
 
-        save_png(Renderer(table).draw(result.state, result), args.png)
+        frame = Renderer(table).draw(result.state, result)
+        try:
+            from agents.replay import MissingExtra, shot_legend
+
+            frame = shot_legend(frame, [p["ball"] for p in summary["pocketed"]])
+        except MissingExtra as err:
+            print(f"nineball shot: no legend on the drawing ({err})", file=sys.stderr)
+        save_png(frame, args.png)
         print(f"wrote {args.png}", file=sys.stderr)
     return 0
 
 
+def event_row(event) -> dict:
+    """One event of the log with named fields: time [s], kind, the ball, and what it met (only those that apply)."""
+    import physics
+
+    kind = physics.EventKind(event.kind)
+    row: dict = {"t": round(float(event.time), 6), "event": kind.name, "ball": int(event.ball_a)}
+    if kind == physics.EventKind.BALL_BALL:
+        row["other_ball"] = int(event.ball_b)
+    elif kind == physics.EventKind.BALL_CUSHION:
+        row["cushion"] = int(event.target)
+    elif kind == physics.EventKind.BALL_JAW:
+        row["jaw"] = int(event.target)
+    elif kind == physics.EventKind.BALL_POCKET:
+        row["pocket"] = physics.POCKET_NAMES[event.target]
+    return row
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="nineball", description="Nine-ball pool: physics, rules, agents.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    from agents.version import __version__
+
+    parser = argparse.ArgumentParser(prog="nineball", description="Nine-ball pool: physics, rules, agents.",
+                                     epilog="Run 'nineball COMMAND --help' for a command's options.")
+    parser.add_argument("--version", action="version", version=f"nineball {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     shot = sub.add_parser("shot", help="simulate one shot from a fresh rack (default: a break) and print the outcome")
     shot.add_argument("--speed", type=float, default=8.0, help="cue speed V0 [m/s] (default 8)")
     shot.add_argument("--phi", type=float, default=90.0, help="aim [deg], counter-clockwise from +x (default 90: up the table)")
@@ -58,7 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     shot.add_argument("--b", type=float, default=0.0, help="follow (+) / draw (-), fraction of R")
     shot.add_argument("--seed", type=int, default=0, help="seed of the rack order")
     shot.add_argument("--table", choices=("9ft", "8ft", "7ft"), default="9ft")
-    shot.add_argument("--events", action="store_true", help="include the full event log")
+    shot.add_argument("--events", action="store_true",
+                      help="include the full event log: one object per event with t [s], event, ball, and "
+                           "other_ball / cushion / jaw / pocket where they apply")
     shot.add_argument("--png", metavar="PATH", help="also draw the table with the shot's trajectories to this PNG")
     shot.set_defaults(func=_shot_command)
 
@@ -70,6 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("agent_a", metavar="A", help="first agent (breaks first in even-numbered matches)")
     match.add_argument("agent_b", metavar="B", help="second agent")
     _series_arguments(match)
+    match.add_argument("--record", metavar="DIR",
+                       help="write every match to DIR (match-0000.jsonl.gz, ...) to watch with 'nineball replay'")
     match.set_defaults(func=_match_command)
 
     tour = sub.add_parser("tournament", help="round robin between agents, with Elo ratings",
@@ -78,11 +110,28 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("agents", metavar="AGENT", nargs="+", help="two or more agents")
     _series_arguments(tour)
     tour.set_defaults(func=_tournament_command)
+
+    rep = sub.add_parser("replay", help="re-simulate a recorded match; check it, list it, animate it",
+                         description="Re-simulates a file written by 'nineball match --record' and checks that "
+                                     "every shot comes out as recorded (a record from another physics version "
+                                     "stops with a message). Without an output it lists the shots. Racks and "
+                                     "shots count from 1.")
+    rep.add_argument("file", metavar="FILE", help="a match record (match-0000.jsonl.gz)")
+    rep.add_argument("--rack", type=int, help="only this rack (default: all)")
+    rep.add_argument("--shot", type=int, help="only this shot of --rack")
+    rep.add_argument("--gif", metavar="PATH", help="write an animated GIF of the shots (needs the video extra)")
+    rep.add_argument("--mp4", metavar="PATH", help="write an MP4 video of the shots (needs the video extra)")
+    rep.add_argument("--window", action="store_true", help="show the shots in a window (needs the human extra)")
+    rep.add_argument("--fps", type=int, default=15, help="frames per second of simulated time (default 15)")
+    rep.add_argument("--scale", type=float, default=200.0, help="pixels per metre (default 200, at least 100)")
+    rep.set_defaults(func=_replay_command)
     return parser
 
 
 _AGENT_HELP = ("random, ghost, search (options: search:samples=8,candidates=32), "
-               "ppo:PATH.zip, sac:PATH.zip (saved stable-baselines3 models, needs the train extra).")
+               "learned (the shipped policy, numpy), learned:PATH.npz, "
+               "ppo:PATH.zip, sac:PATH.zip (saved stable-baselines3 models, needs the train extra), "
+               "rllib:PATH (an RLlib checkpoint from agents.train_rllib, needs the ray extra).")
 
 
 def _series_arguments(p: argparse.ArgumentParser) -> None:
@@ -93,6 +142,11 @@ def _series_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--break-order", choices=("alternate", "winner"), default="alternate",
                    help="who breaks the next rack within a match (default alternate)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; results do not depend on it)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="where matches run: local processes (default) or Ray tasks (needs the ray extra; "
+                        "--jobs then sets the CPUs of a local Ray instance)")
+    p.add_argument("--address", metavar="ADDR", help="with --backend ray: the cluster to join (auto or the head's "
+                                                     "HOST:PORT; default: start a local Ray instance)")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON ('-' for standard output)")
     p.add_argument("--csv", metavar="PATH", help="also write the summary as CSV ('-' for standard output)")
     p.add_argument("--plot", metavar="PATH.png", help="also draw the results (needs matplotlib)")
@@ -112,13 +166,26 @@ def _check_series_args(parser: argparse.ArgumentParser, args: argparse.Namespace
         parser.error(f"--jobs: expected a whole number >= 1, got {args.jobs}")
     if args.noise not in PRESETS:
         parser.error(f"--noise: expected one of {', '.join(sorted(PRESETS))}, got {args.noise!r}")
+    if args.address is not None and args.backend != "ray":
+        parser.error("--address: only with --backend ray")
     if args.plot is not None and not str(args.plot).lower().endswith(".png"):
         parser.error(f"--plot: expected a .png path, got {args.plot!r}")
+    if args.plot is not None and not _importable("matplotlib"):
+        parser.error("--plot: needs matplotlib, which is not installed: pip install 'nineball[plot]' "
+                     "(checked before playing)")
     for spec in specs:
         try:
             make_agent(spec)
         except AgentSpecError as err:
             parser.error(f"agent {spec!r}: {err}")
+
+
+def _importable(module: str) -> bool:
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
 
 
 def _write(path: str, text: str) -> None:
@@ -127,6 +194,20 @@ def _write(path: str, text: str) -> None:
     else:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
+
+
+def _backend(args: argparse.Namespace):
+    """A context holding the --backend: None for local processes, else a Ray connection (exit 2 if none)."""
+    import contextlib
+
+    if args.backend != "ray":
+        return contextlib.nullcontext()
+    from agents.ray_backend import RayBackendError, connect
+
+    try:
+        return connect(args.address, num_cpus=args.jobs if args.jobs > 1 else None)
+    except RayBackendError as err:
+        args.parser.error(f"--backend ray{' --address ' + args.address if args.address else ''}: {err}")
 
 
 def _config(args: argparse.Namespace):
@@ -142,8 +223,9 @@ def _match_command(args: argparse.Namespace) -> int:
     from agents.match import run_series
 
     _check_series_args(args.parser, args, [args.agent_a, args.agent_b])
-    result = run_series(args.agent_a, args.agent_b, args.matches, _config(args), args.seed, args.jobs,
-                        progress=not args.no_progress)
+    with _backend(args) as backend:
+        result = run_series(args.agent_a, args.agent_b, args.matches, _config(args), args.seed, args.jobs,
+                            progress=not args.no_progress, record_dir=args.record, backend=backend)
     if args.json != "-" and args.csv != "-":
         print(report.format_series(result))
     if args.json:
@@ -156,6 +238,9 @@ def _match_command(args: argparse.Namespace) -> int:
         except RuntimeError as err:
             print(f"nineball match: {err}", file=sys.stderr)
             return 1
+    if args.record:
+        print(f"recorded {len(result.matches)} matches in {args.record}/ (watch the first rack: nineball replay "
+              f"{args.record}/match-0000.jsonl.gz --rack 1 --gif rack1.gif)", file=sys.stderr)
     return 0
 
 
@@ -169,8 +254,9 @@ def _tournament_command(args: argparse.Namespace) -> int:
     if len(set(a.strip() for a in args.agents)) != len(args.agents):
         args.parser.error("tournament: each agent may appear once (add options to tell two searches apart)")
     _check_series_args(args.parser, args, args.agents)
-    results = round_robin(args.agents, args.matches, _config(args), args.seed, args.jobs,
-                          progress=not args.no_progress)
+    with _backend(args) as backend:
+        results = round_robin(args.agents, args.matches, _config(args), args.seed, args.jobs,
+                              progress=not args.no_progress, backend=backend)
     table = report.tournament_elo(args.agents, results, args.seed)
     if args.json != "-" and args.csv != "-":
         print(report.format_tournament(args.agents, results, table))
@@ -180,18 +266,83 @@ def _tournament_command(args: argparse.Namespace) -> int:
         _write(args.csv, report.tournament_csv(table))
     if args.plot:
         try:
-            report.plot_elo(table, args.plot)
+            report.plot_elo(table, args.plot, results)
         except RuntimeError as err:
             print(f"nineball tournament: {err}", file=sys.stderr)
             return 1
     return 0
 
 
+def _replay_command(args: argparse.Namespace) -> int:
+    """Re-simulate a record, check it against the record; list, animate or show the chosen shots."""
+    from agents import recording, replay
+
+    parser = args.parser
+    if args.fps < 1 or args.fps > 60:
+        parser.error(f"--fps: expected a whole number from 1 to 60, got {args.fps}")
+    if not args.scale >= 100.0:
+        parser.error(f"--scale: expected at least 100 pixels per metre, got {args.scale}")
+    try:
+        replay.check_outputs(args.gif, args.mp4, args.window)
+        record = recording.read_record(args.file)
+        replay.check_selection(record, args.rack, args.shot)
+        config, _, _ = recording.game_config(record.header)
+    except (replay.MissingExtra, recording.RecordError, ValueError) as err:
+        print(f"nineball replay: {err}", file=sys.stderr)
+        return 2
+    names = tuple(record.header["agents"])
+    try:
+        shots = replay.select(recording.replay(record), args.rack, args.shot)
+    except recording.ReplayMismatch as err:
+        print(f"nineball replay: {args.file}: {err}", file=sys.stderr)
+        return 1
+    if not (args.gif or args.mp4 or args.window):
+        for s in shots:
+            cue = s.record.cue
+            what = "push-out choice" if cue is None else (f"V0 {cue['V0']:.2f} m/s, phi {cue['phi']:.1f} deg, "
+                                                           f"a {cue['a']:+.2f}, b {cue['b']:+.2f}")
+            print(f"rack {s.record.rack + 1} shot {s.record.shot + 1}: {names[s.record.player]}: {what}: "
+                  f"{replay.ruling_text(s, names)}")
+        print(f"replayed {len(shots)} shots as recorded; {names[0]} {record.score[0]} - {record.score[1]} "
+              f"{names[1]}", file=sys.stderr)
+        return 0
+    maker = replay.FrameMaker(names, config.table, config.params, scale=args.scale, fps=args.fps)
+
+    def frames():
+        return (f for s in shots for f in maker.frames(s))
+
+    if args.gif:
+        width, height = maker.size
+        megapixels = sum(maker.n_frames(s) for s in shots) * width * height / 1e6
+        if megapixels > replay.MAX_GIF_MEGAPIXELS:
+            print(f"nineball replay: --gif: {len(shots)} shots make {megapixels:.0f} megapixels of frames, more than "
+                  f"a GIF can be built from in memory ({replay.MAX_GIF_MEGAPIXELS:.0f}); choose a rack (--rack N), "
+                  "lower --fps or --scale, or write --mp4, which streams", file=sys.stderr)
+            return 2
+        n = replay.write_gif(frames(), args.gif, args.fps)
+        print(f"wrote {args.gif} ({len(shots)} shots, {n} frames)", file=sys.stderr)
+    if args.mp4:
+        n = replay.write_mp4(frames(), args.mp4, args.fps)
+        print(f"wrote {args.mp4} ({len(shots)} shots, {n} frames)", file=sys.stderr)
+    if args.window:
+        replay.show_window(frames(), maker.size, args.fps)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    from agents import first_run
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:  # plain `nineball`: the help, not an error
+        parser.print_help()
+        return 0
     args.parser = parser._subparsers._group_actions[0].choices[args.command]  # type: ignore[union-attr]
-    return int(args.func(args) or 0)
+    listener = first_run.install()
+    try:
+        return int(args.func(args) or 0)
+    finally:
+        first_run.uninstall(listener)
 
 
 if __name__ == "__main__":

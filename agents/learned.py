@@ -1,8 +1,9 @@
-"""LearnedAgent: a saved stable-baselines3 model (PPO or SAC) playing as an agent.
+"""LearnedAgent: a trained policy playing as an agent — a saved stable-baselines3 model (PPO or SAC), or a
+PPO actor exported to numpy (``agents.numpy_policy``, no torch needed; the shipped agent ``learned``).
 
 A model trained on the macro-action wrapper (its action space has ``MACRO_DIM`` components) plays
 through ``agents.macro.MacroPlanner``; one trained on raw NineBall-v0 actions plays them directly.
-stable-baselines3 is imported only here (the ``train`` extra).
+stable-baselines3 is imported only by ``load`` (the ``train`` extra).
 """
 
 from __future__ import annotations
@@ -15,6 +16,32 @@ import numpy as np
 from agents.base import BaseAgent, TableView
 from agents.macro import MACRO_DIM, SAFETY, MacroPlanner
 from nineball_env.actions import N_ACTION
+
+
+#: The policy class each algorithm saves (``policy_class`` in the model zip's ``data``).
+POLICY_CLASSES = {"ActorCriticPolicy": "ppo", "MultiInputActorCriticPolicy": "ppo", "SACPolicy": "sac",
+                  "MultiInputPolicy": "sac"}
+
+
+def saved_algorithm(path: str | Path) -> str | None:
+    """"ppo" or "sac": the algorithm that saved the stable-baselines3 zip at ``path`` (None: cannot tell).
+
+    Reads only the zip's JSON ``data`` entry; ValueError when the file is not a stable-baselines3 model."""
+    import json
+    import re
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            data = json.loads(z.read("data"))
+    except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: not a saved stable-baselines3 model ({err})") from None
+    policy = data.get("policy_class") if isinstance(data, dict) else None
+    text = json.dumps(policy) if policy is not None else ""
+    for name in re.findall(r"<function (\w+)\.__init__", text):
+        if name in POLICY_CLASSES:
+            return POLICY_CLASSES[name]
+    return None
 
 
 def _algorithms() -> dict[str, Any]:
@@ -39,6 +66,13 @@ class LearnedAgent(BaseAgent):
         self.planner = planner or (MacroPlanner() if self.macro else None)
 
     @classmethod
+    def load_numpy(cls, path: str | Path | None = None) -> "LearnedAgent":
+        """A policy exported by ``agents.numpy_policy`` (``path``, or the weights shipped with the package)."""
+        from agents.numpy_policy import NumpyPolicy
+
+        return cls(NumpyPolicy.shipped() if path is None else NumpyPolicy.load(path))
+
+    @classmethod
     def load(cls, path: str | Path, algo: str = "ppo", threads: int | None = 1) -> "LearnedAgent":
         """Load a model saved with ``model.save(path)``; ``algo`` is "ppo" or "sac".
 
@@ -49,6 +83,9 @@ class LearnedAgent(BaseAgent):
         path = Path(path)
         if not path.exists() and not path.with_suffix(".zip").exists():
             raise FileNotFoundError(f"no saved model at {path}")
+        saved = saved_algorithm(path if path.exists() else path.with_suffix(".zip"))
+        if saved is not None and saved != algo:
+            raise ValueError(f"{path} is a {saved.upper()} model, not {algo.upper()}: play it as {saved}:{path}")
         algos = _algorithms()
         if threads is not None:
             import torch

@@ -3,16 +3,19 @@
 Each match gets its own seed (``SeedSequence(seed, spawn_key=(index,))``) for the racks, the noise
 and both agents, so a series gives the same results whatever the number of worker processes.
 Breaks alternate within a match (R-MATCH) and the first breaker alternates between matches.
+Matches run in this process, in a local process pool (``jobs``) or on a ``MatchBackend`` (Ray:
+``agents.ray_backend``); the records are the same on all of them.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
-from typing import Iterator, Sequence
+from typing import Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -128,10 +131,11 @@ def _act(agent: Agent, obs: np.ndarray, view: TableView) -> np.ndarray:
 
 
 def play_match(agent_a: Agent, agent_b: Agent, config: MatchConfig, seed: int = 0, index: int = 0,
-               first_breaker: int | None = None) -> MatchRecord:
+               first_breaker: int | None = None, record_dir: str | None = None) -> MatchRecord:
     """Play one race between ``agent_a`` (player 0) and ``agent_b`` (player 1) and tally it.
 
-    ``first_breaker`` defaults to ``index % 2`` (alternating between the matches of a series).
+    ``first_breaker`` defaults to ``index % 2`` (alternating between the matches of a series);
+    ``record_dir`` writes the match there to replay it (``agents.recording``).
     """
     game_ss, noise_ss, a_ss, b_ss = match_seed(seed, index).spawn(4)
     breaker = index % 2 if first_breaker is None else first_breaker
@@ -144,6 +148,7 @@ def play_match(agent_a: Agent, agent_b: Agent, config: MatchConfig, seed: int = 
     tallies = (Tally(), Tally())
     racks: list[RackRecord] = []
     rack_decisions = [0, 0]
+    recorder = _recorder(record_dir, players, config, seed, index, breaker, game)
     while not game.over:
         player = game.to_move
         assert player is not None
@@ -156,6 +161,8 @@ def play_match(agent_a: Agent, agent_b: Agent, config: MatchConfig, seed: int = 
         action = _act(agent, obs, TableView.from_game(game, config.noise, config.scale))
         think = time.perf_counter() - start
         outcome = game.play(player, action, config.scale, config.noise, noise_rng)
+        if recorder is not None:
+            recorder.decision(game, player, action, outcome.shot, outcome)
         rack_decisions[player] += 1
         _tally(tallies[player], outcome, getattr(agent, "intent", None), think)
         if outcome.rack_winner is not None:
@@ -170,7 +177,22 @@ def play_match(agent_a: Agent, agent_b: Agent, config: MatchConfig, seed: int = 
             rack_decisions = [0, 0]
     winner = game.match.winner
     assert winner is not None
+    if recorder is not None:
+        recorder.finish(game)
     return MatchRecord(index, breaker, winner, game.match.racks_won, tuple(racks), tallies)
+
+
+def _recorder(record_dir: str | None, players: tuple[Agent, Agent], config: MatchConfig, seed: int, index: int,
+              breaker: int, game: Game):
+    """The match's ``agents.recording.Recorder`` (its first rack recorded), or None when not recording."""
+    if record_dir is None:
+        return None
+    from agents.recording import Recorder, record_path
+
+    names = tuple(str(getattr(p, "name", type(p).__name__)) for p in players)
+    recorder = Recorder(record_path(record_dir, index), names, config, seed, index, breaker)  # type: ignore[arg-type]
+    recorder.start(game)
+    return recorder
 
 
 def _tally(tally: Tally, outcome: Outcome, intent: str | None, think: float) -> None:
@@ -220,33 +242,68 @@ class SeriesResult:
         return a, len(self.matches) - a
 
 
-def _run_one(job: tuple) -> MatchRecord:
+#: One match to play: (spec of A, spec of B, config, series seed, match index).
+MatchJob = tuple[str, str, MatchConfig, int, int, str | None]
+
+
+class MatchBackend(Protocol):
+    """Somewhere else to play matches (``agents.ray_backend.RayBackend``)."""
+
+    def submit(self, jobs: Sequence[MatchJob]) -> Iterator[MatchRecord]:
+        """Start every job now; the iterator yields their records as they finish, in any order."""
+        ...
+
+
+def series_jobs(spec_a: str, spec_b: str, n_matches: int, config: MatchConfig, seed: int,
+                record_dir: str | None = None) -> list[MatchJob]:
+    """The jobs of one series, match 0 first (each writes its record to ``record_dir`` when given)."""
+    return [(spec_a, spec_b, config, seed, i, record_dir) for i in range(n_matches)]
+
+
+def _run_one(job: MatchJob) -> MatchRecord:
     """Worker entry: build both agents from their specs and play one match."""
     from agents.registry import make_agent
 
-    spec_a, spec_b, config, seed, index = job
-    return play_match(make_agent(spec_a), make_agent(spec_b), config, seed, index)
+    spec_a, spec_b, config, seed, index, record_dir = job
+    return play_match(make_agent(spec_a), make_agent(spec_b), config, seed, index, record_dir=record_dir)
 
 
-def run_series(spec_a: str, spec_b: str, n_matches: int, config: MatchConfig, seed: int = 0, jobs: int = 1,
-               progress: bool = True, agents: tuple[Agent, Agent] | None = None) -> SeriesResult:
-    """Play ``n_matches`` races between the agents named by ``spec_a`` and ``spec_b`` (``agents.registry``).
-
-    ``jobs`` > 1 plays matches in worker processes (each builds its own agents); ``agents`` passes
-    ready-made agents instead (single process). A tqdm bar shows the running score when ``progress``.
-    """
+def _check_counts(n_matches: int, jobs: int) -> None:
     if isinstance(n_matches, bool) or not isinstance(n_matches, int) or n_matches < 1:
         raise ValueError(f"matches: expected a whole number >= 1, got {n_matches!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs: expected a whole number >= 1, got {jobs!r}")
+
+
+def run_series(spec_a: str, spec_b: str, n_matches: int, config: MatchConfig, seed: int = 0, jobs: int = 1,
+               progress: bool = True, agents: tuple[Agent, Agent] | None = None,
+               backend: MatchBackend | None = None, record_dir: str | None = None) -> SeriesResult:
+    """Play ``n_matches`` races between the agents named by ``spec_a`` and ``spec_b`` (``agents.registry``).
+
+    ``jobs`` > 1 plays matches in worker processes (each builds its own agents); ``backend`` plays
+    them there instead (``jobs`` is then ignored); ``agents`` passes ready-made agents (single
+    process). A tqdm bar shows the running score when ``progress``. ``record_dir`` writes one file per
+    match there (``agents.recording``; replay with ``nineball replay``).
+    """
+    _check_counts(n_matches, jobs)
+    if backend is not None:
+        return _collect(spec_a, spec_b, config, seed, n_matches,
+                        backend.submit(series_jobs(spec_a, spec_b, n_matches, config, seed, record_dir)), progress)
     from agents.registry import make_agent
 
     if agents is None and jobs == 1:
         agents = (make_agent(spec_a), make_agent(spec_b))
+    return _collect(spec_a, spec_b, config, seed, n_matches,
+                    _records(spec_a, spec_b, n_matches, config, seed, jobs, agents, record_dir), progress)
+
+
+def _collect(spec_a: str, spec_b: str, config: MatchConfig, seed: int, n_matches: int,
+             stream: Iterator[MatchRecord], progress: bool) -> SeriesResult:
+    """Gather a series' records (any order) under its progress bar, then sort them by match index."""
     records: list[MatchRecord] = []
     bar = _progress(n_matches, f"{spec_a} vs {spec_b}", progress)
     try:
-        for record in _records(spec_a, spec_b, n_matches, config, seed, jobs, agents):
+        for record in stream:
             records.append(record)
             if bar is not None:
                 a = sum(1 for r in records if r.winner == 0)
@@ -260,19 +317,26 @@ def run_series(spec_a: str, spec_b: str, n_matches: int, config: MatchConfig, se
 
 
 def _records(spec_a: str, spec_b: str, n: int, config: MatchConfig, seed: int, jobs: int,
-             agents: tuple[Agent, Agent] | None) -> Iterator[MatchRecord]:
+             agents: tuple[Agent, Agent] | None, record_dir: str | None = None) -> Iterator[MatchRecord]:
     if agents is not None:
         for i in range(n):
-            yield play_match(agents[0], agents[1], config, seed, i)
+            yield play_match(agents[0], agents[1], config, seed, i, record_dir=record_dir)
         return
     from agents.registry import LEARNED, parse_spec
 
     jobs = min(jobs, n, os.cpu_count() or 1)
-    # Children that run torch must not be forked from a parent whose torch threads already started: spawn them.
+    # Children that run torch must not be forked from a parent whose torch threads already started, nor from
+    # a Ray driver (a forked child inherits its threads and sockets and dies on its SIGTERM): spawn them.
     learned = any(parse_spec(spec)[0] in LEARNED for spec in (spec_a, spec_b))
-    method = "spawn" if learned or "fork" not in mp.get_all_start_methods() else "fork"
+    method = "spawn" if learned or _ray_driver() or "fork" not in mp.get_all_start_methods() else "fork"
     with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context(method)) as pool:
-        yield from pool.map(_run_one, [(spec_a, spec_b, config, seed, i) for i in range(n)])
+        yield from pool.map(_run_one, series_jobs(spec_a, spec_b, n, config, seed, record_dir))
+
+
+def _ray_driver() -> bool:
+    """Ray is running in this process (imported and initialised; never imported here)."""
+    ray = sys.modules.get("ray")
+    return bool(ray is not None and getattr(ray, "is_initialized", lambda: False)())
 
 
 def _progress(total: int, desc: str, enabled: bool):
@@ -284,12 +348,16 @@ def _progress(total: int, desc: str, enabled: bool):
 
 
 def round_robin(specs: Sequence[str], n_matches: int, config: MatchConfig, seed: int = 0, jobs: int = 1,
-                progress: bool = True) -> list[SeriesResult]:
-    """Every pair of ``specs`` plays ``n_matches`` races (pair p uses seed ``seed + p``)."""
-    out = []
-    pair = 0
-    for i in range(len(specs)):
-        for j in range(i + 1, len(specs)):
-            out.append(run_series(specs[i], specs[j], n_matches, config, seed + pair, jobs, progress))
-            pair += 1
-    return out
+                progress: bool = True, backend: MatchBackend | None = None) -> list[SeriesResult]:
+    """Every pair of ``specs`` plays ``n_matches`` races (pair p uses seed ``seed + p``).
+
+    On a ``backend`` every pairing's matches are submitted at once (a cluster stays busy across
+    pairings); the results are gathered pairing by pairing, as locally.
+    """
+    pairs = [(specs[i], specs[j]) for i in range(len(specs)) for j in range(i + 1, len(specs))]
+    if backend is None:
+        return [run_series(a, b, n_matches, config, seed + p, jobs, progress) for p, (a, b) in enumerate(pairs)]
+    _check_counts(n_matches, jobs)
+    streams = [backend.submit(series_jobs(a, b, n_matches, config, seed + p)) for p, (a, b) in enumerate(pairs)]
+    return [_collect(a, b, config, seed + p, n_matches, stream, progress)
+            for p, ((a, b), stream) in enumerate(zip(pairs, streams))]

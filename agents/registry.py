@@ -1,8 +1,11 @@
-"""Agents by name, as the CLI spells them: ``random``, ``ghost``, ``search[:key=value,...]``, ``ppo:PATH``,
-``sac:PATH``.
+"""Agents by name, as the CLI spells them: ``random``, ``ghost``, ``search[:key=value,...]``, ``learned[:PATH.npz]``,
+``ppo:PATH``, ``sac:PATH``, ``rllib:PATH``.
 
 Options after the colon set config fields of the agent (``search:samples=8,candidates=40``);
-learned agents take the path of a saved stable-baselines3 model (``ppo:checkpoints/ppo_final.zip``).
+``learned`` plays the policy shipped with the package (numpy, no torch), ``learned:PATH.npz`` an exported one
+(``python -m agents.numpy_policy MODEL.zip PATH.npz``); ``ppo``/``sac`` take the path of a saved stable-baselines3
+model (``ppo:checkpoints/ppo_final.zip``), ``rllib`` an RLlib checkpoint (``rllib:checkpoints/<run>/checkpoint``,
+from ``agents.train_rllib``).
 """
 
 from __future__ import annotations
@@ -12,8 +15,8 @@ from typing import Any, Callable
 
 from agents.base import Agent
 
-BUILT_IN = ("random", "ghost", "search")
-LEARNED = ("ppo", "sac")
+BUILT_IN = ("random", "ghost", "search", "learned")
+LEARNED = ("ppo", "sac", "rllib")
 NAMES = BUILT_IN + LEARNED
 
 
@@ -71,6 +74,15 @@ def _search(opts: str) -> Agent:
     return SearchAgent(_options(opts, SearchConfig))
 
 
+def _shipped(path: str) -> Agent:
+    from agents.learned import LearnedAgent
+
+    try:
+        return LearnedAgent.load_numpy(path or None)
+    except (FileNotFoundError, ValueError) as err:
+        raise AgentSpecError(f"learned: {err}") from None
+
+
 def _learned(kind: str) -> Callable[[str], Agent]:
     def build(path: str) -> Agent:
         from agents.learned import LearnedAgent
@@ -79,17 +91,35 @@ def _learned(kind: str) -> Callable[[str], Agent]:
             raise AgentSpecError(f"{kind} needs the path of a saved model: {kind}:PATH.zip")
         try:
             return LearnedAgent.load(path, algo=kind)
-        except FileNotFoundError as err:
+        except (FileNotFoundError, ValueError) as err:
             raise AgentSpecError(str(err)) from None
         except ImportError as err:
-            raise AgentSpecError(f"{kind} agents need stable-baselines3 (pip install 'nineball[train]'): "
-                                 f"{err}") from None
+            raise AgentSpecError(f"{kind} agents need stable-baselines3 and torch (pip install 'nineball[train]', "
+                                 f"torch first: see the README): {err}") from None
+        except Exception as err:  # whatever stable-baselines3 raises on a file it cannot read
+            raise AgentSpecError(f"{path}: cannot be loaded as a {kind.upper()} model "
+                                 f"({type(err).__name__}: {err})") from None
 
     return build
 
 
+def _rllib(path: str) -> Agent:
+    if not path:
+        raise AgentSpecError("rllib needs the path of an RLlib checkpoint: rllib:PATH (from agents.train_rllib)")
+    try:
+        from agents.rllib_agent import RLlibAgent, module_dir
+
+        module_dir(path)  # a missing checkpoint is an argument error, found before RLlib loads anything
+        return RLlibAgent.load(path)
+    except FileNotFoundError as err:
+        raise AgentSpecError(str(err)) from None
+    except ImportError as err:
+        raise AgentSpecError(f"rllib agents need RLlib (pip install 'nineball[ray]'): {err}") from None
+
+
 _BUILDERS: dict[str, Callable[[str], Agent]] = {"random": _random, "ghost": _ghost, "search": _search,
-                                                "ppo": _learned("ppo"), "sac": _learned("sac")}
+                                                "learned": _shipped,
+                                                "ppo": _learned("ppo"), "sac": _learned("sac"), "rllib": _rllib}
 
 
 def parse_spec(spec: str) -> tuple[str, str]:

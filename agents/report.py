@@ -18,6 +18,33 @@ from agents.match import SeriesResult, Tally
 from agents.stats import EloTable, Rate, elo_with_intervals, wilson
 
 
+LABEL_WIDTH = 30  # agent names longer than this get a short label in text tables
+MIN_MATCHES_FOR_INTERVAL = 5  # fewer matches per agent: no Elo interval is shown (a bootstrap of so few says nothing)
+
+
+def short_label(spec: str, width: int = LABEL_WIDTH) -> str:
+    """A table-friendly label for an agent spec: a model path keeps its folder and file name, long options are cut."""
+    spec = spec.strip()
+    if len(spec) <= width:
+        return spec
+    kind, _, opts = spec.partition(":")
+    if kind.lower() in ("ppo", "sac") and opts:
+        from pathlib import PurePath
+
+        p = PurePath(opts)
+        label = f"{kind}:{p.parent.name}/{p.name}" if p.parent.name else f"{kind}:{p.name}"
+        if len(label) <= width:
+            return label
+        return f"{kind}:…{label[len(label) - (width - len(kind) - 2):]}"
+    return spec[: width - 1] + "…"
+
+
+def labels(names: Sequence[str]) -> list[str]:
+    """Short labels for ``names`` (the full names where two would get the same label)."""
+    out = [short_label(n) for n in names]
+    return out if len(set(out)) == len(out) else list(names)
+
+
 def agent_summary(result: SeriesResult, player: int) -> dict[str, Any]:
     """The figures of agent A (0) or B (1): rates with 95 % Wilson intervals, per-rack averages, time per decision."""
     t: Tally = result.tally(player)
@@ -91,9 +118,10 @@ def format_series(result: SeriesResult) -> str:
     cfg = result.config
     a, b = agent_summary(result, 0), agent_summary(result, 1)
     noise = "none" if cfg.noise.silent else ", ".join(f"{k}={v:g}" for k, v in asdict(cfg.noise).items())
-    head = (f"{result.name_a} vs {result.name_b}: {len(result.matches)} matches, race to {cfg.race_to}, "
+    label_a, label_b = labels([a["agent"], b["agent"]])
+    head = (f"{label_a} vs {label_b}: {len(result.matches)} matches, race to {cfg.race_to}, "
             f"{cfg.break_order} breaks, noise {noise}, seed {result.seed}")
-    rows = [("", a["agent"], b["agent"], "")]
+    rows = [("", label_a, label_b, "")]
     for label, key, note in ROWS:
         value_a, value_b = a[key], b[key]
         if key == "decision_ms":
@@ -102,6 +130,9 @@ def format_series(result: SeriesResult) -> str:
             rows.append((label, _cell(value_a), _cell(value_b), note))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = [head, ""]
+    if (label_a, label_b) != (a["agent"], b["agent"]):
+        lines[1:1] = [f"  {label} = {name}" for label, name in ((label_a, a["agent"]), (label_b, b["agent"]))
+                      if label != name]
     for i, r in enumerate(rows):
         lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
         if i == 0:
@@ -160,15 +191,33 @@ def format_tournament(names: Sequence[str], results: Sequence[SeriesResult], tab
                      f"({r.name_a} wins {wilson(a, a + b)} of racks)")
     lines += ["", f"Elo (from {table.unit}; 95 % bootstrap interval over matches; mean 1500):"]
     order = np.argsort(-table.rating)
-    width = max(len(n) for n in names)
+    short = labels(table.names)
+    width = max(len(n) for n in short)
+    enough = has_interval(table, results)
     for rank, i in enumerate(order, 1):
-        lines.append(f"  {rank}. {table.names[i].ljust(width)}  {table.rating[i]:7.1f}  "
-                     f"[{table.lo[i]:.1f}, {table.hi[i]:.1f}]")
+        interval = (f"[{table.lo[i]:.1f}, {table.hi[i]:.1f}]" if enough[i] else
+                    f"(too few games for an interval: {matches_played(table.names[i], results)} matches, "
+                    f"need {MIN_MATCHES_FOR_INTERVAL})")
+        lines.append(f"  {rank}. {short[i].ljust(width)}  {table.rating[i]:7.1f}  {interval}")
+    if short != list(table.names):
+        lines += ["", "  " + "; ".join(f"{s} = {n}" for s, n in zip(short, table.names) if s != n)]
     return "\n".join(lines)
 
 
+def matches_played(name: str, results: Sequence[SeriesResult]) -> int:
+    """Matches ``name`` played over ``results``."""
+    return sum(len(r.matches) for r in results if name in (r.name_a, r.name_b))
+
+
+def has_interval(table: EloTable, results: Sequence[SeriesResult]) -> list[bool]:
+    """Per agent: enough matches (``MIN_MATCHES_FOR_INTERVAL``) and a bootstrap interval of non-zero width."""
+    return [bool(matches_played(n, results) >= MIN_MATCHES_FOR_INTERVAL and table.hi[i] > table.lo[i])
+            for i, n in enumerate(table.names)]
+
+
 def tournament_json(names: Sequence[str], results: Sequence[SeriesResult], table: EloTable) -> str:
-    return json.dumps({"agents": list(names), "elo": table.as_dict(),
+    elo = [{**row, "interval": ok} for row, ok in zip(table.as_dict(), has_interval(table, results))]
+    return json.dumps({"agents": list(names), "elo": elo,
                        "pairings": [series_summary(r) for r in results]}, indent=2)
 
 
@@ -198,6 +247,7 @@ def plot_series(result: SeriesResult, path: str | Path) -> None:
     """Bar chart of both agents' rates (match wins, racks, break-and-run, legal pots) with their intervals."""
     plt = _pyplot()
     summaries = [agent_summary(result, p) for p in (0, 1)]
+    names = [result.name_a, result.name_b]
     keys = [("match wins", "match_wins"), ("racks won", "racks_won"), ("break-and-run", "break_and_run"),
             ("legal-pot", "legal_pot"), ("pot success", "pot_success")]
     x = np.arange(len(keys))
@@ -206,11 +256,11 @@ def plot_series(result: SeriesResult, path: str | Path) -> None:
         rates = [s[k] for _, k in keys]
         p_ = np.array([r.p if r.n else 0.0 for r in rates])
         err = np.array([[r.p - r.lo if r.n else 0.0 for r in rates], [r.hi - r.p if r.n else 0.0 for r in rates]])
-        ax.bar(x + (p - 0.5) * 0.38, 100 * p_, 0.38, yerr=100 * err, capsize=3, label=s["agent"])
+        ax.bar(x + (p - 0.5) * 0.38, 100 * p_, 0.38, yerr=100 * err, capsize=3, label=labels(names)[p])
     ax.set_xticks(x, [k for k, _ in keys])
     ax.set_ylabel("%")
     ax.set_ylim(0, 100)
-    ax.set_title(f"{result.name_a} vs {result.name_b}: {len(result.matches)} races to {result.config.race_to} "
+    ax.set_title(f"{labels(names)[0]} vs {labels(names)[1]}: {len(result.matches)} races to {result.config.race_to} "
                  "(95 % Wilson intervals)")
     ax.legend()
     fig.tight_layout()
@@ -218,15 +268,21 @@ def plot_series(result: SeriesResult, path: str | Path) -> None:
     plt.close(fig)
 
 
-def plot_elo(table: EloTable, path: str | Path) -> None:
-    """Elo ratings with their bootstrap intervals, best first."""
+def plot_elo(table: EloTable, path: str | Path, results: Sequence[SeriesResult] | None = None) -> None:
+    """Elo ratings with their bootstrap intervals, best first (no bar where ``results`` hold too few games)."""
     plt = _pyplot()
     order = np.argsort(-table.rating)
+    enough = has_interval(table, results) if results is not None else [True] * len(table.names)
     fig, ax = plt.subplots(figsize=(6, 0.5 + 0.5 * len(order)))
     y = np.arange(len(order))
     r = table.rating[order]
-    ax.errorbar(r, y, xerr=[r - table.lo[order], table.hi[order] - r], fmt="o", capsize=4)
-    ax.set_yticks(y, [table.names[i] for i in order])
+    ok = np.array([enough[i] for i in order])
+    err = np.array([r - table.lo[order], table.hi[order] - r]) * ok
+    ax.errorbar(r, y, xerr=err, fmt="o", capsize=4)
+    for k in np.flatnonzero(~ok):
+        ax.annotate("too few games for an interval", (r[k], y[k]), xytext=(6, 6), textcoords="offset points",
+                    fontsize=8)
+    ax.set_yticks(y, [labels(table.names)[i] for i in order])
     ax.invert_yaxis()
     ax.set_xlabel(f"Elo (from {table.unit}, 95 % bootstrap interval)")
     fig.tight_layout()

@@ -23,7 +23,11 @@ class Args:
         seed: seed of the envs, the policy initialisation and the opponent.
         total_timesteps: learner decisions to train for.
         n_envs: environments stepped in lockstep (one process).
-        opponent: the opponent inside the env, an ``agents.registry`` spec (ghost, random, search...).
+        vec_env: "native" steps ``gym.make_vec("NineBall-v0")`` (tables simulated in batches) through
+            ``MacroActionVectorWrapper`` and the SB3 adapter; "dummy" steps a ``DummyVecEnv`` of single envs.
+        opponent: the opponent inside the env, an ``agents.registry`` spec (ghost, random, search...), or
+            "selfplay": a frozen snapshot of the learner drawn per rack from a pool (``agents.selfplay``).
+        pool_size, snapshot_every: self-play pool capacity, and PPO updates between snapshots.
         noise: execution-noise preset of the env ("icga" or "none").
         macro: use the macro-action wrapper (``agents.macro``); false trains on the raw 9 cue parameters.
         pot_reward, foul_reward: shaping per legal pot / per foul of the learner (the rack is ±1).
@@ -31,6 +35,9 @@ class Args:
         log_std_init: initial log standard deviation of the Gaussian policy (−1: refinements start gentle).
         net_width: units in each of the two hidden layers (policy and value networks).
         checkpoint_freq: save a checkpoint every this many steps.
+        eval_freq: every this many steps, a fixed-seed match against GhostBall logged to TensorBoard with its
+            Wilson interval (``agents.train_eval``; 0: never); eval_matches races to eval_race, seed eval_seed;
+            eval_search_every: every this many evaluations also against Search (0: never).
         max_minutes: stop after this much wall-clock time (0: no limit); the final model is saved either way.
         torch_threads: CPU threads torch may use (small networks run fastest on one).
         runs_dir, checkpoints_dir: where TensorBoard logs and models go.
@@ -41,7 +48,10 @@ class Args:
     seed: int = 1
     total_timesteps: int = 200_000
     n_envs: int = 4
+    vec_env: str = "native"
     opponent: str = "ghost"
+    pool_size: int = 8
+    snapshot_every: int = 5
     noise: str = "icga"
     macro: bool = True
     pot_reward: float = 0.1
@@ -57,6 +67,11 @@ class Args:
     log_std_init: float = -1.0
     net_width: int = 128
     checkpoint_freq: int = 20_000
+    eval_freq: int = 25_000
+    eval_matches: int = 10
+    eval_race: int = 3
+    eval_seed: int = 1_000_000
+    eval_search_every: int = 4
     max_minutes: float = 0.0
     torch_threads: int = 1
     runs_dir: str = "runs"
@@ -67,19 +82,31 @@ class Args:
 def train(args: Args) -> Path:
     """Train, save ``final.zip`` and ``args.json`` under the run's checkpoint folder, and return the model's path."""
     from stable_baselines3 import PPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
     import torch
 
-    from agents.training import asdict, callbacks, make_env_fn, run_name
+    from agents.training import asdict, callbacks, make_vec_env, run_name
 
     torch.set_num_threads(args.torch_threads)
     name = run_name(args.exp_name, args.seed)
     out = Path(args.checkpoints_dir) / name
     out.mkdir(parents=True, exist_ok=True)
     (out / "args.json").write_text(json.dumps(asdict(args), indent=2))
-    envs = DummyVecEnv([make_env_fn(args.opponent, args.noise, args.macro, args.pot_reward, args.foul_reward,
-                                    args.seed + i) for i in range(args.n_envs)])
+    extra: list = []
+    if args.eval_freq > 0:
+        from agents.train_eval import eval_callback
+
+        extra.append(eval_callback(args.eval_freq, args.eval_matches, args.eval_race, args.eval_seed,
+                                   args.eval_search_every, args.noise))
+    opponent: object = args.opponent
+    if args.opponent == "selfplay":
+        from agents.selfplay import SelfPlayOpponent, SnapshotPool, snapshot_callback
+
+        pool = SnapshotPool(args.pool_size)
+        opponent = SelfPlayOpponent(pool, args.seed)
+        extra.append(snapshot_callback(pool, args.snapshot_every))
+    envs = make_vec_env(args.vec_env, args.n_envs, opponent, args.noise, args.macro, args.pot_reward,
+                        args.foul_reward, args.seed)
     model = PPO("MlpPolicy", envs, learning_rate=args.learning_rate, n_steps=args.n_steps,
                 batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda,
                 clip_range=args.clip_range, ent_coef=args.ent_coef, seed=args.seed, device="cpu",
@@ -87,7 +114,7 @@ def train(args: Args) -> Path:
                 tensorboard_log=args.runs_dir, verbose=0)
     model.learn(total_timesteps=args.total_timesteps, tb_log_name=name,
                 callback=callbacks(args.total_timesteps, out, args.checkpoint_freq, args.n_envs, args.progress_bar,
-                                       args.max_minutes))
+                                       args.max_minutes) + extra)
     path = out / "final.zip"
     model.save(str(path))
     envs.close()
@@ -95,11 +122,9 @@ def train(args: Args) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from agents.training import parse_args
+    from agents.training import run_script
 
-    path = train(parse_args(Args, argv))
-    print(f"saved {path}")
-    return 0
+    return run_script("agents.train_ppo", train, Args, argv)
 
 
 if __name__ == "__main__":

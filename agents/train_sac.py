@@ -93,11 +93,9 @@ def train(args: Args) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from agents.training import parse_args
+    from agents.training import run_script
 
-    path = train(parse_args(Args, argv))
-    print(f"saved {path}")
-    return 0
+    return run_script("agents.train_sac", train, Args, argv)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,38 @@ def _boolean(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
 
 
+TRAIN_INSTALL_HINT = ("install the train extra, torch first (a CPU build is enough):\n"
+                      "    pip install torch --index-url https://download.pytorch.org/whl/cpu\n"
+                      "    pip install -e \".[train]\"")
+
+
+def missing_train_extra() -> str | None:
+    """The message to print when stable-baselines3, torch or tensorboard cannot be imported, else None."""
+    for module in ("torch", "stable_baselines3", "tensorboard"):
+        try:
+            __import__(module)
+        except ImportError as err:
+            return f"training needs {module}, which cannot be imported ({err}); {TRAIN_INSTALL_HINT}"
+    return None
+
+
+def run_script(script: str, train: Callable[[Any], Path], args_cls: type, argv: list[str] | None) -> int:
+    """A training script's ``main``: parse the flags, check the train extra (exit 2 with a hint), train."""
+    import sys
+
+    args = parse_args(args_cls, argv)
+    problem = missing_train_extra()
+    if problem is not None:
+        print(f"python -m {script}: {problem}", file=sys.stderr)
+        return 2
+    from agents import first_run
+
+    first_run.install()
+    path = train(args)
+    print(f"saved {path}")
+    return 0
+
+
 def make_env_fn(opponent: str, noise: str, macro: bool, pot_reward: float, foul_reward: float,
                 seed: int) -> Callable[[], gym.Env]:
     """A factory for one training env: NineBall-v0 against ``opponent`` (an ``agents.registry`` spec)."""
@@ -63,6 +95,36 @@ def make_env_fn(opponent: str, noise: str, macro: bool, pot_reward: float, foul_
     return make
 
 
+def make_vec_env(kind: str, n_envs: int, opponent: Any, noise: str, macro: bool, pot_reward: float,
+                 foul_reward: float, seed: int) -> Any:
+    """The SB3 ``VecEnv`` of ``n_envs`` training tables: "native" (``gym.make_vec`` + ``MacroActionVectorWrapper`` +
+    ``SB3VecEnvAdapter``, shots simulated in batches) or "dummy" (a ``DummyVecEnv`` of ``make_env_fn`` envs).
+    ``opponent``: an ``agents.registry`` spec, or (native only) an opponent object such as ``SelfPlayOpponent``."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    if kind == "dummy":
+        if not isinstance(opponent, str):
+            raise ValueError("opponent: the dummy path takes an agents.registry spec; self-play needs vec_env native")
+        return DummyVecEnv([make_env_fn(opponent, noise, macro, pot_reward, foul_reward, seed + i)
+                            for i in range(n_envs)])
+    if kind != "native":
+        raise ValueError(f"vec_env: expected 'native' or 'dummy', got {kind!r}")
+    import nineball_env  # noqa: F401  (registers NineBall-v0)
+    from agents.macro_vector import MacroActionVectorWrapper
+    from agents.registry import make_agent
+    from nineball_env.sb3_vec import SB3VecEnvAdapter
+
+    opp = make_agent(opponent) if isinstance(opponent, str) else opponent
+    venv = gym.make_vec("NineBall-v0", num_envs=n_envs, opponent=opp, noise=noise,
+                        reward_shaping={"pot": pot_reward, "foul": foul_reward})
+    if macro:
+        venv = MacroActionVectorWrapper(venv, noise=noise)
+    envs = VecMonitor(SB3VecEnvAdapter(venv), info_keywords=("racks",))
+    envs.seed(seed)
+    envs.action_space.seed(seed)
+    return envs
+
+
 def callbacks(total: int, checkpoint_dir: Path, checkpoint_freq: int, n_envs: int, progress: bool,
               max_minutes: float = 0.0) -> list[Any]:
     """Checkpoints every ``checkpoint_freq`` steps, a tqdm bar, the learner's rack win rate in TensorBoard, and a
@@ -82,7 +144,13 @@ def callbacks(total: int, checkpoint_dir: Path, checkpoint_freq: int, n_envs: in
             if progress:
                 from tqdm import tqdm
 
-                self.bar = tqdm(total=total, unit="step", dynamic_ncols=True, desc="training", mininterval=1.0)
+                if max_minutes > 0:  # whichever comes first; the bar runs on time, steps in the postfix
+                    self.bar = tqdm(total=round(60.0 * max_minutes), unit="s", desc="training", mininterval=1.0,
+                                    dynamic_ncols=True,
+                                    bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed} of "
+                                               f"{max_minutes:g} min{{postfix}}")
+                else:
+                    self.bar = tqdm(total=total, unit="step", dynamic_ncols=True, desc="training", mininterval=1.0)
 
         def _on_step(self) -> bool:
             for info in self.locals.get("infos", []):
@@ -90,11 +158,17 @@ def callbacks(total: int, checkpoint_dir: Path, checkpoint_freq: int, n_envs: in
                     self.results.append(1.0 if winner == "learner" else 0.0)
             if self.results:
                 self.logger.record("nineball/rack_win_rate", float(np.mean(self.results)))
+            elapsed = time.monotonic() - self.started
             if self.bar is not None:
-                self.bar.update(self.training_env.num_envs)
-                if self.results and self.n_calls % 100 == 0:
-                    self.bar.set_postfix_str(f"racks won {np.mean(self.results):.2f}", refresh=False)
-            return not (max_minutes > 0 and time.monotonic() - self.started > 60.0 * max_minutes)
+                if max_minutes > 0:
+                    self.bar.update(min(int(elapsed), self.bar.total) - self.bar.n)
+                else:
+                    self.bar.update(self.training_env.num_envs)
+                if self.n_calls % 100 == 0:
+                    racks = f", racks won {np.mean(self.results):.2f}" if self.results else ""
+                    steps = f", {self.num_timesteps:,} of at most {total:,} steps" if max_minutes > 0 else ""
+                    self.bar.set_postfix_str(f"{steps.lstrip(', ')}{racks}", refresh=False)
+            return not (max_minutes > 0 and elapsed > 60.0 * max_minutes)
 
         def _on_training_end(self) -> None:
             if self.bar is not None:

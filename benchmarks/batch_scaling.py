@@ -1,7 +1,8 @@
 """Batched physics throughput: shots/s against batch size, on 1 and 2 threads, in one run.
 
-Prints JSON; ``--plot PATH`` also draws shots/s against batch size (needs matplotlib).
-Run: python benchmarks/batch_scaling.py --plot benchmarks/batch_scaling.png
+Prints JSON; ``--plot PATH`` also draws shots/s against batch size (needs matplotlib); ``--replot JSON``
+redraws the plot from a saved output without measuring again.
+Run: python benchmarks/batch_scaling.py --plot benchmarks/batch_scaling.png > batch_scaling.json
 """
 
 from __future__ import annotations
@@ -65,7 +66,15 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plot", help="write a PNG plot here")
+    parser.add_argument("--replot", metavar="JSON", help="only redraw --plot from a saved JSON output of this script")
     args = parser.parse_args(argv)
+    if args.replot:
+        if not args.plot:
+            parser.error("--replot: needs --plot PATH")
+        with open(args.replot, encoding="utf-8") as fh:
+            out = json.load(fh)
+        plot(out, args.plot)
+        return out
     sizes = [int(s) for s in args.sizes.split(",")]
     max_threads = min(2, numba.config.NUMBA_NUM_THREADS)
     out: dict = {"threads_available": numba.config.NUMBA_NUM_THREADS, "sizes": sizes}
@@ -84,26 +93,45 @@ def main(argv: list[str] | None = None) -> dict:
                 rows["2_thread_packed"][-1] / rows["1_thread_packed"][-1], 3)
     print(json.dumps(out, indent=2))
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-        for ax, kind in zip(axes, ("ordinary", "break")):
-            for threads in range(1, max_threads + 1):
-                ax.plot(sizes, out[kind][f"{threads}_thread"], marker="o", label=f"simulate_batch, {threads} thread(s)")
-                ax.plot(sizes, out[kind][f"{threads}_thread_packed"], marker="s", linestyle=":",
-                        label=f"simulate_batch_packed, {threads} thread(s)")
-            ax.axhline(out[kind]["single_loop"], color="grey", linestyle="--", label="simulate in a Python loop")
-            ax.set_xscale("log")
-            ax.set_xlabel("batch size (tables)")
-            ax.set_ylabel("shots / s")
-            ax.set_title(f"{kind} shots")
-            ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=120)
+        plot(out, args.plot)
     return out
+
+
+def plot(out: dict, path: str) -> None:
+    """Write ``figure(out)`` to ``path`` (PNG)."""
+    import matplotlib.pyplot as plt
+
+    fig = figure(out)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def figure(out: dict):
+    """Shots/s against batch size, ordinary shots and breaks side by side; one legend below both panels,
+    clear of the data (needs matplotlib)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = out["sizes"]
+    threads_run = sorted({int(k.split("_")[0]) for k in out["ordinary"] if k.endswith("_thread")})
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.6))
+    for ax, kind in zip(axes, ("ordinary", "break")):
+        for threads in threads_run:
+            ax.plot(sizes, out[kind][f"{threads}_thread"], marker="o", label=f"simulate_batch, {threads} thread(s)")
+            ax.plot(sizes, out[kind][f"{threads}_thread_packed"], marker="s", linestyle=":",
+                    label=f"simulate_batch_packed, {threads} thread(s)")
+        ax.axhline(out[kind]["single_loop"], color="grey", linestyle="--", label="simulate in a Python loop")
+        ax.set_xscale("log")
+        ax.set_xlabel("batch size (tables)")
+        ax.set_ylabel("shots / s")
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"{kind} shots")
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="lower center", ncol=3, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    return fig
 
 
 if __name__ == "__main__":

@@ -81,6 +81,8 @@ class Outcome(NamedTuple):
         n_events: events the physics logged for the shot (0 for the push-out choice).
         result: the simulation (a ``Game``'s shots; None for the push-out choice), for rendering.
         given_ruling: the ``rules.Ruling`` itself when the decision was ruled as one (a ``Game``'s).
+        shot: the cue parameters the shot was played with, execution noise included (a ``Game``'s shots), for
+            records that re-simulate it.
     """
 
     player: int
@@ -98,6 +100,7 @@ class Outcome(NamedTuple):
     n_events: int = 0
     result: SimResult | None = None
     given_ruling: rules.Ruling | None = None
+    shot: physics.Shot | None = None
 
     @classmethod
     def of_ruling(cls, player: int, ruling: rules.Ruling, rack_winner: int | None = None,
@@ -333,8 +336,9 @@ class Game:
         result, rows = self._complete(result)
         ruling = rules.decide_log(self.rack, rows, prepared.declaration)
         self.balls = result.state.copy()
-        return self._finish(ruling, prepared.player, prepared.placement, prepared.placement_adjusted,
-                            len(result.events), result)
+        outcome = self._finish(ruling, prepared.player, prepared.placement, prepared.placement_adjusted,
+                               len(result.events), result)
+        return outcome._replace(shot=prepared.shot)
 
     def _placement(self, requested: tuple[float, float] | None) -> tuple[tuple[float, float], bool]:
         """The legal cue-ball spot for a ball-in-hand request (R-BIH, R-BREAK-POS) and whether it was moved."""

@@ -1,4 +1,4 @@
-"""SB3VecEnvAdapter: a ``NineBallVectorEnv`` as a stable-baselines3 ``VecEnv``.
+"""SB3VecEnvAdapter: a ``NineBallVectorEnv`` (or a vector wrapper of one) as a stable-baselines3 ``VecEnv``.
 
 SB3 resets a finished env in the same step and returns the final observation in
 ``info["terminal_observation"]`` (``info["TimeLimit.truncated"]`` on a truncation); the vector env
@@ -17,6 +17,8 @@ try:
     from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 except ImportError as err:  # pragma: no cover - depends on the environment
     raise ImportError("nineball_env.sb3_vec needs stable-baselines3: pip install stable-baselines3") from err
+
+from gymnasium.vector import VectorEnv as VectorEnv_
 
 from nineball_env.vector import NineBallVectorEnv
 
@@ -37,10 +39,11 @@ def unbatch_info(infos: dict[str, Any], k: int) -> dict[str, Any]:
 class SB3VecEnvAdapter(VecEnv):
     """A stable-baselines3 ``VecEnv`` over a ``NineBallVectorEnv`` (see the module docstring)."""
 
-    def __init__(self, venv: NineBallVectorEnv) -> None:
-        if not isinstance(venv, NineBallVectorEnv):
-            raise ValueError(f"venv: expected a NineBallVectorEnv, got {type(venv).__name__}")
+    def __init__(self, venv: VectorEnv_) -> None:
+        if not isinstance(getattr(venv, "unwrapped", None), NineBallVectorEnv):
+            raise ValueError(f"venv: expected a NineBallVectorEnv (or a vector wrapper of one), got {type(venv).__name__}")
         self.venv = venv
+        self.base = venv.unwrapped
         self._actions: np.ndarray | None = None
         super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
 
@@ -80,14 +83,14 @@ class SB3VecEnvAdapter(VecEnv):
         return list(self._get_indices(indices))
 
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
-        return [getattr(self.venv.envs[k], attr_name) for k in self._tables(indices)]
+        return [getattr(self.base.envs[k], attr_name) for k in self._tables(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
         for k in self._tables(indices):
-            setattr(self.venv.envs[k], attr_name, value)
+            setattr(self.base.envs[k], attr_name, value)
 
     def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
-        return [getattr(self.venv.envs[k], method_name)(*method_args, **method_kwargs) for k in self._tables(indices)]
+        return [getattr(self.base.envs[k], method_name)(*method_args, **method_kwargs) for k in self._tables(indices)]
 
     def env_is_wrapped(self, wrapper_class: type, indices=None) -> Sequence[bool]:
         return [False for _ in self._tables(indices)]

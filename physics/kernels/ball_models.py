@@ -15,6 +15,7 @@ import math
 
 from numba import njit
 
+from physics.kernels.cushion_models import energetic_phase
 from physics.params import P_BALL_BALL_STEPS, P_M, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_US
 
 
@@ -98,15 +99,8 @@ def mathavan_ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, w
         a2x += kw * (-g2y)
         a2y += kw * (fz + g2x)
         a2z += kw * (-fy)
-        if compressing:
-            work_c += dw
-            if u1x - u2x <= 0.0:
-                compressing = False
-                if e == 0.0:
-                    break
-        else:
-            work_r -= dw
-            if work_r >= e * e * work_c:
-                break
+        done, compressing, work_c, work_r = energetic_phase(compressing, u1x - u2x > 0.0, dw, work_c, work_r, e)
+        if done:
+            break
     return (u1x * nx + u1y * tx, u1x * ny + u1y * ty, a1x * nx + a1y * tx, a1x * ny + a1y * ty, a1z,
             u2x * nx + u2y * tx, u2x * ny + u2y * ty, a2x * nx + a2y * tx, a2x * ny + a2y * ty, a2z)

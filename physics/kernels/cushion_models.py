@@ -283,6 +283,20 @@ def stronge_cushion(vx, vy, wx, wy, wz, nx, ny, sin_t, p):
 
 
 @njit(cache=True)
+def energetic_phase(compressing, approaching, dw, work_c, work_r, e):
+    """One ΔP step of the energetic restitution criterion (Stronge): the normal work ``dw`` adds to the
+    compression while ``compressing``, which ends once the contact stops ``approaching``; restitution ends
+    when it has given back e² of the compression work. Returns (done, compressing, work_c, work_r)."""
+    if compressing:
+        work_c += dw
+        if not approaching:
+            return e == 0.0, False, work_c, work_r
+        return False, True, work_c, work_r
+    work_r -= dw
+    return work_r >= e * e * work_c, False, work_c, work_r
+
+
+@njit(cache=True)
 def mathavan_local(vx, vy, wx, wy, wz, sin_t, m, R, mu_w, mu_s, e, steps):
     """Mathavan et al. 2010 in the cushion frame (x along the cushion, y into it, z up): (vx, vy, wx, wy, wz).
 
@@ -327,16 +341,9 @@ def mathavan_local(vx, vy, wx, wy, wz, sin_t, m, R, mu_w, mu_s, e, steps):
         wx += kw * (-mu_w * ssi - mu_s * ssc * pc)
         wy += kw * (-mu_w * sci * sin_t + mu_s * scc * pc)
         wz += kw * (mu_w * sci * cos_t)
-        if compressing:
-            work_c += dw
-            if vy <= 0.0:
-                compressing = False
-                if e == 0.0:
-                    break
-        else:
-            work_r -= dw
-            if work_r >= e * e * work_c:
-                break
+        done, compressing, work_c, work_r = energetic_phase(compressing, vy > 0.0, dw, work_c, work_r, e)
+        if done:
+            break
     return vx, vy, wx, wy, wz
 
 

@@ -41,6 +41,14 @@ def test_tournament_prints_elo(capsys, tmp_path):
     assert "Elo" in out and "random vs ghost" in out
 
 
+def test_tournament_json_with_elo_intervals(capsys):
+    """Regression: with enough matches for an Elo interval the JSON held a numpy bool and could not be written."""
+    assert main(["tournament", "random", "ghost", "--race", "1", "--matches", "5", "--no-progress",
+                 "--json", "-"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert all(row["interval"] in (True, False) for row in data["elo"])
+
+
 @pytest.mark.parametrize("argv, message", [
     (["match", "ghost", "nobody"], "unknown agent 'nobody'"),
     (["match", "ghost", "random", "--race", "0"], "--race"),

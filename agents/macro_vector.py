@@ -1,0 +1,84 @@
+"""MacroActionVectorWrapper: the macro actions of ``agents.macro`` on the native ``NineBallVectorEnv``.
+
+The single-env ``MacroActionWrapper`` needs one env per table; this wrapper keeps one
+``MacroPlanner`` per table of a ``gym.make_vec("NineBall-v0", num_envs=B)`` env and decodes all B
+macro actions before one batched ``step`` of the vector env (so the shots of every table are
+simulated together, and a batched opponent decides for all tables at once). Slot features and
+decoding are the planner's — one implementation for the single and the vector path. Tables that
+the vector env autoresets this step (``AutoresetMode.NEXT_STEP``) get a zero action, which it ignores.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import VectorEnv, VectorWrapper
+from gymnasium.vector.utils import batch_space
+
+from agents.macro import MACRO_OBS_SIZE, MacroPlanner, macro_action_space, macro_observation_space
+from nineball_env.actions import N_ACTION
+from nineball_env.vector import NineBallVectorEnv
+
+
+class MacroActionVectorWrapper(VectorWrapper):
+    """A ``NineBallVectorEnv`` with macro actions and slot features (``agents.macro``), for all tables.
+
+    ``noise`` is the noise preset the slots' ease estimates assume. Infos gain ``macro_slot`` (−1 where no
+    slot was chosen: breaks, push-out choices, autoresets).
+    """
+
+    def __init__(self, env: VectorEnv, noise: str = "icga") -> None:
+        super().__init__(env)
+        base = env.unwrapped
+        if not isinstance(base, NineBallVectorEnv):
+            raise ValueError(f"env: expected a NineBallVectorEnv (gym.make_vec('NineBall-v0')), got "
+                             f"{type(base).__name__}")
+        cfg = base.config
+        self.planners = [MacroPlanner(cfg.table, cfg.params, noise, base.envs[k].scale) for k in range(self.num_envs)]
+        self.single_action_space = macro_action_space()
+        self.single_observation_space = macro_observation_space()
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self._obs: np.ndarray | None = None
+
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None):
+        obs, info = self.env.reset(seed=seed, options=options)
+        self._obs = obs
+        return self._features(obs), self._with_slots(info, np.full(self.num_envs, -1))
+
+    def decode(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The vector env's (B, 9) actions for (B, MACRO_DIM) macro actions on the current tables, and each
+        table's slot (−1: none). Changes nothing but the planners' caches."""
+        if self._obs is None:
+            raise RuntimeError("call reset() before step()")
+        macro = np.asarray(actions, dtype=np.float64)
+        if macro.shape != (self.num_envs, self.single_action_space.shape[0]):
+            raise ValueError(f"actions: expected shape {(self.num_envs, self.single_action_space.shape[0])}, "
+                             f"got {macro.shape}")
+        resetting = self.env.unwrapped._autoreset
+        env_actions = np.zeros((self.num_envs, N_ACTION), dtype=np.float32)
+        slots = np.full(self.num_envs, -1)
+        for k, planner in enumerate(self.planners):
+            if not resetting[k]:
+                env_actions[k] = planner.action(self._obs[k], macro[k])
+                slots[k] = -1 if planner.last_slot is None else planner.last_slot
+        return env_actions, slots
+
+    def step(self, actions):
+        env_actions, slots = self.decode(actions)
+        obs, reward, terminated, truncated, info = self.env.step(env_actions)
+        self._obs = obs
+        return self._features(obs), reward, terminated, truncated, self._with_slots(info, slots)
+
+    def _features(self, obs: np.ndarray) -> np.ndarray:
+        out = np.empty((self.num_envs, MACRO_OBS_SIZE), dtype=np.float32)
+        for k, planner in enumerate(self.planners):
+            out[k] = planner.features(obs[k])
+        return out
+
+    def _with_slots(self, info: dict[str, Any], slots: np.ndarray) -> dict[str, Any]:
+        return dict(info, macro_slot=slots, _macro_slot=np.ones(self.num_envs, dtype=bool))
+
+
+__all__ = ["MacroActionVectorWrapper"]

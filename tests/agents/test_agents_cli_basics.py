@@ -1,0 +1,176 @@
+"""The newcomer's CLI: help with no arguments, --version from pyproject, clear exit-2 messages instead of tracebacks,
+labelled event rows, the first-run compile notice, short labels and honest Elo intervals."""
+
+import json
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import agents
+from agents.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_no_arguments_prints_the_help(capsys):
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: nineball") and "match" in out and "replay" in out
+
+
+def test_version_is_the_pyproject_version(capsys):
+    with open(ROOT / "pyproject.toml", "rb") as fh:
+        version = tomllib.load(fh)["project"]["version"]
+    assert agents.__version__ == version
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0 and capsys.readouterr().out.strip() == f"nineball {version}"
+
+
+def test_project_files_agree_with_the_version():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert pyproject["project"]["license"] == "MIT"
+    assert "MIT License" in (ROOT / "LICENSE").read_text()
+    cff = (ROOT / "CITATION.cff").read_text()
+    assert re.search(rf"^version: {re.escape(agents.__version__)}$", cff, flags=re.M)
+    assert f"## [{agents.__version__}]" in (ROOT / "CHANGELOG.md").read_text()
+
+
+@pytest.fixture(scope="module")
+def ppo_zip(tmp_path_factory):
+    """A saved (untrained) PPO model on the macro-action wrapper."""
+    pytest.importorskip("stable_baselines3")
+    import gymnasium as gym
+    from stable_baselines3 import PPO
+
+    import nineball_env  # noqa: F401
+    from agents.macro import MacroActionWrapper
+
+    path = tmp_path_factory.mktemp("model") / "ppo_nineball__1__1764000000" / "final.zip"
+    path.parent.mkdir()
+    PPO("MlpPolicy", MacroActionWrapper(gym.make("NineBall-v0")), n_steps=64, batch_size=64, device="cpu").save(
+        str(path))
+    return path
+
+
+def test_a_ppo_model_played_as_sac_is_a_message(ppo_zip, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["match", f"sac:{ppo_zip}", "ghost"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "is a PPO model, not SAC" in err and f"ppo:{ppo_zip}" in err and "Traceback" not in err
+
+
+def test_a_file_that_is_not_a_model_is_a_message(tmp_path, capsys):
+    junk = tmp_path / "junk.zip"
+    junk.write_text("not a zip")
+    with pytest.raises(SystemExit) as exc:
+        main(["match", f"ppo:{junk}", "ghost"])
+    assert exc.value.code == 2 and "not a saved stable-baselines3 model" in capsys.readouterr().err
+
+
+def test_long_model_paths_get_short_labels_in_the_table(ppo_zip, capsys):
+    assert main(["match", f"ppo:{ppo_zip}", "ghost", "--race", "1", "--matches", "1", "--no-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = lines[next(i for i, line in enumerate(lines) if line.startswith("-----")) - 1]
+    assert str(ppo_zip) not in header and "final.zip" in header and "ghost" in header
+    assert any(str(ppo_zip) in line and "=" in line for line in lines)  # the full path is still said once
+    assert max(len(line) for line in lines[2:]) < 120
+
+
+def test_plot_without_matplotlib_fails_before_playing(monkeypatch, capsys):
+    import agents.match
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setattr(agents.match, "run_series", lambda *a, **k: pytest.fail("the match ran"))
+    with pytest.raises(SystemExit) as exc:
+        main(["match", "ghost", "random", "--plot", "out.png"])
+    assert exc.value.code == 2 and "needs matplotlib" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("script", ["agents.train_ppo", "agents.train_sac"])
+def test_training_without_stable_baselines3_is_a_hint(monkeypatch, capsys, script):
+    import importlib
+
+    monkeypatch.setitem(sys.modules, "stable_baselines3", None)
+    module = importlib.import_module(script)
+    assert module.main(["--total-timesteps", "10"]) == 2
+    err = capsys.readouterr().err
+    assert "stable_baselines3" in err and "download.pytorch.org/whl/cpu" in err and 'pip install -e ".[train]"' in err
+
+
+def test_shot_events_rows_name_their_fields(capsys):
+    assert main(["shot", "--seed", "3", "--events"]) == 0
+    log = json.loads(capsys.readouterr().out)["log"]
+    kinds = {row["event"] for row in log}
+    assert {"STICK_BALL", "BALL_BALL", "BALL_CUSHION"} <= kinds
+    for row in log:
+        assert {"t", "event", "ball"} <= set(row)
+        assert ("other_ball" in row) == (row["event"] == "BALL_BALL")
+        assert ("cushion" in row) == (row["event"] == "BALL_CUSHION")
+        assert ("pocket" in row) == (row["event"] == "BALL_POCKET")
+
+
+def test_shot_png_has_a_legend_strip(tmp_path):
+    pytest.importorskip("PIL")
+    from PIL import Image
+
+    from nineball_env.render import Renderer
+
+    path = tmp_path / "shot.png"
+    assert main(["shot", "--png", str(path)]) == 0
+    with Image.open(path) as im:
+        plain = Renderer()
+        assert im.size[0] == plain.width_px and im.size[1] > plain.height_px  # the legend below the table
+
+
+def test_first_run_notice_speaks_once_and_only_for_our_kernels():
+    import io
+
+    import numba
+
+    from agents import first_run
+
+    buf = io.StringIO()
+    listener = first_run.install(buf)
+    try:
+        def foreign(x):
+            return x + 1
+
+        numba.njit(foreign)(1)
+        assert buf.getvalue() == ""  # someone else's kernel: not ours to announce
+
+        def ours(x):
+            return x + 2
+
+        def ours_too(x):
+            return x + 3
+
+        ours.__module__ = ours_too.__module__ = "physics._compile_notice_probe"
+        numba.njit(ours)(1)
+        numba.njit(ours_too)(1)
+        assert buf.getvalue().count(first_run.NOTICE) == 1
+    finally:
+        first_run.uninstall(listener)
+
+
+def test_elo_says_when_there_are_too_few_games(capsys):
+    assert main(["tournament", "random", "ghost", "--race", "1", "--matches", "2", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("too few games for an interval") == 2 and "[1500.0, 1500.0]" not in out
+
+
+def test_a_time_capped_training_bar_runs_on_the_clock(tmp_path, capsys):
+    pytest.importorskip("stable_baselines3")
+    from agents.train_ppo import Args, train
+
+    args = Args(total_timesteps=100_000, max_minutes=0.02, n_envs=1, n_steps=32, batch_size=32, n_epochs=1,
+                opponent="random", runs_dir=str(tmp_path / "runs"), checkpoints_dir=str(tmp_path / "ck"),
+                checkpoint_freq=10_000)
+    train(args)
+    err = capsys.readouterr().err
+    assert "of 0.02 min" in err  # the bar counts seconds of the cap ...
+    assert "/100000" not in err.replace(",", "") and "step/s" not in err  # ... not steps of a total never reached

@@ -1,0 +1,94 @@
+"""Self-play: the pool adds and samples frozen snapshots; a table's opponent is fixed for its rack."""
+
+import copy
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import nineball_env  # noqa: F401  (registers NineBall-v0)
+from agents.macro import MACRO_DIM, MACRO_OBS_SIZE
+from agents.numpy_policy import NumpyPolicy
+from agents.selfplay import SelfPlayOpponent, SnapshotPool
+
+
+def _policy(bias: float) -> NumpyPolicy:
+    return NumpyPolicy([np.zeros((MACRO_OBS_SIZE, MACRO_DIM))], [np.full(MACRO_DIM, bias)], "tanh",
+                       -np.ones(MACRO_DIM), np.ones(MACRO_DIM))
+
+
+def test_pool_adds_keeps_the_latest_and_samples_them_all():
+    pool = SnapshotPool(capacity=3)
+    assert pool.sample(np.random.default_rng(0)) is None
+    policies = [_policy(b) for b in (-0.9, -0.3, 0.3, 0.9)]
+    for p in policies:
+        pool.add(p)
+    assert len(pool) == 3 and pool.added == 4 and pool.snapshots == policies[1:]
+    rng = np.random.default_rng(1)
+    drawn = {id(pool.sample(rng)) for _ in range(200)}
+    assert drawn == {id(p) for p in policies[1:]}
+    assert copy.deepcopy(pool) is pool
+    with pytest.raises(ValueError, match="NumpyPolicy"):
+        pool.add("not a policy")
+    with pytest.raises(ValueError, match="capacity"):
+        SnapshotPool(0)
+
+
+def test_opponent_is_fixed_for_a_rack_and_redrawn_on_reset():
+    pool = SnapshotPool(capacity=8)
+    opponent = SelfPlayOpponent(pool)
+    assert opponent.snapshot is None  # empty pool: GhostBall
+    for b in np.linspace(-0.9, 0.9, 8):
+        pool.add(_policy(float(b)))
+    venv = gym.make_vec("NineBall-v0", num_envs=3, opponent=opponent, noise="icga")
+    venv.reset(seed=4)
+    tables = venv.unwrapped.envs
+    assert len({id(env.opponent) for env in tables}) == 3  # one copy per table ...
+    assert all(env.opponent.pool is pool for env in tables)  # ... sharing the pool
+    first = [env.opponent.snapshot for env in tables]
+    assert all(s is not None for s in first)
+    rng = np.random.default_rng(0)
+    ended = np.zeros(3, dtype=bool)
+    for _ in range(3):  # within the rack the snapshot stays
+        _, _, term, trunc, _ = venv.step(rng.uniform(-1, 1, (3, 9)))
+        ended |= term | trunc
+        for k, env in enumerate(tables):
+            if not ended[k]:
+                assert env.opponent.snapshot is first[k]
+    draws = set()
+    for seed in range(10):  # each reset (a new rack) draws again
+        venv.reset(seed=100 + seed)
+        draws |= {id(env.opponent.snapshot) for env in tables}
+    assert len(draws) > 3
+
+
+def test_tiny_self_play_training_adds_snapshots(tmp_path):
+    pytest.importorskip("stable_baselines3")
+    from agents.train_ppo import Args, train
+
+    args = Args(total_timesteps=96, n_envs=2, n_steps=16, batch_size=32, n_epochs=1, opponent="selfplay",
+                snapshot_every=1, pool_size=2, checkpoint_freq=10**6, runs_dir=str(tmp_path / "runs"),
+                checkpoints_dir=str(tmp_path / "ck"), progress_bar=False)
+    assert train(args).exists()
+
+
+def test_training_logs_evaluations_with_intervals(tmp_path):
+    pytest.importorskip("stable_baselines3")
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from agents.train_ppo import Args, train
+
+    args = Args(total_timesteps=64, n_envs=2, n_steps=16, batch_size=32, n_epochs=1, opponent="random",
+                eval_freq=32, eval_matches=1, eval_race=1, eval_search_every=2, checkpoint_freq=10**6,
+                runs_dir=str(tmp_path / "runs"), checkpoints_dir=str(tmp_path / "ck"), progress_bar=False)
+    train(args)
+    (run,) = (tmp_path / "runs").iterdir()
+    events = EventAccumulator(str(run))
+    events.Reload()
+    tags = set(events.Tags()["scalars"])
+    assert {"eval/ghost_rack_rate", "eval/ghost_rack_rate_lo", "eval/ghost_rack_rate_hi"} <= tags
+    assert "eval/search_rack_rate" in tags  # the second evaluation also played Search
+    ghost = [e.value for e in events.Scalars("eval/ghost_rack_rate")]
+    lo = [e.value for e in events.Scalars("eval/ghost_rack_rate_lo")]
+    hi = [e.value for e in events.Scalars("eval/ghost_rack_rate_hi")]
+    assert len(ghost) == 2 and all(0.0 <= a <= p <= b <= 1.0 for a, p, b in zip(lo, ghost, hi))
