@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from physics.events import EventLog, SimResult
-from physics.kernels.entry import LOG_W, NO_CUE_BALL, STATE_W, run_arrays
+from physics.kernels.air_loop import lifts_off
+from physics.kernels.entry import AIR_LOG_W, LOG_W, NO_CUE_BALL, STATE_W, run_arrays, run_arrays_air
 from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP, FLAG_UNRESOLVED
 from physics.kernels.motion import evolve_ball
 from physics.params import DEFAULT_PARAMS, PhysicsParams
@@ -150,18 +151,28 @@ def simulate(
     pos, vel, spin = np.empty((n, 2)), np.empty((n, 2)), np.empty((n, 3))
     motion, pocket = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
     initial = np.empty((n, STATE_W))
+    p = params_array(params)
+    # a level cue cannot lift the ball: only an elevated strike may take the airborne loop
+    airborne = shot is not None and shot.theta > 0.0 and lifts_off(shot_arr, p)
     while True:
         log = np.empty((rows, LOG_W))
-        count, flags, code, i, j = run_arrays(
-            *arrays, shot_arr, shot is not None,
-            table.segments, table.jaws, table.pockets, params_array(params), table.spec.width, table.spec.length,
-            OVERLAP_TOL, int(max_events), float(max_time), log, pos, vel, spin, motion, pocket, initial,
-        )
+        if airborne:
+            air = np.zeros((rows, AIR_LOG_W))
+            count, flags, code, i, j = run_arrays_air(
+                *arrays, shot_arr, table.segments, table.jaws, table.pockets, p, table.spec.width, table.spec.length,
+                OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin, motion, pocket, initial,
+            )
+        else:
+            count, flags, code, i, j = run_arrays(
+                *arrays, shot_arr, shot is not None,
+                table.segments, table.jaws, table.pockets, p, table.spec.width, table.spec.length,
+                OVERLAP_TOL, int(max_events), float(max_time), log, pos, vel, spin, motion, pocket, initial,
+            )
         raise_for_code(code, i, j, state, table, params)
         if count <= rows:
             break
         rows = count  # rerun (deterministically) with a log that holds every event
-    return SimResult(initial, BallState(pos, vel, spin, motion, pocket), EventLog(log[:count]),
+    return SimResult(initial, BallState(pos, vel, spin, motion, pocket), EventLog(log[:count], air[:count] if airborne else None),
                      bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED))
 
 

@@ -43,14 +43,16 @@ class Event(NamedTuple):
 
 @dataclass(frozen=True, eq=False)
 class EventLog:
-    """Time-ordered events, one row per event, as one packed (n, 25) array with column views.
+    """Time-ordered events, one row per event, as one packed (n, 21) array with column views.
 
     Columns: time, kind, ball_a, ball_b, target, then the post-event state
-    (x, y, vx, vy, wx, wy, wz, motion) of ball_a and of ball_b, then (height of the bottom above the
-    cloth, vertical velocity) of ball_a and of ball_b (zero for a ball on the cloth).
+    (x, y, vx, vy, wx, wy, wz, motion) of ball_a and of ball_b. ``air`` (n, 4), only for a shot in which a
+    ball left the cloth (``physics.simulate``; a batch's logs have none): the height of the bottom above the
+    cloth and the vertical velocity of ball_a and of ball_b after each event (zero for a ball on the cloth).
     """
 
     rows: np.ndarray
+    air: np.ndarray | None = None
 
     @property
     def time(self) -> np.ndarray:
@@ -83,11 +85,11 @@ class EventLog:
     @property
     def air_a(self) -> np.ndarray:
         """(height above the cloth [m], vertical velocity [m/s]) of ball_a after each event."""
-        return self.rows[:, 21:23]
+        return self.air[:, 0:2] if self.air is not None else np.zeros((len(self), 2))
 
     @property
     def air_b(self) -> np.ndarray:
-        return self.rows[:, 23:25]
+        return self.air[:, 2:4] if self.air is not None else np.zeros((len(self), 2))
 
     def __len__(self) -> int:
         return int(self.rows.shape[0])

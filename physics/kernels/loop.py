@@ -17,17 +17,13 @@ from numba import njit
 from physics.kernels.detect import (
     CONTACT_BAND, ball_ball_time, ball_circle_time, ball_segment_time, straight_circle_time,
 )
-from physics.kernels.flight import (
-    AIR_CLEAR, AIR_FACE, AIRBORNE, air_cushion_time, ball_ball_3d, ball_ball_time_3d, landing_time, nose_impact, rises,
-    slate_bounce,
-)
 from physics.kernels.layout import IN_POCKET, OK, ball_region
 from physics.kernels.motion import (
     POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY, acceleration, classify, end_transition, evolve,
     transition_time,
 )
 from physics.kernels.resolve import ball_ball, ball_cushion, ball_jaw, cue_strike
-from physics.params import P_CUSHION_H, P_EB, P_EC, P_G, P_R
+from physics.params import P_EB, P_R
 
 INF = np.inf
 FLAG_EVENT_CAP = 1
@@ -36,14 +32,11 @@ FLAG_TIME_CAP = 2
 # the table (motion OFF_TABLE, a logged BALL_OFF_TABLE event, this flag) where it lies, never clamped,
 # so the final state stays a legal layout and the rules see an off-table ball.
 FLAG_UNRESOLVED = 4
+FLAG_AIRBORNE = 8  # the shot took the airborne loop (air_loop.py): its strike lifted the cue ball off the cloth
 OFF_TABLE = 6
 
 EV_STICK, EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_POCKET = 0, 1, 2, 3, 4
 EV_SLIDE_ROLL, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SPIN_STOP, EV_OFF_TABLE = 5, 6, 7, 8, 9
-EV_AIRBORNE, EV_LANDING = 10, 11
-EV_NOSE = 102  # internal: an airborne ball meets a cushion's nose (logged as EV_CUSHION)
-# [m] A ball that lands or settles this close to a cushion line still lies on the playing surface (rounding).
-LANDING_TOL = 1e-6
 # While the same pair touches again within this time, its contact is elastic: the
 # "TC model" (Luding & McNamara 1998) that stops inelastic collapse in chains of touching balls.
 CHAIN_WINDOW = 1e-9  # [s]
@@ -71,8 +64,8 @@ ZENO_PART = 1e-3  # [m/s]
 
 
 @njit(cache=True)
-def _record(i_ev, t, kind, a, b, target, pos, vel, spin, motion, hz, vz,
-            ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
+def _record(i_ev, t, kind, a, b, target, pos, vel, spin, motion,
+            ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
     ev_time[i_ev] = t
     ev_kind[i_ev] = kind
     ev_a[i_ev] = a
@@ -84,11 +77,7 @@ def _record(i_ev, t, kind, a, b, target, pos, vel, spin, motion, hz, vz,
         if ball < 0:
             for k in range(8):
                 out[i_ev, k] = 0.0
-            ev_air[i_ev, 2 * which] = 0.0
-            ev_air[i_ev, 2 * which + 1] = 0.0
             continue
-        ev_air[i_ev, 2 * which] = hz[ball]
-        ev_air[i_ev, 2 * which + 1] = vz[ball]
         out[i_ev, 0] = pos[ball, 0]
         out[i_ev, 1] = pos[ball, 1]
         out[i_ev, 2] = vel[ball, 0]
@@ -118,7 +107,7 @@ def _axis_range(x, v, a, T):
 def _path_box(i, tau, pos, vel, acc, motion, box):
     """Axis-aligned box around ball i's centre path until its next transition (a point if it does not move)."""
     st = motion[i]
-    if st == SLIDING or st == ROLLING or st == AIRBORNE:
+    if st == SLIDING or st == ROLLING:
         box[i, 0], box[i, 1] = _axis_range(pos[i, 0], vel[i, 0], acc[i, 0], tau)
         box[i, 2], box[i, 3] = _axis_range(pos[i, 1], vel[i, 1], acc[i, 1], tau)
     else:
@@ -140,7 +129,7 @@ def _circle_off_box(box, i, cx, cy, r):
 
 
 @njit(cache=True)
-def _refresh_ball(i, skip, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+def _refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                   t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
     """Recompute every cached event time that involves ball i (absolute times).
 
@@ -151,10 +140,6 @@ def _refresh_ball(i, skip, t, pos, vel, spin, motion, hz, vz, segments, jaws, po
     R = p[P_R]
     st = motion[i]
     if st >= POCKETED:
-        if st == AIRBORNE:
-            _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, p,
-                         t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, acc, box)
-            return
         t_trans[i] = INF
         t_rail[i] = INF
         t_pocket[i] = INF
@@ -189,10 +174,6 @@ def _refresh_ball(i, skip, t, pos, vel, spin, motion, hz, vz, segments, jaws, po
             if not handled:
                 dt = ball_ball_time(x, y, vx, vy, ax, ay, pos[j, 0], pos[j, 1], vel[j, 0], vel[j, 1],
                                     acc[j, 0], acc[j, 1], R, window)
-            tij = t + dt
-        elif sj == AIRBORNE and not _boxes_apart(box, i, j, 2.0 * R):
-            dt = ball_ball_time_3d(x, y, R, vx, vy, 0.0, ax, ay, 0.0, pos[j, 0], pos[j, 1], R + hz[j],
-                                   vel[j, 0], vel[j, 1], vz[j], 0.0, 0.0, -p[P_G], R, min(tau, t_trans[j] - t))
             tij = t + dt
         t_pair[i, j] = tij
         t_pair[j, i] = tij
@@ -237,104 +218,13 @@ def _refresh_ball(i, skip, t, pos, vel, spin, motion, hz, vz, segments, jaws, po
 
 
 @njit(cache=True)
-def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, p,
-                 t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, acc, box):
-    """``_refresh_ball`` for an airborne ball: landing, 3-D ball contacts, cushion face / nose / clearing, jaws.
-
-    No pocket capture in the air: a ball over a pocket drops into it when it lands there.
-    """
-    n = pos.shape[0]
-    R = p[P_R]
-    g = p[P_G]
-    zn = p[P_CUSHION_H]
-    tau = landing_time(hz[i], vz[i], g)
-    t_trans[i] = t + tau
-    acc[i, 0] = 0.0
-    acc[i, 1] = 0.0
-    _path_box(i, tau, pos, vel, acc, motion, box)
-    x, y, zc = pos[i, 0], pos[i, 1], R + hz[i]
-    vx, vy, vzi = vel[i, 0], vel[i, 1], vz[i]
-    for j in range(n):
-        if j == i or j == skip:
-            continue
-        tij = INF
-        sj = motion[j]
-        if (sj < POCKETED or sj == AIRBORNE) and not _boxes_apart(box, i, j, 2.0 * R):
-            if sj == AIRBORNE:
-                zj, vzj, azj = R + hz[j], vz[j], -g
-            else:
-                zj, vzj, azj = R, 0.0, 0.0
-            dt = ball_ball_time_3d(x, y, zc, vx, vy, vzi, 0.0, 0.0, -g, pos[j, 0], pos[j, 1], zj, vel[j, 0], vel[j, 1],
-                                   vzj, acc[j, 0], acc[j, 1], azj, R, min(tau, t_trans[j] - t))
-            tij = t + dt
-        t_pair[i, j] = tij
-        t_pair[j, i] = tij
-    best = INF
-    kind = -1
-    ident = -1
-    for k in range(segments.shape[0]):
-        if (min(segments[k, 0], segments[k, 2]) - R > box[i, 1] or max(segments[k, 0], segments[k, 2]) + R < box[i, 0]
-                or min(segments[k, 1], segments[k, 3]) - R > box[i, 3]
-                or max(segments[k, 1], segments[k, 3]) + R < box[i, 2]):
-            continue
-        dt, what = air_cushion_time(x, y, zc, vx, vy, vzi, g, segments[k, 0], segments[k, 1], segments[k, 2],
-                                    segments[k, 3], segments[k, 4], segments[k, 5], R, zn, tau)
-        if dt < best:
-            best, ident = dt, k
-            kind = EV_CUSHION if what == AIR_FACE else (EV_OFF_TABLE if what == AIR_CLEAR else EV_NOSE)
-    for k in range(jaws.shape[0]):
-        if _circle_off_box(box, i, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R):
-            continue
-        handled, dt = straight_circle_time(x, y, vx, vy, 0.0, 0.0, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
-        if not handled:
-            dt = ball_circle_time(x, y, vx, vy, 0.0, 0.0, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
-        # the jaw is a post as high as the nose: a ball whose centre is above it passes over (its bottom clears
-        # the rounded top by the time it would reach the post's face)
-        if dt < best and zc + vzi * dt - 0.5 * g * dt * dt <= zn:
-            best, kind, ident = dt, EV_JAW, k
-    t_rail[i] = t + best
-    rail_kind[i] = kind
-    rail_id[i] = ident
-    t_pocket[i] = INF
-
-
-@njit(cache=True, inline="always")
-def _vertical(i, vzi, vel, spin, motion, hz, vz, p):
-    """Ball i on the cloth that an impulse gave the vertical velocity vzi: into the slate it bounces
-    (``slate_bounce``); it leaves the cloth if it rises at least min_bounce_height (returns True), else the
-    cloth absorbs vzi and the ball's motion is reclassified, as in the flat model."""
-    if vzi < 0.0:
-        vx, vy, up, wx, wy, wz, air = slate_bounce(vel[i, 0], vel[i, 1], vzi, spin[i, 0], spin[i, 1], spin[i, 2], p)
-        if air:
-            vel[i, 0] = vx
-            vel[i, 1] = vy
-            spin[i, 0] = wx
-            spin[i, 1] = wy
-            spin[i, 2] = wz
-        vzi = up
-    hz[i] = 0.0
-    if rises(vzi, p):
-        motion[i] = AIRBORNE
-        vz[i] = vzi
-        return True
-    vz[i] = 0.0
-    _reclassify(i, vel, spin, motion, p)
-    return False
-
-
-@njit(cache=True)
-def _advance_all(pos, vel, spin, motion, hz, vz, dt, p):
+def _advance_all(pos, vel, spin, motion, dt, p):
     """Move every ball dt seconds along its current closed-form trajectory."""
     if dt <= 0.0:
         return
     for i in range(pos.shape[0]):
         st = motion[i]
         if st == STATIONARY or st >= POCKETED:
-            if st == AIRBORNE:
-                pos[i, 0] += vel[i, 0] * dt
-                pos[i, 1] += vel[i, 1] * dt
-                hz[i] += vz[i] * dt - 0.5 * p[P_G] * dt * dt
-                vz[i] -= p[P_G] * dt
             continue
         x, y, vx, vy, wx, wy, wz = evolve(st, pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1],
                                           spin[i, 0], spin[i, 1], spin[i, 2], dt, p)
@@ -451,16 +341,156 @@ def _part_pair(a, b, pos, vel, spin, p):
             spin[i, 1] = 0.0
 
 
+@njit(cache=True, inline="always")
+def _next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket):
+    """The earliest cached event, ties in the fixed order of the module notes: (time, kind, ball a, ball b).
+
+    This and ``_resolve`` / ``_safety_net`` are the steps of ``simulate_kernel`` for the airborne loop
+    (air_loop.py); the flat kernel keeps them written out inline, so that flat shots run main's code
+    unchanged (a call boundary cost ~3 % there). test_physics_flat_identity runs the flat reference
+    shots through both loops: they must agree bit for bit.
+    """
+    n = t_trans.shape[0]
+    te = INF
+    kind = -1
+    a = -1
+    b = -1
+    for i in range(n):
+        if t_trans[i] < te:
+            te, kind, a, b = t_trans[i], 100, i, -1
+    for i in range(n):
+        for j in range(i + 1, n):
+            if t_pair[i, j] < te:
+                te, kind, a, b = t_pair[i, j], EV_BALL_BALL, i, j
+    for i in range(n):
+        if t_rail[i] < te:
+            te, kind, a, b = t_rail[i], rail_kind[i], i, -1
+    for i in range(n):
+        if t_pocket[i] < te:
+            te, kind, a, b = t_pocket[i], EV_POCKET, i, -1
+    return te, kind, a, b
+
+
+@njit(cache=True, inline="always")
+def _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail_id, pocket_id, last_pair_time,
+             last_rail_time, last_zeno_time, last_zeno_with, p):
+    """Resolve an event of balls on the cloth in place (a motion transition, a ball–ball contact, a cushion or
+    jaw impact, a pocket drop): returns (the kind to log, its target)."""
+    target = -1
+    if kind == 100:
+        st = motion[a]
+        nst, vx, vy, wx, wy, wz = end_transition(st, vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], p)
+        vel[a, 0] = vx
+        vel[a, 1] = vy
+        spin[a, 0] = wx
+        spin[a, 1] = wy
+        spin[a, 2] = wz
+        motion[a] = nst
+        if st == SLIDING:
+            kind = EV_SLIDE_ROLL
+        elif st == ROLLING:
+            kind = EV_ROLL_SPIN if nst == SPINNING else EV_ROLL_STOP
+        else:
+            kind = EV_SPIN_STOP
+    elif kind == EV_BALL_BALL:
+        since = t - last_pair_time[a, b]
+        chained = since <= CHAIN_WINDOW
+        last_pair_time[a, b] = t
+        approach = (vel[a, 0] - vel[b, 0]) * (pos[b, 0] - pos[a, 0]) + (vel[a, 1] - vel[b, 1]) * (pos[b, 1] - pos[a, 1])
+        zeno = since <= ZENO_WINDOW and approach < ZENO_SPEED * 2.0 * p[P_R]
+        e = 1.0 if chained else p[P_EB]
+        r = ball_ball(pos[a, 0], pos[a, 1], vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2],
+                      pos[b, 0], pos[b, 1], vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2], e, p)
+        vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2] = r[0], r[1], r[2], r[3], r[4]
+        vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2] = r[5], r[6], r[7], r[8], r[9]
+        if zeno:
+            _snap_to_rolling(a, vel, spin, p)
+            _snap_to_rolling(b, vel, spin, p)
+            _part_pair(a, b, pos, vel, spin, p)
+            _sustained(a, b, t, last_zeno_time, last_zeno_with, vel, spin)
+            _sustained(b, a, t, last_zeno_time, last_zeno_with, vel, spin)
+        _reclassify(a, vel, spin, motion, p)
+        _reclassify(b, vel, spin, motion, p)
+    elif kind == EV_CUSHION or kind == EV_JAW:
+        target = rail_id[a]
+        if kind == EV_CUSHION:
+            nx = segments[target, 4]
+            ny = segments[target, 5]
+        else:
+            nx = pos[a, 0] - jaws[target, 0]
+            ny = pos[a, 1] - jaws[target, 1]
+            d = math.hypot(nx, ny)
+            nx /= d
+            ny /= d
+        zeno = (t - last_rail_time[a] <= ZENO_WINDOW
+                and -(vel[a, 0] * nx + vel[a, 1] * ny) < ZENO_SPEED)
+        last_rail_time[a] = t
+        if kind == EV_CUSHION:
+            vx, vy, wx, wy, wz = ball_cushion(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny, p)
+        else:
+            vx, vy, wx, wy, wz = ball_jaw(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny,
+                                          jaws[target, 2], p)
+        vel[a, 0] = vx
+        vel[a, 1] = vy
+        spin[a, 0] = wx
+        spin[a, 1] = wy
+        spin[a, 2] = wz
+        if zeno:
+            _end_rail_contact(a, nx, ny, vel, spin, p)
+            _sustained(a, (RAIL_CONTACT if kind == EV_CUSHION else JAW_CONTACT) + target, t, last_zeno_time,
+                       last_zeno_with, vel, spin)
+        _reclassify(a, vel, spin, motion, p)
+    else:  # pocket
+        target = pocket_id[a]
+        motion[a] = POCKETED
+        pocket[a] = target
+        vel[a, 0] = 0.0
+        vel[a, 1] = 0.0
+        spin[a, 0] = 0.0
+        spin[a, 1] = 0.0
+        spin[a, 2] = 0.0
+    return kind, target
+
+
+@njit(cache=True)
+def _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
+                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
+    """After the last event: a ball off the playing surface is flagged and taken off; one in a capture circle
+    drops. Returns (number of events, flags)."""
+    n = pos.shape[0]
+    for i in range(n):
+        if motion[i] >= POCKETED:
+            continue
+        code, k = ball_region(pos[i, 0], pos[i, 1], width, length, segments, jaws, pockets, p[P_R], CONTACT_BAND)
+        if code == OK:
+            continue
+        vel[i, 0] = vel[i, 1] = 0.0
+        spin[i, 0] = spin[i, 1] = spin[i, 2] = 0.0
+        if code == IN_POCKET:
+            motion[i] = POCKETED
+            pocket[i] = k
+            kind = EV_POCKET
+        else:
+            motion[i] = OFF_TABLE
+            pocket[i] = -1
+            kind = EV_OFF_TABLE
+            flags |= FLAG_UNRESOLVED
+        if count < ev_time.shape[0]:
+            _record(count, t, kind, i, -1, k, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+        count += 1
+    return count, flags
+
+
 @njit(cache=True)
 def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, p,
-                    max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
+                    max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
     """Simulate one shot in place. Returns (number of events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP |
     FLAG_UNRESOLVED).
 
     pos (n, 2), vel (n, 2), spin (n, 3), motion (n,), pocket (n,) are updated in place; shot is
     (V0, phi [rad], theta [rad], a, b), applied to ball 0 when ``strike``; p is PhysicsParams.to_array().
-    ev_air (rows, 4) gets the height of the bottom above the cloth and the vertical velocity of ball_a and
-    ball_b after each event (zero on the cloth). The first len(ev_time) events are written to the ev_* buffers; later ones are simulated but not
+    The first len(ev_time) events are written to the ev_* buffers; later ones are simulated but not
     logged (the caller reruns with a larger log when it needs them all), so the physics never
     depends on the log's size.
     """
@@ -479,9 +509,6 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
     last_rail_time = contact_memory[0]  # time and with what (a contact id as a float)
     last_zeno_time = contact_memory[1]
     last_zeno_with = contact_memory[2]
-    air = np.zeros((2, n))  # per ball: height of its bottom above the cloth [m], vertical velocity [m/s]
-    hz = air[0]
-    vz = air[1]
     t = 0.0
     count = 0
     flags = 0
@@ -489,37 +516,28 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
         if motion[i] < POCKETED:
             _reclassify(i, vel, spin, motion, p)
     if strike:
-        vx, vy, vzs, wx, wy, wz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)
+        vx, vy, _vz, wx, wy, wz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)
         vel[0, 0] = vx
         vel[0, 1] = vy
         spin[0, 0] = wx
         spin[0, 1] = wy
         spin[0, 2] = wz
-        jumped = _vertical(0, vzs, vel, spin, motion, hz, vz, p)
+        _reclassify(0, vel, spin, motion, p)
         if count < ev_time.shape[0]:
-            _record(count, 0.0, EV_STICK, 0, -1, -1, pos, vel, spin, motion, hz, vz,
-                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air)
+            _record(count, 0.0, EV_STICK, 0, -1, -1, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
         count += 1
-        if jumped:
-            if count < ev_time.shape[0]:
-                _record(count, 0.0, EV_AIRBORNE, 0, -1, -1, pos, vel, spin, motion, hz, vz,
-                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air)
-            count += 1
     # Transition times first, so that pair windows see every ball's own horizon.
     for i in range(n):
-        if motion[i] == AIRBORNE:
-            t_trans[i] = landing_time(hz[i], vz[i], p[P_G])
-            acc[i, 0] = acc[i, 1] = 0.0
-            _path_box(i, t_trans[i], pos, vel, acc, motion, box)
-        elif motion[i] < POCKETED:
+        if motion[i] < POCKETED:
             t_trans[i] = transition_time(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], spin[i, 2], p)
             ax, ay = acceleration(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], p)
             acc[i, 0] = ax
             acc[i, 1] = ay
             _path_box(i, t_trans[i], pos, vel, acc, motion, box)
     for i in range(n):
-        if motion[i] < POCKETED or motion[i] == AIRBORNE:  # caches start at inf: balls off the table need none
-            _refresh_ball(i, -1, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+        if motion[i] < POCKETED:  # caches start at inf: balls off the table need no refresh
+            _refresh_ball(i, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                           t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     while True:
         # next event
@@ -543,95 +561,17 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
         if te == INF:
             break
         if te > max_time:
-            _advance_all(pos, vel, spin, motion, hz, vz, max_time - t, p)
+            _advance_all(pos, vel, spin, motion, max_time - t, p)
             t = max_time
             flags |= FLAG_TIME_CAP
             break
         if count >= max_events:
             flags |= FLAG_EVENT_CAP
             break
-        _advance_all(pos, vel, spin, motion, hz, vz, te - t, p)
+        _advance_all(pos, vel, spin, motion, te - t, p)
         t = te
         target = -1
-        leaves = -1  # a ball this event lifts off the cloth (logged as EV_AIRBORNE after the event)
-        if kind == 100 and motion[a] == AIRBORNE:  # landing
-            hz[a] = 0.0
-            vx, vy, up, wx, wy, wz, bounce = slate_bounce(vel[a, 0], vel[a, 1], vz[a], spin[a, 0], spin[a, 1],
-                                                          spin[a, 2], p)
-            vel[a, 0] = vx
-            vel[a, 1] = vy
-            spin[a, 0] = wx
-            spin[a, 1] = wy
-            spin[a, 2] = wz
-            vz[a] = up
-            kind = EV_LANDING
-            code, k = ball_region(pos[a, 0], pos[a, 1], width, length, segments, jaws, pockets, p[P_R], LANDING_TOL)
-            if code == IN_POCKET:
-                kind, target = EV_POCKET, k
-                motion[a] = POCKETED
-                pocket[a] = k
-            elif code != OK:
-                kind = EV_OFF_TABLE
-                motion[a] = OFF_TABLE
-                pocket[a] = -1
-            elif not bounce:
-                _reclassify(a, vel, spin, motion, p)
-            if motion[a] >= POCKETED and motion[a] != AIRBORNE:
-                vel[a, 0] = vel[a, 1] = vz[a] = 0.0
-                spin[a, 0] = spin[a, 1] = spin[a, 2] = 0.0
-        elif kind == EV_BALL_BALL and (motion[a] == AIRBORNE or motion[b] == AIRBORNE):
-            last_pair_time[a, b] = t
-            R = p[P_R]
-            air_a = motion[a] == AIRBORNE
-            air_b = motion[b] == AIRBORNE
-            r3 = ball_ball_3d(pos[a, 0], pos[a, 1], R + hz[a], vel[a, 0], vel[a, 1], vz[a], spin[a, 0], spin[a, 1],
-                              spin[a, 2], pos[b, 0], pos[b, 1], R + hz[b], vel[b, 0], vel[b, 1], vz[b], spin[b, 0],
-                              spin[b, 1], spin[b, 2], p[P_EB], p)
-            vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2] = r3[0], r3[1], r3[3], r3[4], r3[5]
-            vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2] = r3[6], r3[7], r3[9], r3[10], r3[11]
-            if air_a:
-                vz[a] = r3[2]
-            elif _vertical(a, r3[2], vel, spin, motion, hz, vz, p):
-                leaves = a
-            if air_b:
-                vz[b] = r3[8]
-            elif _vertical(b, r3[8], vel, spin, motion, hz, vz, p):
-                leaves = b
-        elif (kind == EV_CUSHION or kind == EV_JAW) and motion[a] == AIRBORNE:  # face or jaw post: vz kept
-            target = rail_id[a]
-            if kind == EV_CUSHION:
-                nx = segments[target, 4]
-                ny = segments[target, 5]
-                vx, vy, wx, wy, wz = ball_cushion(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny, p)
-            else:
-                nx = pos[a, 0] - jaws[target, 0]
-                ny = pos[a, 1] - jaws[target, 1]
-                d = math.hypot(nx, ny)
-                vx, vy, wx, wy, wz = ball_jaw(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx / d, ny / d,
-                                              jaws[target, 2], p)
-            vel[a, 0] = vx
-            vel[a, 1] = vy
-            spin[a, 0] = wx
-            spin[a, 1] = wy
-            spin[a, 2] = wz
-        elif kind == EV_NOSE:
-            target = rail_id[a]
-            kind = EV_CUSHION
-            nx = segments[target, 4]
-            ny = segments[target, 5]
-            d = nx * (pos[a, 0] - segments[target, 0]) + ny * (pos[a, 1] - segments[target, 1])
-            dz = p[P_R] + hz[a] - p[P_CUSHION_H]
-            norm = math.hypot(d, dz)
-            vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], d * nx / norm, d * ny / norm,
-                                                      dz / norm, p[P_EC])
-        elif kind == EV_OFF_TABLE:  # an airborne ball clears a cushion
-            target = rail_id[a]
-            motion[a] = OFF_TABLE
-            pocket[a] = -1
-            hz[a] = 0.0
-            vel[a, 0] = vel[a, 1] = vz[a] = 0.0
-            spin[a, 0] = spin[a, 1] = spin[a, 2] = 0.0
-        elif kind == 100:
+        if kind == 100:
             st = motion[a]
             nst, vx, vy, wx, wy, wz = end_transition(st, vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], p)
             vel[a, 0] = vx
@@ -704,33 +644,16 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             spin[a, 1] = 0.0
             spin[a, 2] = 0.0
         if count < ev_time.shape[0]:
-            _record(count, t, kind, a, b, target, pos, vel, spin, motion, hz, vz,
-                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air)
+            _record(count, t, kind, a, b, target, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
         count += 1
-        if leaves >= 0:
-            if count < ev_time.shape[0]:
-                _record(count, t, EV_AIRBORNE, leaves, -1, -1, pos, vel, spin, motion, hz, vz,
-                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air)
-            count += 1
-        _refresh_ball(a, b, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+        _refresh_ball(a, b, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                       t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
         if b >= 0:
-            _refresh_ball(b, -1, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+            _refresh_ball(b, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                           t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     # safety net: a ball off the playing surface is flagged and taken off; one in a capture circle drops
     for i in range(n):
-        if motion[i] == AIRBORNE:  # a cap stopped the shot with this ball in the air: it cannot be put down
-            motion[i] = OFF_TABLE
-            pocket[i] = -1
-            hz[i] = vz[i] = 0.0
-            vel[i, 0] = vel[i, 1] = 0.0
-            spin[i, 0] = spin[i, 1] = spin[i, 2] = 0.0
-            flags |= FLAG_UNRESOLVED
-            if count < ev_time.shape[0]:
-                _record(count, t, EV_OFF_TABLE, i, -1, -1, pos, vel, spin, motion, hz, vz,
-                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air)
-            count += 1
-            continue
         if motion[i] >= POCKETED:
             continue
         code, k = ball_region(pos[i, 0], pos[i, 1], width, length, segments, jaws, pockets, p[P_R], CONTACT_BAND)
@@ -748,8 +671,8 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             kind = EV_OFF_TABLE
             flags |= FLAG_UNRESOLVED
         if count < ev_time.shape[0]:
-            _record(count, t, kind, i, -1, k, pos, vel, spin, motion, hz, vz,
-                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air)
+            _record(count, t, kind, i, -1, k, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
         count += 1
     return count, flags
 

@@ -124,7 +124,8 @@ def layouts_and_shots(draw):
     while len(pts) < n + 1 and tries < 2000:
         tries += 1
         p = (rng.uniform(R, W - R), rng.uniform(R, L - R))
-        if all((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 >= (2 * R) ** 2 for q in pts):
+        in_pocket = any((p[0] - x) ** 2 + (p[1] - y) ** 2 < r * r for x, y, r in TABLE.pockets)  # not a legal layout
+        if not in_pocket and all((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 >= (2 * R) ** 2 for q in pts):
             pts.append(p)
     state = physics.place_balls(dict(enumerate(pts)))
     phi = draw(st.floats(0.0, 360.0))

@@ -1,5 +1,6 @@
 """Regenerate flat_reference.npz: final states and event logs of flat shots (θ = 0), the reference that the
-airborne model must reproduce bit for bit (generated at commit 3843136, before balls could leave the cloth).
+airborne model must reproduce bit for bit. Generated at main 843c733 (the flat-only simulator; its file is
+byte-identical to the one generated at 3843136: the default models' flat results did not change in between).
 
 Run from the repository root: python tests/physics/data/make_flat_reference.py
 """
@@ -17,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 import physics  # noqa: E402
 from benchmarks.physics_throughput import break_shots, ordinary_shots  # noqa: E402
 
-LOG_COLS = 21  # time, kind, ball_a, ball_b, target, state_a (8), state_b (8): the columns of 3843136's log
+LOG_COLS = 21  # time, kind, ball_a, ball_b, target, state_a (8), state_b (8): the columns of the flat log
 
 
 def reference_shots() -> list[tuple[physics.BallState, physics.Shot]]:
