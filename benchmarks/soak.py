@@ -268,9 +268,9 @@ def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None, ta
         params: physics.PhysicsParams = physics.DEFAULT_PARAMS) -> dict:
     """Simulate and audit ``shots`` random shots; returns the JSON report as a dict."""
     table = TABLES[table_name]()
-    # the planar audits hold on the flat cloth (e_table = 0: no ball leaves it); airborne shots are audited in 3-D
-    # by tests/physics/test_physics_airborne.py
-    params = dataclasses.replace(params, e_table=0.0)
+    # the planar audits hold on the flat cloth (e_table = e_strike = 0: no ball leaves it); airborne shots are audited
+    # in 3-D by audit_airborne (--airborne)
+    params = dataclasses.replace(params, e_table=0.0, e_strike=0.0)
     p = params.to_array()
     W, L, R = table.width, table.length, params.R
     slots = physics.rack_positions(table, params)

@@ -31,7 +31,7 @@ from physics.kernels.loop import (
 )
 from physics.kernels.motion import POCKETED, acceleration, transition_time
 from physics.kernels.resolve import ball_cushion, ball_jaw, cue_strike
-from physics.params import P_CUSHION_H, P_E_TABLE, P_EB, P_EC, P_G, P_R
+from physics.params import P_CUSHION_H, P_E_STRIKE, P_E_TABLE, P_EB, P_EC, P_G, P_R
 
 EV_AIRBORNE, EV_LANDING = 10, 11
 EV_NOSE = 102  # internal: an airborne ball meets a cushion's nose (logged as EV_CUSHION)
@@ -44,7 +44,7 @@ def lifts_off(shot, p):
     """Whether the cue strike ``shot`` (V0, phi, theta, a, b) drives the cue ball into the slate hard enough
     that it bounces up at least min_bounce_height (and so takes this loop)."""
     vz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)[2]
-    return vz < 0.0 and rises(-p[P_E_TABLE] * vz, p)
+    return vz < 0.0 and rises(-p[P_E_STRIKE] * vz, p)
 
 
 @njit(cache=True, inline="always")
@@ -172,12 +172,12 @@ def _advance_air(pos, vel, motion, hz, vz, dt, p):
 
 
 @njit(cache=True, inline="always")
-def _vertical(i, vzi, vel, spin, motion, hz, vz, p):
+def _vertical(i, vzi, e, vel, spin, motion, hz, vz, p):
     """Ball i on the cloth that an impulse gave the vertical velocity vzi: into the slate it bounces
-    (``slate_bounce``); it leaves the cloth if it rises at least min_bounce_height (returns True), else the
+    (``slate_bounce`` with restitution e); it leaves the cloth if it rises at least min_bounce_height (returns True), else the
     cloth absorbs vzi and the ball's motion is reclassified, as in the flat model."""
     if vzi < 0.0:
-        vx, vy, up, wx, wy, wz, air = slate_bounce(vel[i, 0], vel[i, 1], vzi, spin[i, 0], spin[i, 1], spin[i, 2], p)
+        vx, vy, up, wx, wy, wz, air = slate_bounce(vel[i, 0], vel[i, 1], vzi, spin[i, 0], spin[i, 1], spin[i, 2], e, p)
         if air:
             vel[i, 0] = vx
             vel[i, 1] = vy
@@ -243,7 +243,7 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
     spin[0, 0] = wx
     spin[0, 1] = wy
     spin[0, 2] = wz
-    jumped = _vertical(0, vzs, vel, spin, motion, hz, vz, p)
+    jumped = _vertical(0, vzs, p[P_E_STRIKE], vel, spin, motion, hz, vz, p)
     if count < ev_time.shape[0]:
         _record(count, 0.0, EV_STICK, 0, -1, -1, pos, vel, spin, motion,
                 ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
@@ -291,7 +291,7 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
         if kind == 100 and motion[a] == AIRBORNE:  # landing
             hz[a] = 0.0
             vx, vy, up, wx, wy, wz, bounce = slate_bounce(vel[a, 0], vel[a, 1], vz[a], spin[a, 0], spin[a, 1],
-                                                          spin[a, 2], p)
+                                                          spin[a, 2], p[P_E_TABLE], p)
             vel[a, 0] = vx
             vel[a, 1] = vy
             spin[a, 0] = wx
@@ -323,11 +323,11 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
             vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2] = r3[6], r3[7], r3[9], r3[10], r3[11]
             if air_a:
                 vz[a] = r3[2]
-            elif _vertical(a, r3[2], vel, spin, motion, hz, vz, p):
+            elif _vertical(a, r3[2], p[P_E_TABLE], vel, spin, motion, hz, vz, p):
                 leaves = a
             if air_b:
                 vz[b] = r3[8]
-            elif _vertical(b, r3[8], vel, spin, motion, hz, vz, p):
+            elif _vertical(b, r3[8], p[P_E_TABLE], vel, spin, motion, hz, vz, p):
                 leaves = b
         elif (kind == EV_CUSHION or kind == EV_JAW) and motion[a] == AIRBORNE:  # face or jaw post: vz kept
             target = rail_id[a]

@@ -10,6 +10,29 @@ impulse that stops the slip (2/7·m·|u|), whichever is smaller (sliding vs no-s
 rise less than min_bounce_height is absorbed by the cloth, exactly as the flat model absorbs every vertical
 velocity, so a shot in which no ball leaves the cloth is the flat model bit for bit.
 
+Calibration (sources and numbers; README Physics, "Balls in the air"):
+- e_table = 0.5, the restitution of a free ball landing on the slate through the cloth (the issue's ≈ 0.5, the
+  value of jump-shot analyses); u_table = 0.2, the ball–cloth sliding friction of the flat model.
+- e_strike = 0.25, the effective restitution of the cue-driven impact. The strike is instantaneous here, but the
+  tip stays on the ball for about 1 ms (high-speed video: 1–2 ms in the Billiards Digest "Jacksonville
+  experiments", 1999; ≈ 7 frames at 8800 fps, yamazaki-shinji.com 2019, the ball "pressed into the cloth")
+  while the ball compresses the cloth against the slate: the cue's follow-through takes part of the rebound, so
+  a struck ball rises less than a free one (and jump cues are light for that reason). 0.25 is the value that
+  meets both pieces of player evidence we have: a 45° centre-ball jump (b = sin θ: the cue axis through the
+  centre) clears a ball 30 cm away at a jump stroke of 4–5 m/s ("45 degrees to jump a ball about twelve
+  inches away", M. Roque, Viking Cues 2017; at e_strike = 0.2 it needs 6 m/s and more), and the cue ball of a
+  firm break hops ("with a firm break shot the CB will always be airborne or hopping on the way to the rack",
+  and hops again, sometimes off the table, when it meets the rack in the air: Alciatore,
+  billiards.colostate.edu/faq/break/ball-hop), off the table on ≈ 6 % of 9–11 m/s breaks at 0–10° and on none
+  at 0–5° (benchmarks/off_table_rates.py), where 0.5 sent it off on 52 %.
+- min_bounce_height = 1 mm: a rebound lower than that stays in the cloth (it is absorbed, the flat model).
+- Not modelled: the follow-shot hop. A contact between two balls on the cloth lifts neither here, in either
+  loop: the vertical part of its friction impulse (resolve.ball_ball: µ(v)·J_n, µ = 0.00995 + 0.108·e^(−1.088 v),
+  Alciatore TP A-14, capped at m·|slip|/7) is dropped, as the flat model always did. It is small but not always
+  below min_bounce_height: about 0.26 m/s (a 3.5 mm rise) at the worst slip, ≈ 2 m/s, of a 12 m/s full hit;
+  Alciatore's FAQ describes that hop for hard follow shots and breaks hit above centre. Lifting a ball there
+  would hand a flat shot to this loop in mid-shot, which is not built.
+
 The cushion of an airborne ball (a WPA K-66 profile, simplified): a vertical face up to the nose height
 z_n (PhysicsParams.cushion_height) on the cushion line, and above it the rounded nose, taken as the edge
 line at height z_n along the cushion line. A ball whose centre is at or below z_n meets the face (the flat
@@ -28,7 +51,7 @@ from numba import njit
 from physics.kernels.detect import CONTACT_BAND
 from physics.kernels.roots import first_crossing
 from physics.params import (
-    P_E_TABLE, P_G, P_M, P_MIN_BOUNCE, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_U_TABLE,
+    P_G, P_M, P_MIN_BOUNCE, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_U_TABLE,
 )
 
 INF = np.inf
@@ -52,19 +75,20 @@ def rises(vz, p):
 
 
 @njit(cache=True)
-def slate_bounce(vx, vy, vz, wx, wy, wz, p):
-    """A ball meeting the slate at vz < 0: (vx, vy, vz, wx, wy, wz, airborne).
+def slate_bounce(vx, vy, vz, wx, wy, wz, e, p):
+    """A ball meeting the slate at vz < 0 with restitution e (e_table for a landing or a ball driven down by
+    a ball, e_strike for the cue's strike): (vx, vy, vz, wx, wy, wz, airborne).
 
-    Normal impulse J_n = m (1 + e_table)|vz|; friction at the contact point against the slip
+    Normal impulse J_n = m (1 + e)|vz|; friction at the contact point against the slip
     u = v + ω × (−R ẑ), J_t = min(u_table·J_n, 2/7·m·|u|). A rebound below min_bounce_height is
     absorbed with no friction impulse (the flat model's cloth): vz = 0, airborne False.
     """
-    up = -p[P_E_TABLE] * vz
+    up = -e * vz
     if not rises(up, p):
         return vx, vy, 0.0, wx, wy, wz, False
     R = p[P_R]
     m = p[P_M]
-    jn = m * (1.0 + p[P_E_TABLE]) * (-vz)
+    jn = m * (1.0 + e) * (-vz)
     ux = vx - R * wy
     uy = vy + R * wx
     un = math.hypot(ux, uy)

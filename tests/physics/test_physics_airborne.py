@@ -29,7 +29,7 @@ def test_flight_and_bounce_series_are_analytic() -> None:
     assert ev[1].kind == K.BALL_AIRBORNE and ev.state_a[1, 7] == Motion.AIRBORNE
     _, _, vz_strike, _, _, _ = cue_strike(*shot_array(physics.Shot(V0, 90.0, theta)), params_array(P))
     vz0 = ev.air_a[1, 1]
-    assert vz_strike < 0 and vz0 == pytest.approx(-P.e_table * vz_strike, rel=1e-12)  # into the slate, bounced
+    assert vz_strike < 0 and vz0 == pytest.approx(-P.e_strike * vz_strike, rel=1e-12)  # into the slate, bounced
     landings = [i for i in range(len(ev)) if ev[i].kind == K.BALL_LANDING]
     # the bounce series: each flight lasts 2 vz/g, each rebound is e_table times the landing speed
     t, vz = 0.0, vz0
@@ -75,9 +75,11 @@ def test_energy_never_rises_in_the_air_or_on_the_bounces() -> None:
 
 
 def test_a_jump_shot_clears_the_blocking_ball_and_hits_the_one_behind() -> None:
-    state = physics.place_balls({0: (0.6, 0.5), 1: (0.6, 0.7), 2: (0.6, 1.2)})
-    flat = physics.simulate(state, physics.Shot(V0=5.0, phi=90.0))
-    jump = physics.simulate(state, physics.Shot(V0=5.0, phi=90.0, theta=50.0))
+    """The calibration's case (flight.py): a 45° centre-ball jump (b = sin 45°: the cue axis through the centre)
+    at a jump stroke clears a ball 30 cm away ("45 degrees to jump a ball about twelve inches away")."""
+    state = physics.place_balls({0: (0.6, 0.5), 1: (0.6, 0.8), 2: (0.6, 1.3)})
+    flat = physics.simulate(state, physics.Shot(V0=4.5, phi=90.0))
+    jump = physics.simulate(state, physics.Shot(V0=4.5, phi=90.0, theta=45.0, b=0.707))
     first = lambda r: next((e.ball_a, e.ball_b) for e in r.events if e.kind == K.BALL_BALL)  # noqa: E731
     assert first(flat) == (0, 1)
     assert first(jump) == (0, 2)
@@ -91,7 +93,7 @@ def test_a_jump_shot_clears_the_blocking_ball_and_hits_the_one_behind() -> None:
 
 
 def test_a_hard_elevated_shot_into_a_cushion_leaves_the_table() -> None:
-    r = physics.simulate(physics.place_balls({0: (0.6, 1.0)}), physics.Shot(V0=8.0, phi=0.0, theta=55.0))
+    r = physics.simulate(physics.place_balls({0: (0.6, 1.0)}), physics.Shot(V0=8.0, phi=0.0, theta=45.0, b=0.707))
     off = r.events.of_kind(K.BALL_OFF_TABLE)
     assert len(off) == 1 and off[0].ball_a == 0 and off[0].target >= 0
     assert r.state.motion[0] == Motion.OFF_TABLE and not r.unresolved

@@ -14,9 +14,9 @@ from physics.kernels.roots import first_crossing
 P, TABLE = physics.DEFAULT_PARAMS, physics.DEFAULT_TABLE
 L, R = TABLE.length, P.R
 
-# The reproducers are of the flat model (found before balls could leave the cloth): e_table = 0 keeps every ball
-# on the cloth, the cloth absorbing the vertical impulse as it always did.
-FLAT_CLOTH = physics.PhysicsParams(e_table=0.0)
+# The reproducers are of the flat model (found before balls could leave the cloth): e_table = e_strike = 0 keeps
+# every ball on the cloth, the cloth absorbing the vertical impulse as it always did.
+FLAT_CLOTH = physics.PhysicsParams(e_table=0.0, e_strike=0.0)
 REPRODUCERS = {
     # level cue, two balls: the cue ball ended near (3.83, 1.13)
     "two-balls-level": ({0: (1.2084904652181518, 1.8922697278155036), 1: (1.1522275900870644, 1.9023003073094191)},
