@@ -39,8 +39,10 @@ line at height z_n along the cushion line. A ball whose centre is at or below z_
 cushion model resolves it, vertical velocity kept); one whose centre is above z_n meets the nose edge
 (a frictionless impulse along the 3-D normal with restitution e_c, which throws it up or down); one whose
 bottom is above the nose when its centre crosses the cushion line has cleared the cushion: it is off the
-table from that moment (the rail top behind the cushion, TableSpec.rail_width wide, slopes outward; a
-ball that clears the nose lands on it or beyond and does not come back: Motion.OFF_TABLE).
+table from that moment (the rail top behind the cushion slopes outward: a ball that clears the nose lands
+on it or beyond and does not come back: Motion.OFF_TABLE). The rail itself (its width and top height) is not
+modelled: a ball that leaves through a pocket mouth without landing in the pocket's capture circle is taken
+off when it comes down to the cloth's level outside the table, not when it passes the rail.
 """
 
 import math
