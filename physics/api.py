@@ -119,6 +119,16 @@ def native_arrays(state: BallState) -> tuple[np.ndarray, ...]:
     return tuple(converted)
 
 
+def may_lift(shot: Shot, params: PhysicsParams) -> bool:
+    """False when ``shot`` surely leaves the cue ball on the cloth (then the kernel's ``lifts_off`` is not asked):
+    a level cue, or a rebound e_strike·(J/m)·sin θ under √(2 g h_min) even at the strike's largest J/m,
+    2 V0 / (1 + m/M) (a centre hit; resolve.cue_strike). Cheap: most elevated agent shots are flat ones."""
+    if shot.theta <= 0.0:
+        return False
+    bound = params.e_strike * 2.0 * shot.V0 / (1.0 + params.m / params.cue_mass) * math.sin(math.radians(shot.theta))
+    return bound * bound > 2.0 * params.g * params.min_bounce_height
+
+
 def raise_for_code(code: int, i: int, j: int, state: BallState, table: Table, params: PhysicsParams) -> None:
     """Turn a kernel's layout code into the ValueError it stands for (no-op for OK)."""
     if code == NO_CUE_BALL:
@@ -152,8 +162,7 @@ def simulate(
     motion, pocket = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
     initial = np.empty((n, STATE_W))
     p = params_array(params)
-    # a level cue cannot lift the ball: only an elevated strike may take the airborne loop
-    airborne = shot is not None and shot.theta > 0.0 and lifts_off(shot_arr, p)
+    airborne = shot is not None and may_lift(shot, params) and lifts_off(shot_arr, p)
     while True:
         log = np.empty((rows, LOG_W))
         if airborne:
