@@ -27,6 +27,8 @@ def _shot_command(args: argparse.Namespace) -> int:
         "duration_s": round(result.duration, 4),
         "pocketed": [{"ball": e.ball_a, "pocket": physics.POCKET_NAMES[e.target], "t": round(e.time, 4)}
                      for e in result.events.of_kind(physics.EventKind.BALL_POCKET)],
+        "off_table": [e.ball_a for e in result.events.of_kind(physics.EventKind.BALL_OFF_TABLE)],
+        "airborne": len(result.events.of_kind(physics.EventKind.BALL_AIRBORNE)),
         "first_contact": next(([e.ball_a, e.ball_b] for e in result.events
                                if e.kind == physics.EventKind.BALL_BALL), None),
         "hit_event_cap": result.hit_event_cap,
@@ -40,7 +42,8 @@ def _shot_command(args: argparse.Namespace) -> int:
     if args.png:
         from nineball_env.render import Renderer, save_png
 
-        frame = Renderer(table).draw(result.state, result)
+        renderer = Renderer(table)
+        frame = mark_flights(renderer, renderer.draw(result.state, result), result)
         try:
             from agents.replay import MissingExtra, shot_legend
 
@@ -50,6 +53,23 @@ def _shot_command(args: argparse.Namespace) -> int:
         save_png(frame, args.png)
         print(f"wrote {args.png}", file=sys.stderr)
     return 0
+
+
+def mark_flights(renderer, frame: np.ndarray, result) -> np.ndarray:
+    """Mark where balls left the cloth and landed (white dots) and where they left the table (red dots) on a
+    drawing of the shot: the trails are drawn in the plane, so these show the jumps."""
+    import physics
+    from nineball_env.render import fill_disc
+
+    colours = {physics.EventKind.BALL_AIRBORNE: (255, 255, 255), physics.EventKind.BALL_LANDING: (255, 255, 255),
+               physics.EventKind.BALL_OFF_TABLE: (230, 30, 30)}
+    ev = result.events
+    for i in range(len(ev)):
+        colour = colours.get(physics.EventKind(int(ev.kind[i])))
+        if colour is not None:
+            row, col = renderer.to_px(ev.state_a[i, 0:2])
+            fill_disc(frame, row, col, 3.5, colour)
+    return frame
 
 
 def event_row(event) -> dict:

@@ -9,7 +9,14 @@ NaN, no two balls overlap by more than 1 µm and the total energy never rises; a
 state is a legal layout (the one the next shot starts from) and no ball had to be taken off the table
 (``unresolved``). Prints JSON.
 
-Run: python benchmarks/soak.py --shots 1000000 --seed 0
+``--airborne N`` adds N random shots with balls in the air (the same generator, the default model: the cue
+strike, landings, 3-D contacts, cushion noses and balls leaving the table), simulated one by one with
+``physics.simulate`` (a batch's logs hold no heights) and audited in 3-D by ``audit_air_shot``: no NaN, no two
+balls closer than 2R − 1 µm in 3-D at every event and at AIR_SAMPLES sampled times (no tunnelling), a ball
+on the cloth inside the cushions, one in the air inside the cushion lines and above the cloth, the total
+energy (in the air: vertical speed and height m·g·h included) never rising, and a legal layout at rest.
+
+Run: python benchmarks/soak.py --shots 1000000 --seed 0 [--airborne 100000]
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 import physics  # noqa: E402
 from physics.kernels.layout import IN_POCKET, NOT_FINITE, OK, OUTSIDE, OVERLAP, check_layout  # noqa: E402
 from physics.kernels.motion import POCKETED, STATIONARY, evolve, transition_time  # noqa: E402
-from physics.params import BALL_BALL_MODELS, CUSHION_MODELS, P_M, P_R  # noqa: E402
+from physics.params import BALL_BALL_MODELS, CUSHION_MODELS, P_CUSHION_H, P_G, P_M, P_R  # noqa: E402
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET  # noqa: E402
 from physics.validate import OVERLAP_TOL  # noqa: E402
 
@@ -261,6 +268,190 @@ def audit_batch(inits, logs, n_events, finals, capped, samples, p, W, L, segment
                        pockets, audits[b])
 
 
+AIRBORNE = 5  # physics.Motion.AIRBORNE
+AIR_SAMPLES = 64  # sampled times per airborne shot, besides every event time
+
+
+@njit(cache=True)
+def _at3(seg, seg_air, seg_t, i, t, p):
+    """Ball i at time t in 3-D: (x, y, h, vx, vy, vz, wx, wy, wz); in the air a parabola, on the cloth ``_at``."""
+    dt = t - seg_t[i]
+    if int(seg[i, 7]) == AIRBORNE and dt > 0.0:
+        g = p[P_G]
+        return (seg[i, 0] + seg[i, 2] * dt, seg[i, 1] + seg[i, 3] * dt, seg_air[i, 0] + seg_air[i, 1] * dt - 0.5 * g * dt * dt,
+                seg[i, 2], seg[i, 3], seg_air[i, 1] - g * dt, seg[i, 4], seg[i, 5], seg[i, 6])
+    if int(seg[i, 7]) == AIRBORNE:
+        return (seg[i, 0], seg[i, 1], seg_air[i, 0], seg[i, 2], seg[i, 3], seg_air[i, 1], seg[i, 4], seg[i, 5],
+                seg[i, 6])
+    x, y, vx, vy, wx, wy, wz = _at(seg, seg_t, i, t, p)
+    return x, y, 0.0, vx, vy, 0.0, wx, wy, wz
+
+
+@njit(cache=True)
+def _check_at3(seg, seg_air, seg_t, t, p, W, L, segments, jaws, pockets, pos, vel, spin, motion, h, audit):
+    """3-D check of every ball at time t: NaN, 3-D overlap, inside the table (on the cloth: the layout check;
+    in the air: within the cushion lines, over a pocket mouth or above the noses, not below the cloth)."""
+    n = seg.shape[0]
+    R = p[P_R]
+    for i in range(n):
+        x, y, z, vx, vy, vz, wx, wy, wz = _at3(seg, seg_air, seg_t, i, t, p)
+        pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1] = x, y, vx, vy
+        spin[i, 0], spin[i, 1], spin[i, 2] = wx, wy, wz
+        h[i] = z
+        motion[i] = int(seg[i, 7])
+        for v in (x, y, z, vx, vy, vz, wx, wy, wz):
+            if not math.isfinite(v):
+                audit[A_NAN] = 1
+                return
+    for i in range(n):
+        if motion[i] >= POCKETED and motion[i] != AIRBORNE:
+            continue
+        if motion[i] == AIRBORNE:
+            # inside the cushion lines, over a pocket's mouth (it reaches behind them), above the cushion noses,
+            # or more than 2R beyond the lines: it left through a pocket mouth and is over the rail or the floor,
+            # off the table, and is logged so when it comes down (a ball just behind a line below the nose
+            # went through a cushion: that is what this catches)
+            beyond = max(-pos[i, 0], pos[i, 0] - W, -pos[i, 1], pos[i, 1] - L)
+            inside = beyond <= RUN_TOL or R + h[i] > p[P_CUSHION_H] or beyond > 2.0 * R
+            for q in range(pockets.shape[0]):
+                if math.hypot(pos[i, 0] - pockets[q, 0], pos[i, 1] - pockets[q, 1]) <= pockets[q, 2] + R:
+                    inside = True
+            if not inside or h[i] < -RUN_TOL:
+                audit[A_OUT_RUN] = 1
+        for j in range(i + 1, n):
+            if motion[j] >= POCKETED and motion[j] != AIRBORNE:
+                continue
+            dx, dy, dz = pos[i, 0] - pos[j, 0], pos[i, 1] - pos[j, 1], h[i] - h[j]
+            if dx * dx + dy * dy + dz * dz < (2.0 * R - RUN_TOL) ** 2:
+                audit[A_OVERLAP_RUN] = 1
+    for i in range(n):  # the cloth's layout check, without the balls in the air (they are checked above)
+        if motion[i] == AIRBORNE:
+            motion[i] = POCKETED
+    for _ in range(n):
+        code, i, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, R, RUN_TOL)
+        if code != IN_POCKET:
+            break
+        motion[i] = POCKETED
+    if code == OUTSIDE:
+        audit[A_OUT_RUN] = 1
+    elif code == NOT_FINITE:
+        audit[A_NAN] = 1
+
+
+@njit(cache=True)
+def _energy3(m, R, g, s):
+    x, y, z, vx, vy, vz, wx, wy, wz = s
+    return 0.5 * m * (vx * vx + vy * vy + vz * vz) + 0.2 * m * R * R * (wx * wx + wy * wy + wz * wz) + m * g * z
+
+
+@njit(cache=True)
+def audit_air_shot(init, log, air, n_events, final, samples, p, W, L, segments, jaws, pockets, audit):
+    """``audit_shot`` in 3-D for a shot with balls in the air: ``air`` is its EventLog.air (n_events, 4)."""
+    n = init.shape[0]
+    R = p[P_R]
+    m = p[P_M]
+    g = p[P_G]
+    seg = np.empty((n, 8))
+    seg_air = np.zeros((n, 2))
+    seg_t = np.zeros(n)
+    for i in range(n):
+        for c in range(8):
+            seg[i, c] = init[i, c]
+    pos = np.empty((n, 2))
+    vel = np.empty((n, 2))
+    spin = np.empty((n, 3))
+    h = np.empty(n)
+    motion = np.empty(n, dtype=np.int64)
+    e_prev = np.inf
+    s = 0
+    for k in range(n_events):
+        te = log[k, 0]
+        while s < samples.shape[0] and samples[s] < te:
+            _check_at3(seg, seg_air, seg_t, samples[s], p, W, L, segments, jaws, pockets, pos, vel, spin, motion, h,
+                       audit)
+            s += 1
+        e_pre = 0.0
+        for i in range(n):
+            if int(seg[i, 7]) < POCKETED or int(seg[i, 7]) == AIRBORNE:
+                e_pre += _energy3(m, R, g, _at3(seg, seg_air, seg_t, i, te, p))
+        for which in range(2):
+            ball = int(log[k, 2 + which])
+            if ball < 0:
+                continue
+            for c in range(8):
+                seg[ball, c] = log[k, 5 + 8 * which + c]
+            seg_air[ball, 0] = air[k, 2 * which]
+            seg_air[ball, 1] = air[k, 2 * which + 1]
+            seg_t[ball] = te
+        e_post = 0.0
+        for i in range(n):
+            if int(seg[i, 7]) < POCKETED or int(seg[i, 7]) == AIRBORNE:
+                e_post += _energy3(m, R, g, _at3(seg, seg_air, seg_t, i, te, p))
+        if int(log[k, 1]) != 0:  # the stick adds energy; nothing else may
+            if e_post > e_prev * (1.0 + ENERGY_TOL) + 1e-15 or e_pre > e_prev * (1.0 + ENERGY_TOL) + 1e-15:
+                audit[A_ENERGY] = 1
+        e_prev = e_post
+        _check_at3(seg, seg_air, seg_t, te, p, W, L, segments, jaws, pockets, pos, vel, spin, motion, h, audit)
+    while s < samples.shape[0]:
+        _check_at3(seg, seg_air, seg_t, samples[s], p, W, L, segments, jaws, pockets, pos, vel, spin, motion, h, audit)
+        s += 1
+    for i in range(n):  # at rest: nobody in the air, a legal layout for the next shot
+        pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1] = final[i, 0], final[i, 1], final[i, 2], final[i, 3]
+        spin[i, 0], spin[i, 1], spin[i, 2] = final[i, 4], final[i, 5], final[i, 6]
+        motion[i] = int(final[i, 7]) if final[i, 7] == final[i, 7] else -1
+        for c in range(9):
+            if not math.isfinite(final[i, c]):
+                audit[A_NAN] = 1
+        if STATIONARY < motion[i] < POCKETED or motion[i] == AIRBORNE:
+            audit[A_NOT_AT_REST] = 1
+    if audit[A_NAN] == 0:
+        code, _, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, R, OVERLAP_TOL)
+        if code == OUTSIDE or code == IN_POCKET:
+            audit[A_OUT_REST] = 1
+        elif code == OVERLAP:
+            audit[A_OVERLAP_REST] = 1
+
+
+def run_airborne(shots: int, seed: int, table_name: str = "nine",
+                 params: physics.PhysicsParams = physics.DEFAULT_PARAMS) -> dict:
+    """Simulate and audit ``shots`` random shots with the airborne model, in 3-D; returns the JSON report."""
+    table = TABLES[table_name]()
+    p = params.to_array()
+    W, L, R = table.width, table.length, params.R
+    slots = physics.rack_positions(table, params)
+    states = np.empty((shots, physics.N_BALLS, 9))
+    rows = np.empty((shots, 5))
+    generate(seed * 1_000_003 + 7, shots, physics.N_BALLS, W, L, R, table.segments, table.jaws, table.pockets, slots,
+             MAX_SPEED, MAX_ELEVATION, MAX_TIP_OFFSET, states, rows)
+    rng = np.random.default_rng((seed, 7))
+    totals = np.zeros(N_AUDIT, dtype=np.int64)
+    flew = off = caps = unresolved = 0
+    examples: list[dict] = []
+    t0 = time.perf_counter()
+    for k in range(shots):
+        shot = physics.Shot(V0=float(rows[k, 0]), phi=float(rows[k, 1]), theta=float(rows[k, 2]), a=float(rows[k, 3]),
+                            b=float(rows[k, 4]))
+        r = physics.simulate(physics.BallState.from_packed(states[k]), shot, table, params)
+        audit = np.zeros(N_AUDIT, dtype=np.int64)
+        ev = r.events
+        air = ev.air if ev.air is not None else np.zeros((len(ev), 4))
+        audit_air_shot(states[k], ev.rows, air, len(ev), r.state.packed(), np.sort(rng.random(AIR_SAMPLES) * r.duration),
+                       p, W, L, table.segments, table.jaws, table.pockets, audit)
+        totals += audit
+        flew += ev.air is not None
+        off += bool(np.any(ev.kind == physics.EventKind.BALL_OFF_TABLE))
+        caps += r.hit_event_cap or r.hit_time_cap
+        unresolved += r.unresolved
+        if (audit.any() or r.unresolved) and len(examples) < 10:
+            examples.append({"index": k, "problems": [AUDIT_NAMES[a] for a in np.flatnonzero(audit)]
+                             + (["unresolved"] if r.unresolved else []), "shot": rows[k].tolist(),
+                             "balls": {int(i): states[k, i, 0:2].tolist() for i in range(physics.N_BALLS)
+                                       if states[k, i, 7] < POCKETED}})
+    return {"airborne_shots": shots, "with_a_ball_in_the_air": flew, "with_a_ball_off_the_table": off,
+            **{name: int(totals[a]) for a, name in enumerate(AUDIT_NAMES)}, "unresolved": unresolved, "caps": caps,
+            "samples_per_shot": AIR_SAMPLES, "wall_s": round(time.perf_counter() - t0, 1), "examples": examples}
+
+
 TABLES = {"nine": physics.Table.nine_foot, "eight": physics.Table.eight_foot, "seven": physics.Table.seven_foot}
 
 
@@ -268,6 +459,9 @@ def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None, ta
         params: physics.PhysicsParams = physics.DEFAULT_PARAMS) -> dict:
     """Simulate and audit ``shots`` random shots; returns the JSON report as a dict."""
     table = TABLES[table_name]()
+    # the planar audits hold on the flat cloth (e_table = e_strike = 0: no ball leaves it); airborne shots are audited
+    # in 3-D by audit_airborne (--airborne)
+    params = dataclasses.replace(params, e_table=0.0, e_strike=0.0)
     p = params.to_array()
     W, L, R = table.width, table.length, params.R
     slots = physics.rack_positions(table, params)
@@ -344,12 +538,15 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--cushion-model", choices=CUSHION_MODELS, default=physics.DEFAULT_PARAMS.cushion_model)
     parser.add_argument("--ball-ball-model", choices=BALL_BALL_MODELS, default=physics.DEFAULT_PARAMS.ball_ball_model)
     parser.add_argument("--json", type=str, default=None, help="also write the report to this file")
+    parser.add_argument("--airborne", type=int, default=0, help="also audit this many shots with balls in the air, in 3-D")
     args = parser.parse_args(argv)
     if args.shots < 1:
         parser.error("--shots: expected a positive integer")
     params = dataclasses.replace(physics.DEFAULT_PARAMS, cushion_model=args.cushion_model,
                                  ball_ball_model=args.ball_ball_model)
     report = run(args.shots, args.seed, args.chunk, args.threads, args.table, params)
+    if args.airborne > 0:
+        report["airborne"] = run_airborne(args.airborne, args.seed, args.table, params)
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:

@@ -10,12 +10,18 @@ index   name            physical value                          read when
 1       ``SPEED``       V0 = v_min + (u+1)/2·(v_max − v_min)    every shot
 2       ``SIDE``        a = tip_max·u (fraction of R, + right)  every shot
 3       ``VERTICAL``    b = tip_max·u (+ follow, − draw)        every shot
-4       ``ELEVATION``   theta = (u+1)/2·theta_max deg           every shot
+4       ``ELEVATION``   theta = (u+1)/2·theta_max deg (0–70°)   every shot
 5       ``PLACE_X``     x over [R, width − R]                   ball in hand (kitchen or anywhere)
 6       ``PLACE_Y``     y over [R, head string] / [R, L − R]    ball in hand (kitchen / anywhere)
 7       ``PUSH_OUT``    u > 0 declares a push-out               the shot right after a legal break
 8       ``PASS_BACK``   u > 0 passes the shot back              the choice after the opponent's push-out
 ======  ==============  ======================================  ==========================================
+
+The default elevation range, 0–70°, holds jump shots (jump cues work at 45–70°; with follow, VERTICAL near +1,
+the cue axis is close to the centre and a 45–62° stroke at 5–8 m/s jumps a ball 30 cm away). u = −1 is a
+level cue at any range, so agents that shoot level encode and decode the same shots as before. The range
+before balls could leave the cloth, 0–30°, is ``LEGACY_SCALE`` (pass it as ``action_scale`` to replay
+actions recorded on it).
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ class ActionScale:
     v_min: float = 0.5
     v_max: float = 10.0
     tip_max: float = 0.5
-    theta_max: float = 30.0
+    theta_max: float = 70.0
 
     def __post_init__(self) -> None:
         for name in ("v_min", "v_max", "tip_max", "theta_max"):
@@ -60,6 +66,8 @@ class ActionScale:
 
 
 DEFAULT_SCALE = ActionScale()
+#: The elevation range of the flat-only simulator (0–30°), kept for actions and recordings made on it.
+LEGACY_SCALE = ActionScale(theta_max=30.0)
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ class NineBallEnv(gym.Env):
     | 1     | SPEED       | V0 = 0.5 + (u+1)/2 · 9.5 m/s (0.5 … 10 m/s)           | every shot                       |
     | 2     | SIDE        | a = 0.5·u (tip offset, fraction of R, + right)        | every shot                       |
     | 3     | VERTICAL    | b = 0.5·u (+ follow, − draw)                          | every shot                       |
-    | 4     | ELEVATION   | theta = (u+1)/2 · 30 deg                              | every shot                       |
+    | 4     | ELEVATION   | theta = (u+1)/2 · 70 deg (jump shots at 45–70)        | every shot                       |
     | 5     | PLACE_X     | x from R to width − R                                 | ball in hand                     |
     | 6     | PLACE_Y     | y from R to the head string (break) or length − R     | ball in hand                     |
     | 7     | PUSH_OUT    | u > 0 declares a push-out                             | the shot after a legal break     |

@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from physics.events import EventLog, SimResult
-from physics.kernels.entry import LOG_W, NO_CUE_BALL, STATE_W, run_arrays
+from physics.kernels.air_loop import lifts_off
+from physics.kernels.entry import AIR_LOG_W, LOG_W, NO_CUE_BALL, STATE_W, run_arrays, run_arrays_air
 from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP, FLAG_UNRESOLVED
 from physics.kernels.motion import evolve_ball
 from physics.params import DEFAULT_PARAMS, PhysicsParams
@@ -118,6 +119,16 @@ def native_arrays(state: BallState) -> tuple[np.ndarray, ...]:
     return tuple(converted)
 
 
+def may_lift(shot: Shot, params: PhysicsParams) -> bool:
+    """False when ``shot`` surely leaves the cue ball on the cloth (then the kernel's ``lifts_off`` is not asked):
+    a level cue, or a rebound e_strike·(J/m)·sin θ under √(2 g h_min) even at the strike's largest J/m,
+    2 V0 / (1 + m/M) (a centre hit; resolve.cue_strike). Cheap: most elevated agent shots are flat ones."""
+    if shot.theta <= 0.0:
+        return False
+    bound = params.e_strike * 2.0 * shot.V0 / (1.0 + params.m / params.cue_mass) * math.sin(math.radians(shot.theta))
+    return bound * bound > 2.0 * params.g * params.min_bounce_height
+
+
 def raise_for_code(code: int, i: int, j: int, state: BallState, table: Table, params: PhysicsParams) -> None:
     """Turn a kernel's layout code into the ValueError it stands for (no-op for OK)."""
     if code == NO_CUE_BALL:
@@ -150,18 +161,27 @@ def simulate(
     pos, vel, spin = np.empty((n, 2)), np.empty((n, 2)), np.empty((n, 3))
     motion, pocket = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
     initial = np.empty((n, STATE_W))
+    p = params_array(params)
+    airborne = shot is not None and may_lift(shot, params) and lifts_off(shot_arr, p)
     while True:
         log = np.empty((rows, LOG_W))
-        count, flags, code, i, j = run_arrays(
-            *arrays, shot_arr, shot is not None,
-            table.segments, table.jaws, table.pockets, params_array(params), table.spec.width, table.spec.length,
-            OVERLAP_TOL, int(max_events), float(max_time), log, pos, vel, spin, motion, pocket, initial,
-        )
+        if airborne:
+            air = np.zeros((rows, AIR_LOG_W))
+            count, flags, code, i, j = run_arrays_air(
+                *arrays, shot_arr, table.segments, table.jaws, table.pockets, p, table.spec.width, table.spec.length,
+                OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin, motion, pocket, initial,
+            )
+        else:
+            count, flags, code, i, j = run_arrays(
+                *arrays, shot_arr, shot is not None,
+                table.segments, table.jaws, table.pockets, p, table.spec.width, table.spec.length,
+                OVERLAP_TOL, int(max_events), float(max_time), log, pos, vel, spin, motion, pocket, initial,
+            )
         raise_for_code(code, i, j, state, table, params)
         if count <= rows:
             break
         rows = count  # rerun (deterministically) with a log that holds every event
-    return SimResult(initial, BallState(pos, vel, spin, motion, pocket), EventLog(log[:count]),
+    return SimResult(initial, BallState(pos, vel, spin, motion, pocket), EventLog(log[:count], air[:count] if airborne else None),
                      bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED))
 
 

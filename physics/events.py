@@ -26,7 +26,9 @@ class EventKind(IntEnum):
     ROLLING_SPINNING = 6
     ROLLING_STATIONARY = 7
     SPINNING_STATIONARY = 8
-    BALL_OFF_TABLE = 9  # reserved for an airborne model
+    BALL_OFF_TABLE = 9  # ball_a leaves the table (clears a cushion, lands off the surface); target = cushion or -1
+    BALL_AIRBORNE = 10  # ball_a leaves the cloth (a cue strike into the slate, a ball driven up by a ball)
+    BALL_LANDING = 11  # ball_a lands on the cloth: it bounces (motion AIRBORNE) or settles
 
 
 class Event(NamedTuple):
@@ -44,10 +46,13 @@ class EventLog:
     """Time-ordered events, one row per event, as one packed (n, 21) array with column views.
 
     Columns: time, kind, ball_a, ball_b, target, then the post-event state
-    (x, y, vx, vy, wx, wy, wz, motion) of ball_a and of ball_b.
+    (x, y, vx, vy, wx, wy, wz, motion) of ball_a and of ball_b. ``air`` (n, 4), only for a shot in which a
+    ball left the cloth (``physics.simulate``; a batch's logs have none): the height of the bottom above the
+    cloth and the vertical velocity of ball_a and of ball_b after each event (zero for a ball on the cloth).
     """
 
     rows: np.ndarray
+    air: np.ndarray | None = None
 
     @property
     def time(self) -> np.ndarray:
@@ -76,6 +81,15 @@ class EventLog:
     @property
     def state_b(self) -> np.ndarray:
         return self.rows[:, 13:21]
+
+    @property
+    def air_a(self) -> np.ndarray:
+        """(height above the cloth [m], vertical velocity [m/s]) of ball_a after each event."""
+        return self.air[:, 0:2] if self.air is not None else np.zeros((len(self), 2))
+
+    @property
+    def air_b(self) -> np.ndarray:
+        return self.air[:, 2:4] if self.air is not None else np.zeros((len(self), 2))
 
     def __len__(self) -> int:
         return int(self.rows.shape[0])

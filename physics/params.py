@@ -18,7 +18,8 @@ from physics.checks import check_numbers
 P_R, P_M, P_US, P_UR, P_USP, P_EB, P_EC, P_FC, P_G = range(9)
 P_CUE_MASS, P_END_MASS, P_THROW_A, P_THROW_B, P_THROW_C, P_CUSHION_H, P_CUSHION_MODEL = range(9, 16)
 P_OMEGA_RATIO, P_MATHAVAN_STEPS, P_BALL_BALL_MODEL, P_THROW_LIMIT, P_BALL_BALL_STEPS, P_JAW_NORMAL = range(16, 22)
-N_PARAMS = 22
+P_E_TABLE, P_U_TABLE, P_MIN_BOUNCE, P_E_STRIKE = range(22, 26)
+N_PARAMS = 26
 
 # Names accepted by PhysicsParams; a model's code in the params vector is its index here.
 CUSHION_MODELS = ("han2005", "stronge", "mathavan2010", "impulse")
@@ -65,6 +66,16 @@ class PhysicsParams:
         throw_limit: "alciatore" only: bound of the friction impulse: "coulomb" µ·J_n = µ·m·(1 + e_b)/2·v_n
             (Coulomb's law on the impulses), or "pooltool" µ·m·e_b·v_n (pooltool 0.6.0's bound, to match it).
         ball_ball_steps: "mathavan2014" only: impulse steps over the compression phase.
+        e_table: ball–slate (through the cloth) coefficient of restitution of a landing or a ball driven into
+            the slate (Alciatore's jump-shot analyses use ≈ 0.5).
+        u_table: ball–cloth friction coefficient during a bounce on the slate (sliding or no-slip, whichever
+            takes the smaller impulse).
+        min_bounce_height: a bounce that would rise less than this [m] is absorbed by the cloth: the ball
+            settles (its vertical velocity is dropped, as the flat model always did). 1 mm: about the cloth's
+            own compression under a ball, below which a "bounce" never leaves the nap.
+        e_strike: the slate's effective restitution for the cue's strike into it (physics/kernels/flight.py
+            "Calibration"): the tip is still on the ball while it compresses the cloth, so the rebound is
+            smaller than a free ball's e_table.
     """
 
     R: float = 0.028575
@@ -89,6 +100,10 @@ class PhysicsParams:
     throw_limit: str = "coulomb"
     ball_ball_steps: int = 1000
     jaw_normal: str = "rim"
+    e_table: float = 0.5
+    u_table: float = 0.2
+    min_bounce_height: float = 0.001
+    e_strike: float = 0.25
 
     def __post_init__(self) -> None:
         for name, allowed in (("cushion_model", CUSHION_MODELS), ("ball_ball_model", BALL_BALL_MODELS),
@@ -106,10 +121,10 @@ class PhysicsParams:
         for name in positive:
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name}: expected > 0, got {getattr(self, name)!r}")
-        for name in ("e_b", "e_c"):
+        for name in ("e_b", "e_c", "e_table", "e_strike"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name}: expected a restitution in [0, 1], got {getattr(self, name)!r}")
-        for name in ("f_c", "cue_end_mass", "throw_a", "throw_b", "throw_c"):
+        for name in ("u_table", "min_bounce_height", "f_c", "cue_end_mass", "throw_a", "throw_b", "throw_c"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name}: expected >= 0, got {getattr(self, name)!r}")
         if not 0.5 < self.cushion_height_factor < 1.0:
@@ -148,6 +163,8 @@ class PhysicsParams:
         out[P_THROW_LIMIT] = float(THROW_LIMITS.index(self.throw_limit))
         out[P_BALL_BALL_STEPS] = float(self.ball_ball_steps)
         out[P_JAW_NORMAL] = float(JAW_NORMALS.index(self.jaw_normal))
+        out[P_E_TABLE], out[P_U_TABLE], out[P_MIN_BOUNCE] = self.e_table, self.u_table, self.min_bounce_height
+        out[P_E_STRIKE] = self.e_strike
         return out
 
 

@@ -22,8 +22,8 @@ class Motion(IntEnum):
     SLIDING = 2
     ROLLING = 3
     POCKETED = 4
-    AIRBORNE = 5  # reserved: no airborne model yet
-    OFF_TABLE = 6  # reserved: left the table without being pocketed
+    AIRBORNE = 5  # in the air (only during a shot: every shot ends with its balls on the cloth or off it)
+    OFF_TABLE = 6  # left the table without being pocketed (jumped off, or taken off by the safety net)
 
 
 @dataclass(eq=False)

@@ -9,30 +9,60 @@ import numpy as np
 from numba import njit, prange
 
 from physics.kernels.layout import BAD_MOTION, BAD_POCKET, OK, check_layout
+from physics.kernels.air_loop import lifts_off, simulate_air_kernel
 from physics.kernels.loop import simulate_kernel
 from physics.params import P_R
 
 STATE_W = 9  # x, y, vx, vy, wx, wy, wz, motion, pocket
 LOG_W = 21  # time, kind, ball_a, ball_b, target, state_a (8), state_b (8)
+AIR_LOG_W = 4  # the airborne loop's extra columns: height above the cloth and vertical velocity of ball_a, of ball_b
 NO_CUE_BALL = 100  # layout code: a strike was asked for with the cue ball off the table
 POCKETED = 4
+
+
+@njit(cache=True, inline="always")
+def _layout_code(pos, vel, spin, motion, pocket, strike, segments, jaws, pockets, p, width, length, tol):
+    """Whether the layout may be simulated: (layout_code, i, j), OK or what is wrong with which balls."""
+    code, bad_i, bad_j = check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, p[P_R], tol)
+    if code != OK:
+        return code, bad_i, bad_j
+    for i in range(pocket.shape[0]):
+        if pocket[i] < -1 or pocket[i] >= pockets.shape[0]:
+            return BAD_POCKET, i, -1
+    if strike and motion[0] >= POCKETED:
+        return NO_CUE_BALL, 0, -1
+    return OK, -1, -1
 
 
 @njit(cache=True)
 def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length, tol,
                         max_events, max_time, log):
-    """Check the layout, then simulate in place on arrays the caller owns: (n_events, flags, layout_code, i, j)."""
-    code, bad_i, bad_j = check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, p[P_R], tol)
+    """Check the layout, then simulate in place on arrays the caller owns: (n_events, flags, layout_code, i, j).
+
+    The flat loop: for a shot whose strike does not lift the cue ball (``lifts_off``), or no strike.
+    """
+    code, bad_i, bad_j = _layout_code(pos, vel, spin, motion, pocket, strike, segments, jaws, pockets, p, width, length,
+                                      tol)
     if code != OK:
         return 0, 0, code, bad_i, bad_j
-    for i in range(pocket.shape[0]):
-        if pocket[i] < -1 or pocket[i] >= pockets.shape[0]:
-            return 0, 0, BAD_POCKET, i, -1
-    if strike and motion[0] >= POCKETED:
-        return 0, 0, NO_CUE_BALL, 0, -1
     count, flags = simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, p,
                                    max_events, max_time, log[:, 0], log[:, 1], log[:, 2], log[:, 3], log[:, 4],
                                    log[:, 5:13], log[:, 13:21])
+    return count, flags, OK, -1, -1
+
+
+@njit(cache=True)
+def _check_and_simulate_air(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, p, width, length, tol,
+                            max_events, max_time, log, air_log):
+    """``_check_and_simulate`` for a strike that lifts the cue ball: the airborne loop, which also fills ``air_log``
+    (rows, AIR_LOG_W), zeroed by the caller, as far as it has rows."""
+    code, bad_i, bad_j = _layout_code(pos, vel, spin, motion, pocket, True, segments, jaws, pockets, p, width, length,
+                                      tol)
+    if code != OK:
+        return 0, 0, code, bad_i, bad_j
+    count, flags = simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, width, length, p,
+                                       max_events, max_time, log[:, 0], log[:, 1], log[:, 2], log[:, 3], log[:, 4],
+                                       log[:, 5:13], log[:, 13:21], air_log)
     return count, flags, OK, -1, -1
 
 
@@ -70,10 +100,24 @@ def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, tol
             return 0, 0, BAD_POCKET, i, -1
         motion[i] = np.int64(m)
         pocket[i] = np.int64(q)
-    result = _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width,
-                                 length, tol, max_events, max_time, log)
+    if strike and lifts_off(shot, p):  # a batch's logs have no air columns
+        result = _check_and_simulate_air(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, p, width,
+                                         length, tol, max_events, max_time, log, np.zeros((0, AIR_LOG_W)))
+    else:
+        result = _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width,
+                                     length, tol, max_events, max_time, log)
     _pack(pos, vel, spin, motion, pocket, state)
     return result
+
+
+@njit(cache=True, inline="always")
+def _copy_in(pos_in, vel_in, spin_in, motion_in, pocket_in, pos, vel, spin, motion, pocket, initial):
+    pos[:] = pos_in
+    vel[:] = vel_in
+    spin[:] = spin_in
+    motion[:] = motion_in
+    pocket[:] = pocket_in
+    _pack(pos, vel, spin, motion, pocket, initial)
 
 
 @njit(cache=True)
@@ -83,15 +127,20 @@ def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, shot, strike, segm
 
     The final state goes to pos, vel, spin, motion, pocket and a packed copy of the starting state
     to ``initial`` — output buffers the caller allocates (cheaper than returning new arrays).
+    The flat loop: the caller sends a strike that ``lifts_off`` to ``run_arrays_air``.
     """
-    pos[:] = pos_in
-    vel[:] = vel_in
-    spin[:] = spin_in
-    motion[:] = motion_in
-    pocket[:] = pocket_in
-    _pack(pos, vel, spin, motion, pocket, initial)
+    _copy_in(pos_in, vel_in, spin_in, motion_in, pocket_in, pos, vel, spin, motion, pocket, initial)
     return _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length,
                                tol, max_events, max_time, log)
+
+
+@njit(cache=True)
+def run_arrays_air(pos_in, vel_in, spin_in, motion_in, pocket_in, shot, segments, jaws, pockets, p, width, length,
+                   tol, max_events, max_time, log, air_log, pos, vel, spin, motion, pocket, initial):
+    """``run_arrays`` for a strike that lifts the cue ball: the airborne loop, with its (rows, 4) ``air_log``."""
+    _copy_in(pos_in, vel_in, spin_in, motion_in, pocket_in, pos, vel, spin, motion, pocket, initial)
+    return _check_and_simulate_air(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, p, width, length,
+                                   tol, max_events, max_time, log, air_log)
 
 
 @njit(cache=True, parallel=True)

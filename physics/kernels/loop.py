@@ -32,6 +32,7 @@ FLAG_TIME_CAP = 2
 # the table (motion OFF_TABLE, a logged BALL_OFF_TABLE event, this flag) where it lies, never clamped,
 # so the final state stays a legal layout and the rules see an off-table ball.
 FLAG_UNRESOLVED = 4
+FLAG_AIRBORNE = 8  # the shot took the airborne loop (air_loop.py): its strike lifted the cue ball off the cloth
 OFF_TABLE = 6
 
 EV_STICK, EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_POCKET = 0, 1, 2, 3, 4
@@ -340,6 +341,147 @@ def _part_pair(a, b, pos, vel, spin, p):
             spin[i, 1] = 0.0
 
 
+@njit(cache=True, inline="always")
+def _next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket):
+    """The earliest cached event, ties in the fixed order of the module notes: (time, kind, ball a, ball b).
+
+    This and ``_resolve`` / ``_safety_net`` are the steps of ``simulate_kernel`` for the airborne loop
+    (air_loop.py); the flat kernel keeps them written out inline, so that flat shots run main's code
+    unchanged (a call boundary cost ~3 % there). test_physics_flat_identity runs the flat reference
+    shots through both loops: they must agree bit for bit.
+    """
+    n = t_trans.shape[0]
+    te = INF
+    kind = -1
+    a = -1
+    b = -1
+    for i in range(n):
+        if t_trans[i] < te:
+            te, kind, a, b = t_trans[i], 100, i, -1
+    for i in range(n):
+        for j in range(i + 1, n):
+            if t_pair[i, j] < te:
+                te, kind, a, b = t_pair[i, j], EV_BALL_BALL, i, j
+    for i in range(n):
+        if t_rail[i] < te:
+            te, kind, a, b = t_rail[i], rail_kind[i], i, -1
+    for i in range(n):
+        if t_pocket[i] < te:
+            te, kind, a, b = t_pocket[i], EV_POCKET, i, -1
+    return te, kind, a, b
+
+
+@njit(cache=True, inline="always")
+def _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail_id, pocket_id, last_pair_time,
+             last_rail_time, last_zeno_time, last_zeno_with, p):
+    """Resolve an event of balls on the cloth in place (a motion transition, a ball–ball contact, a cushion or
+    jaw impact, a pocket drop): returns (the kind to log, its target)."""
+    target = -1
+    if kind == 100:
+        st = motion[a]
+        nst, vx, vy, wx, wy, wz = end_transition(st, vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], p)
+        vel[a, 0] = vx
+        vel[a, 1] = vy
+        spin[a, 0] = wx
+        spin[a, 1] = wy
+        spin[a, 2] = wz
+        motion[a] = nst
+        if st == SLIDING:
+            kind = EV_SLIDE_ROLL
+        elif st == ROLLING:
+            kind = EV_ROLL_SPIN if nst == SPINNING else EV_ROLL_STOP
+        else:
+            kind = EV_SPIN_STOP
+    elif kind == EV_BALL_BALL:
+        since = t - last_pair_time[a, b]
+        chained = since <= CHAIN_WINDOW
+        last_pair_time[a, b] = t
+        approach = (vel[a, 0] - vel[b, 0]) * (pos[b, 0] - pos[a, 0]) + (vel[a, 1] - vel[b, 1]) * (pos[b, 1] - pos[a, 1])
+        zeno = since <= ZENO_WINDOW and approach < ZENO_SPEED * 2.0 * p[P_R]
+        e = 1.0 if chained else p[P_EB]
+        r = ball_ball(pos[a, 0], pos[a, 1], vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2],
+                      pos[b, 0], pos[b, 1], vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2], e, p)
+        vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2] = r[0], r[1], r[2], r[3], r[4]
+        vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2] = r[5], r[6], r[7], r[8], r[9]
+        if zeno:
+            _snap_to_rolling(a, vel, spin, p)
+            _snap_to_rolling(b, vel, spin, p)
+            _part_pair(a, b, pos, vel, spin, p)
+            _sustained(a, b, t, last_zeno_time, last_zeno_with, vel, spin)
+            _sustained(b, a, t, last_zeno_time, last_zeno_with, vel, spin)
+        _reclassify(a, vel, spin, motion, p)
+        _reclassify(b, vel, spin, motion, p)
+    elif kind == EV_CUSHION or kind == EV_JAW:
+        target = rail_id[a]
+        if kind == EV_CUSHION:
+            nx = segments[target, 4]
+            ny = segments[target, 5]
+        else:
+            nx = pos[a, 0] - jaws[target, 0]
+            ny = pos[a, 1] - jaws[target, 1]
+            d = math.hypot(nx, ny)
+            nx /= d
+            ny /= d
+        zeno = (t - last_rail_time[a] <= ZENO_WINDOW
+                and -(vel[a, 0] * nx + vel[a, 1] * ny) < ZENO_SPEED)
+        last_rail_time[a] = t
+        if kind == EV_CUSHION:
+            vx, vy, wx, wy, wz = ball_cushion(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny, p)
+        else:
+            vx, vy, wx, wy, wz = ball_jaw(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny,
+                                          jaws[target, 2], p)
+        vel[a, 0] = vx
+        vel[a, 1] = vy
+        spin[a, 0] = wx
+        spin[a, 1] = wy
+        spin[a, 2] = wz
+        if zeno:
+            _end_rail_contact(a, nx, ny, vel, spin, p)
+            _sustained(a, (RAIL_CONTACT if kind == EV_CUSHION else JAW_CONTACT) + target, t, last_zeno_time,
+                       last_zeno_with, vel, spin)
+        _reclassify(a, vel, spin, motion, p)
+    else:  # pocket
+        target = pocket_id[a]
+        motion[a] = POCKETED
+        pocket[a] = target
+        vel[a, 0] = 0.0
+        vel[a, 1] = 0.0
+        spin[a, 0] = 0.0
+        spin[a, 1] = 0.0
+        spin[a, 2] = 0.0
+    return kind, target
+
+
+@njit(cache=True)
+def _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
+                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
+    """After the last event: a ball off the playing surface is flagged and taken off; one in a capture circle
+    drops. Returns (number of events, flags)."""
+    n = pos.shape[0]
+    for i in range(n):
+        if motion[i] >= POCKETED:
+            continue
+        code, k = ball_region(pos[i, 0], pos[i, 1], width, length, segments, jaws, pockets, p[P_R], CONTACT_BAND)
+        if code == OK:
+            continue
+        vel[i, 0] = vel[i, 1] = 0.0
+        spin[i, 0] = spin[i, 1] = spin[i, 2] = 0.0
+        if code == IN_POCKET:
+            motion[i] = POCKETED
+            pocket[i] = k
+            kind = EV_POCKET
+        else:
+            motion[i] = OFF_TABLE
+            pocket[i] = -1
+            kind = EV_OFF_TABLE
+            flags |= FLAG_UNRESOLVED
+        if count < ev_time.shape[0]:
+            _record(count, t, kind, i, -1, k, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+        count += 1
+    return count, flags
+
+
 @njit(cache=True)
 def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, p,
                     max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
@@ -374,7 +516,7 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
         if motion[i] < POCKETED:
             _reclassify(i, vel, spin, motion, p)
     if strike:
-        vx, vy, wx, wy, wz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)
+        vx, vy, _vz, wx, wy, wz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)
         vel[0, 0] = vx
         vel[0, 1] = vy
         spin[0, 0] = wx

@@ -118,6 +118,8 @@ def evolve_ball(s, dt, p):
     state = int(s[7])
     x, y, vx, vy, wx, wy, wz = s[0], s[1], s[2], s[3], s[4], s[5], s[6]
     remaining = dt
+    if state == 5:  # AIRBORNE: straight in the plane until its next logged event
+        return x + vx * dt, y + vy * dt
     for _ in range(4):
         if state == STATIONARY or state >= POCKETED or remaining <= 0.0:
             break

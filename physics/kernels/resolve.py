@@ -1,7 +1,7 @@
 """Instantaneous collision models: cue strike, ball–ball, ball–cushion.
 
-All impulses are applied to the planar velocity and the full 3-D spin; vertical velocity is
-absorbed by the cloth (no airborne model yet).
+All impulses are applied to the planar velocity and the full 3-D spin; the cue strike also returns
+the vertical velocity (physics/kernels/flight.py bounces the ball on the slate or absorbs it).
 """
 
 import math
@@ -20,7 +20,7 @@ BALL_BALL_MATHAVAN2014 = 1.0  # index of "mathavan2014" in physics.params.BALL_B
 
 @njit(cache=True)
 def cue_strike(V0, phi, theta, a, b, p):
-    """Cue-ball velocity and spin after the stick hits it: (vx, vy, wx, wy, wz).
+    """Cue-ball velocity and spin after the stick hits it: (vx, vy, vz, wx, wy, wz), vz ≤ 0 into the slate.
 
     Instantaneous point model (Leckie & Greenspan 2005, eqs. 1–3; Alciatore TP A-30): the
     contact point Q = aR·ŝ + bR·ẑ − c·d̂ (c = R·√(1 − a² − b²)) receives an impulse J along the
@@ -53,6 +53,7 @@ def cue_strike(V0, phi, theta, a, b, p):
     wy = k * (qz * ex - qx * ez)
     wz = k * (qx * ey - qy * ex)
     speed = J / m * ct
+    vz = -J / m * st  # an elevated cue drives the ball into the slate; the event loop bounces it
     # squirt: right english (a > 0) sends the ball left of the aim line
     me = p[P_END_MASS]
     alpha = 0.0
@@ -60,7 +61,7 @@ def cue_strike(V0, phi, theta, a, b, p):
         alpha = math.atan(2.5 * a * math.sqrt(max(1.0 - a * a, 0.0)) / (1.0 + m / me + 2.5 * (1.0 - a * a)))
     vx = speed * math.cos(phi + alpha)
     vy = speed * math.sin(phi + alpha)
-    return vx, vy, wx, wy, wz
+    return vx, vy, vz, wx, wy, wz
 
 
 @njit(cache=True)

@@ -36,3 +36,34 @@ def test_shot_unknown_table_is_an_argument_error():
     with pytest.raises(SystemExit) as err:
         main(["shot", "--table", "12ft"])
     assert err.value.code == 2
+
+
+def test_a_jump_shows_in_the_log_and_the_drawing(tmp_path, capsys):
+    """`shot --theta 55`: the cue ball leaves the cloth and lands (log); the PNG is written."""
+    path = tmp_path / "jump.png"
+    assert main(["shot", "--theta", "55", "--speed", "5", "--b", "0.5", "--events", "--png", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    kinds = [e["event"] for e in out["log"]]
+    assert kinds[:2] == ["STICK_BALL", "BALL_AIRBORNE"] and "BALL_LANDING" in kinds and out["airborne"] >= 1
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_drawing_marks_take_off_landings_and_leaving_the_table():
+    import numpy as np
+
+    import physics
+    from agents.cli import mark_flights
+    from nineball_env.render import Renderer
+
+    result = physics.simulate(physics.place_balls({0: (0.6, 1.0)}), physics.Shot(V0=8.0, phi=0.0, theta=45.0, b=0.707))
+    renderer = Renderer()
+    plain = renderer.draw(result.state, result)
+    marked = mark_flights(renderer, plain.copy(), result)
+    kinds = result.events.kind
+    assert physics.EventKind.BALL_OFF_TABLE in kinds
+    for i in np.flatnonzero(np.isin(kinds, [physics.EventKind.BALL_AIRBORNE, physics.EventKind.BALL_OFF_TABLE])):
+        row, col = np.round(renderer.to_px(result.events.state_a[i, 0:2])).astype(int)
+        block = marked[row - 1:row + 2, col - 1:col + 2]
+        want = (255, 255, 255) if kinds[i] == physics.EventKind.BALL_AIRBORNE else (230, 30, 30)
+        assert np.all(block == want), (kinds[i], block)
+    assert not np.array_equal(plain, marked)

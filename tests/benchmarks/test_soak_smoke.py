@@ -59,3 +59,35 @@ def test_soak_of_200_000_shots_is_clean() -> None:
     report = soak.run(200_000, seed=12)
     assert {name: report[name] for name in soak.AUDIT_NAMES} == dict.fromkeys(soak.AUDIT_NAMES, 0)
     assert report["event_caps"] <= 2 and report["unresolved"] == 0
+
+
+def _air_audit(result: physics.SimResult, air: np.ndarray | None = None) -> dict:
+    audit = np.zeros(soak.N_AUDIT, dtype=np.int64)
+    ev = result.events
+    soak.audit_air_shot(result.initial.packed(), ev.rows, ev.air if air is None else air, len(ev), result.state.packed(),
+                        np.linspace(0.0, result.duration, 64), P.to_array(), TABLE.width, TABLE.length, TABLE.segments,
+                        TABLE.jaws, TABLE.pockets, audit)
+    return {name: int(audit[k]) for k, name in enumerate(soak.AUDIT_NAMES)}
+
+
+def test_airborne_audit_flags_overlap_in_3d_and_energy_from_height() -> None:
+    """A jump over a ball is clean in 3-D; the same log with the cue ball's heights zeroed overlaps the ball it
+    passed over, and a landing logged higher than it was gains energy m·g·h."""
+    state = physics.place_balls({0: (0.6, 0.5), 1: (0.6, 0.8), 2: (0.6, 1.3)})
+    jump = physics.simulate(state, physics.Shot(V0=4.5, phi=90.0, theta=45.0, b=0.707))
+    assert jump.events.air is not None and not any(_air_audit(jump).values())
+    flat_air = jump.events.air.copy()
+    flat_air[:, :] = 0.0
+    flat_air[:, 1] = jump.events.air[:, 1]  # the vertical speeds kept, the heights lost: it flies through ball 1
+    assert _air_audit(jump, flat_air)["overlap_sampled"] == 1
+    higher = jump.events.air.copy()
+    land = int(np.flatnonzero(jump.events.kind == physics.EventKind.BALL_LANDING)[0])
+    higher[land, 0] = 0.2  # landed 20 cm up
+    assert _air_audit(jump, higher)["energy_rises"] == 1
+
+
+def test_a_short_airborne_soak_is_clean() -> None:
+    report = soak.run_airborne(300, seed=0)
+    assert report["with_a_ball_in_the_air"] > 100 and report["with_a_ball_off_the_table"] > 5
+    assert not any(report[name] for name in soak.AUDIT_NAMES), report["examples"]
+    assert report["unresolved"] == 0 and report["caps"] == 0

@@ -68,8 +68,9 @@ def test_placement_round_trip_in_metres():
 
 
 def test_values_outside_the_ranges_are_clipped():
-    u = actions.shot_to_action(physics.Shot(V0=12.0, phi=0.0, theta=60.0))
+    u = actions.shot_to_action(physics.Shot(V0=12.0, phi=0.0, theta=80.0))  # the elevation range is 0–70°
     assert u[A.SPEED] == 1.0 and u[A.ELEVATION] == 1.0
+    assert actions.shot_to_action(physics.Shot(V0=2.0, phi=0.0, theta=60.0), scale=actions.LEGACY_SCALE)[A.ELEVATION] == 1.0
 
 
 def test_decode_ignores_what_the_phase_does_not_use():

@@ -23,6 +23,7 @@ def test_break_places_the_cue_ball_in_the_kitchen():
     assert observation.decode(obs)["phase"] == "break" and observation.decode(obs)["in_hand"] == "kitchen"
     a = np.zeros(9, dtype=np.float32)
     a[actions.A.AIM], a[actions.A.SPEED] = 0.5, 0.6  # straight up the table, hard
+    a[actions.A.ELEVATION] = -1.0  # a level cue (u = 0 is 15°: at 8 m/s the cue ball would jump the rack)
     a[actions.A.PLACE_X], a[actions.A.PLACE_Y] = 0.0, 1.0  # PLACE_Y = +1 is the head string on the break
     _, _, _, _, info = env.step(a)
     assert info["placement"] == pytest.approx((W / 2, TABLE.head_string_y))

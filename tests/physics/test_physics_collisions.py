@@ -103,7 +103,7 @@ def test_cushion_never_adds_energy_and_sends_ball_away(vn, vt, wx, wy, wz):
 
 
 def test_cue_strike_centre_ball_has_no_spin_and_momentum_formula():
-    vx, vy, wx, wy, wz = cue_strike(2.0, math.radians(30.0), 0.0, 0.0, 0.0, PA)
+    vx, vy, _, wx, wy, wz = cue_strike(2.0, math.radians(30.0), 0.0, 0.0, 0.0, PA)
     speed = 2 * P.m * 2.0 / (1 + P.m / P.cue_mass) / P.m
     assert math.hypot(vx, vy) == pytest.approx(speed, rel=1e-12)
     assert math.degrees(math.atan2(vy, vx)) == pytest.approx(30.0, abs=1e-9)
@@ -112,9 +112,9 @@ def test_cue_strike_centre_ball_has_no_spin_and_momentum_formula():
 
 def test_cue_strike_follow_draw_and_english_signs():
     # aim along +x: follow spins forward (ωy > 0), draw backward, right english ω_z > 0 and squirts left (+y)
-    _, _, _, wy_follow, _ = cue_strike(2.0, 0.0, 0.0, 0.0, 0.5, PA)
-    _, _, _, wy_draw, _ = cue_strike(2.0, 0.0, 0.0, 0.0, -0.5, PA)
-    vx, vy, _, _, wz = cue_strike(2.0, 0.0, 0.0, 0.5, 0.0, PA)
+    _, _, _, _, wy_follow, _ = cue_strike(2.0, 0.0, 0.0, 0.0, 0.5, PA)
+    _, _, _, _, wy_draw, _ = cue_strike(2.0, 0.0, 0.0, 0.0, -0.5, PA)
+    vx, vy, _, _, _, wz = cue_strike(2.0, 0.0, 0.0, 0.5, 0.0, PA)
     assert wy_follow > 0 > wy_draw
     assert wz > 0 and vy > 0
     squirt = math.degrees(math.atan2(vy, vx))

@@ -60,7 +60,7 @@ def test_the_fastest_shot_stays_inside_the_bound() -> None:
             if np.hypot(a, b) > 0.9:
                 continue
             for theta in (0.0, 30.0, 60.0, 89.0):
-                vx, vy, wx, wy, wz = cue_strike(*shot_array(physics.Shot(12.0, 0.0, theta, a, b)), params_array(P))
+                vx, vy, _vz, wx, wy, wz = cue_strike(*shot_array(physics.Shot(12.0, 0.0, theta, a, b)), params_array(P))
                 fastest = max(fastest, np.hypot(vx, vy))
                 fastest_spin = max(fastest_spin, P.R * np.sqrt(wx * wx + wy * wy + wz * wz))
     assert fastest < 0.7 * MAX_BALL_SPEED and fastest_spin < 0.3 * MAX_SURFACE_SPEED

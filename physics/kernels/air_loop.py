@@ -1,0 +1,389 @@
+"""The airborne event loop: the flat loop of loop.py with balls in the air (physics/kernels/flight.py).
+
+A shot takes this loop only when its cue strike lifts the cue ball off the cloth (``lifts_off``): every
+other shot runs loop.simulate_kernel, untouched, so a flat shot is bit for bit and time for time the flat
+model. Only a ball in the air can lift another one: the vertical friction impulse of a contact between
+two balls on the cloth stays below min_bounce_height at any legal speed (see flight.py), and both loops
+let the cloth absorb it.
+
+This loop reuses the flat loop's pieces for balls on the cloth — their cached event times
+(loop._refresh_ball), their motion (loop._advance_all), their events (loop._resolve), the log
+(loop._record), the end-of-shot safety net — and adds, for balls in the air: their landing, their 3-D
+contacts with each other and with balls on the cloth, the cushion face, nose and clearing, the jaws, and
+the per-event height and vertical velocity in ``ev_air``.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from physics.kernels.detect import ball_circle_time, straight_circle_time
+from physics.kernels.flight import (
+    AIR_CLEAR, AIR_FACE, AIRBORNE, air_cushion_time, ball_ball_3d, ball_ball_time_3d, landing_time, nose_impact, rises,
+    slate_bounce,
+)
+from physics.kernels.layout import IN_POCKET, OK, ball_region
+from physics.kernels.loop import (
+    EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_OFF_TABLE, EV_POCKET, EV_STICK, FLAG_AIRBORNE, FLAG_EVENT_CAP,
+    FLAG_TIME_CAP, FLAG_UNRESOLVED, INF, OFF_TABLE, _advance_all, _axis_range, _boxes_apart, _circle_off_box,
+    _next_event, _path_box, _reclassify, _record, _refresh_ball, _resolve, _safety_net,
+)
+from physics.kernels.motion import POCKETED, acceleration, transition_time
+from physics.kernels.resolve import ball_cushion, ball_jaw, cue_strike
+from physics.params import P_CUSHION_H, P_E_STRIKE, P_E_TABLE, P_EB, P_EC, P_G, P_R
+
+EV_AIRBORNE, EV_LANDING = 10, 11
+EV_NOSE = 102  # internal: an airborne ball meets a cushion's nose (logged as EV_CUSHION)
+# [m] A ball that lands this close outside a cushion line still lies on the playing surface (rounding).
+LANDING_TOL = 1e-6
+
+
+@njit(cache=True)
+def lifts_off(shot, p):
+    """Whether the cue strike ``shot`` (V0, phi, theta, a, b) drives the cue ball into the slate hard enough
+    that it bounces up at least min_bounce_height (and so takes this loop)."""
+    vz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)[2]
+    return vz < 0.0 and rises(-p[P_E_STRIKE] * vz, p)
+
+
+@njit(cache=True, inline="always")
+def _air_box(i, tau, pos, vel, box):
+    """Planar box around an airborne ball's straight path over [0, tau]."""
+    box[i, 0], box[i, 1] = _axis_range(pos[i, 0], vel[i, 0], 0.0, tau)
+    box[i, 2], box[i, 3] = _axis_range(pos[i, 1], vel[i, 1], 0.0, tau)
+
+
+@njit(cache=True, inline="always")
+def _record_air(i_ev, a, b, hz, vz, ev_air):
+    """Height and vertical velocity of ball_a and ball_b of logged event i_ev (the columns of an (n, 4) log)."""
+    if i_ev < ev_air.shape[0]:
+        if a >= 0:
+            ev_air[i_ev, 0] = hz[a]
+            ev_air[i_ev, 1] = vz[a]
+        if b >= 0:
+            ev_air[i_ev, 2] = hz[b]
+            ev_air[i_ev, 3] = vz[b]
+
+
+@njit(cache=True)
+def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, p,
+                 t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, acc, box):
+    """Cached event times of airborne ball i: landing, 3-D ball contacts, cushion face / nose / clearing, jaws.
+
+    No pocket capture in the air: a ball over a pocket drops into it when it lands there.
+    """
+    n = pos.shape[0]
+    R = p[P_R]
+    g = p[P_G]
+    zn = p[P_CUSHION_H]
+    tau = landing_time(hz[i], vz[i], g)
+    t_trans[i] = t + tau
+    acc[i, 0] = 0.0
+    acc[i, 1] = 0.0
+    _air_box(i, tau, pos, vel, box)
+    x, y, zc = pos[i, 0], pos[i, 1], R + hz[i]
+    vx, vy, vzi = vel[i, 0], vel[i, 1], vz[i]
+    for j in range(n):
+        if j == i or j == skip:
+            continue
+        tij = INF
+        sj = motion[j]
+        if (sj < POCKETED or sj == AIRBORNE) and not _boxes_apart(box, i, j, 2.0 * R):
+            if sj == AIRBORNE:
+                zj, vzj, azj = R + hz[j], vz[j], -g
+            else:
+                zj, vzj, azj = R, 0.0, 0.0
+            dt = ball_ball_time_3d(x, y, zc, vx, vy, vzi, 0.0, 0.0, -g, pos[j, 0], pos[j, 1], zj, vel[j, 0], vel[j, 1],
+                                   vzj, acc[j, 0], acc[j, 1], azj, R, min(tau, t_trans[j] - t))
+            tij = t + dt
+        t_pair[i, j] = tij
+        t_pair[j, i] = tij
+    best = INF
+    kind = -1
+    ident = -1
+    for k in range(segments.shape[0]):
+        if (min(segments[k, 0], segments[k, 2]) - R > box[i, 1] or max(segments[k, 0], segments[k, 2]) + R < box[i, 0]
+                or min(segments[k, 1], segments[k, 3]) - R > box[i, 3]
+                or max(segments[k, 1], segments[k, 3]) + R < box[i, 2]):
+            continue
+        dt, what = air_cushion_time(x, y, zc, vx, vy, vzi, g, segments[k, 0], segments[k, 1], segments[k, 2],
+                                    segments[k, 3], segments[k, 4], segments[k, 5], R, zn, tau)
+        if dt < best:
+            best, ident = dt, k
+            kind = EV_CUSHION if what == AIR_FACE else (EV_OFF_TABLE if what == AIR_CLEAR else EV_NOSE)
+    for k in range(jaws.shape[0]):
+        if _circle_off_box(box, i, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R):
+            continue
+        handled, dt = straight_circle_time(x, y, vx, vy, 0.0, 0.0, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
+        if not handled:
+            dt = ball_circle_time(x, y, vx, vy, 0.0, 0.0, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
+        # the jaw is a post as high as the nose: a ball whose centre is above it passes over (its bottom clears
+        # the rounded top by the time it would reach the post's face)
+        if dt < best and zc + vzi * dt - 0.5 * g * dt * dt <= zn:
+            best, kind, ident = dt, EV_JAW, k
+    t_rail[i] = t + best
+    rail_kind[i] = kind
+    rail_id[i] = ident
+    t_pocket[i] = INF
+
+
+@njit(cache=True)
+def _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box):
+    """3-D contact times of ball i on the cloth with every airborne ball (loop._refresh_ball leaves them inf)."""
+    R = p[P_R]
+    g = p[P_G]
+    for j in range(pos.shape[0]):
+        if j == i or j == skip or motion[j] != AIRBORNE or _boxes_apart(box, i, j, 2.0 * R):
+            continue
+        dt = ball_ball_time_3d(pos[i, 0], pos[i, 1], R, vel[i, 0], vel[i, 1], 0.0, acc[i, 0], acc[i, 1], 0.0,
+                               pos[j, 0], pos[j, 1], R + hz[j], vel[j, 0], vel[j, 1], vz[j], 0.0, 0.0, -g, R,
+                               min(t_trans[i] - t, t_trans[j] - t))
+        t_pair[i, j] = t + dt
+        t_pair[j, i] = t + dt
+
+
+@njit(cache=True)
+def _refresh(i, skip, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+             t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
+    """Every cached event time that involves ball i, in the air or on the cloth (absolute times)."""
+    if motion[i] == AIRBORNE:
+        _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, p,
+                     t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, acc, box)
+        return
+    _refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+                  t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+    if motion[i] < POCKETED:
+        _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box)
+
+
+@njit(cache=True)
+def _advance_air(pos, vel, motion, hz, vz, dt, p):
+    """Move every airborne ball dt seconds along its parabola (the flat loop moves the others)."""
+    if dt <= 0.0:
+        return
+    g = p[P_G]
+    for i in range(pos.shape[0]):
+        if motion[i] == AIRBORNE:
+            pos[i, 0] += vel[i, 0] * dt
+            pos[i, 1] += vel[i, 1] * dt
+            hz[i] += vz[i] * dt - 0.5 * g * dt * dt
+            vz[i] -= g * dt
+
+
+@njit(cache=True, inline="always")
+def _vertical(i, vzi, e, vel, spin, motion, hz, vz, p):
+    """Ball i on the cloth that an impulse gave the vertical velocity vzi: into the slate it bounces
+    (``slate_bounce`` with restitution e); it leaves the cloth if it rises at least min_bounce_height (returns True), else the
+    cloth absorbs vzi and the ball's motion is reclassified, as in the flat model."""
+    if vzi < 0.0:
+        vx, vy, up, wx, wy, wz, air = slate_bounce(vel[i, 0], vel[i, 1], vzi, spin[i, 0], spin[i, 1], spin[i, 2], e, p)
+        if air:
+            vel[i, 0] = vx
+            vel[i, 1] = vy
+            spin[i, 0] = wx
+            spin[i, 1] = wy
+            spin[i, 2] = wz
+        vzi = up
+    hz[i] = 0.0
+    if rises(vzi, p):
+        motion[i] = AIRBORNE
+        vz[i] = vzi
+        return True
+    vz[i] = 0.0
+    _reclassify(i, vel, spin, motion, p)
+    return False
+
+
+@njit(cache=True, inline="always")
+def _take_off(i, motion, pocket, vel, spin, hz, vz):
+    """Ball i leaves the table: motion OFF_TABLE, at rest."""
+    motion[i] = OFF_TABLE
+    pocket[i] = -1
+    hz[i] = 0.0
+    vz[i] = 0.0
+    vel[i, 0] = vel[i, 1] = 0.0
+    spin[i, 0] = spin[i, 1] = spin[i, 2] = 0.0
+
+
+@njit(cache=True)
+def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, width, length, p,
+                        max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
+    """``loop.simulate_kernel`` for a strike that lifts the cue ball (``lifts_off``): the same arguments and
+    returns, flags with FLAG_AIRBORNE, and ev_air (rows, 4), zeroed by the caller, gets the height of the
+    bottom above the cloth and the vertical velocity of ball_a and ball_b after each logged event (it may
+    hold fewer rows than the log, or none)."""
+    n = pos.shape[0]
+    t_trans = np.full(n, INF)
+    t_pair = np.full((n, n), INF)
+    t_rail = np.full(n, INF)
+    rail_kind = np.full(n, -1, dtype=np.int64)
+    rail_id = np.full(n, -1, dtype=np.int64)
+    t_pocket = np.full(n, INF)
+    pocket_id = np.full(n, -1, dtype=np.int64)
+    acc = np.zeros((n, 2))
+    box = np.zeros((n, 4))
+    last_pair_time = np.full((n, n), -INF)
+    contact_memory = np.full((3, n), -INF)  # one allocation: per ball, last cushion time, last sustained contact
+    last_rail_time = contact_memory[0]
+    last_zeno_time = contact_memory[1]
+    last_zeno_with = contact_memory[2]
+    air = np.zeros((2, n))  # per ball: height of its bottom above the cloth [m], vertical velocity [m/s]
+    hz = air[0]
+    vz = air[1]
+    t = 0.0
+    count = 0
+    flags = FLAG_AIRBORNE
+    for i in range(n):
+        if motion[i] < POCKETED:
+            _reclassify(i, vel, spin, motion, p)
+    vx, vy, vzs, wx, wy, wz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)
+    vel[0, 0] = vx
+    vel[0, 1] = vy
+    spin[0, 0] = wx
+    spin[0, 1] = wy
+    spin[0, 2] = wz
+    jumped = _vertical(0, vzs, p[P_E_STRIKE], vel, spin, motion, hz, vz, p)
+    if count < ev_time.shape[0]:
+        _record(count, 0.0, EV_STICK, 0, -1, -1, pos, vel, spin, motion,
+                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+        _record_air(count, 0, -1, hz, vz, ev_air)
+    count += 1
+    if jumped:
+        if count < ev_time.shape[0]:
+            _record(count, 0.0, EV_AIRBORNE, 0, -1, -1, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+            _record_air(count, 0, -1, hz, vz, ev_air)
+        count += 1
+    # Transition times first, so that pair windows see every ball's own horizon.
+    for i in range(n):
+        if motion[i] == AIRBORNE:
+            t_trans[i] = landing_time(hz[i], vz[i], p[P_G])
+            _air_box(i, t_trans[i], pos, vel, box)
+        elif motion[i] < POCKETED:
+            t_trans[i] = transition_time(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], spin[i, 2], p)
+            ax, ay = acceleration(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], p)
+            acc[i, 0] = ax
+            acc[i, 1] = ay
+            _path_box(i, t_trans[i], pos, vel, acc, motion, box)
+    for i in range(n):
+        if motion[i] < POCKETED or motion[i] == AIRBORNE:  # caches start at inf: balls off the table need none
+            _refresh(i, -1, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+                     t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+    while True:
+        te, kind, a, b = _next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket)
+        if te == INF:
+            break
+        if te > max_time:
+            _advance_all(pos, vel, spin, motion, max_time - t, p)
+            _advance_air(pos, vel, motion, hz, vz, max_time - t, p)
+            t = max_time
+            flags |= FLAG_TIME_CAP
+            break
+        if count >= max_events:
+            flags |= FLAG_EVENT_CAP
+            break
+        _advance_all(pos, vel, spin, motion, te - t, p)
+        _advance_air(pos, vel, motion, hz, vz, te - t, p)
+        t = te
+        target = -1
+        leaves = -1  # a ball this event lifts off the cloth (logged as EV_AIRBORNE after the event)
+        if kind == 100 and motion[a] == AIRBORNE:  # landing
+            hz[a] = 0.0
+            vx, vy, up, wx, wy, wz, bounce = slate_bounce(vel[a, 0], vel[a, 1], vz[a], spin[a, 0], spin[a, 1],
+                                                          spin[a, 2], p[P_E_TABLE], p)
+            vel[a, 0] = vx
+            vel[a, 1] = vy
+            spin[a, 0] = wx
+            spin[a, 1] = wy
+            spin[a, 2] = wz
+            vz[a] = up
+            kind = EV_LANDING
+            code, k = ball_region(pos[a, 0], pos[a, 1], width, length, segments, jaws, pockets, p[P_R], LANDING_TOL)
+            if code == IN_POCKET:
+                kind, target = EV_POCKET, k
+                motion[a] = POCKETED
+                pocket[a] = k
+                vel[a, 0] = vel[a, 1] = vz[a] = 0.0
+                spin[a, 0] = spin[a, 1] = spin[a, 2] = 0.0
+            elif code != OK:
+                kind = EV_OFF_TABLE
+                _take_off(a, motion, pocket, vel, spin, hz, vz)
+            elif not bounce:
+                _reclassify(a, vel, spin, motion, p)
+        elif kind == EV_BALL_BALL and (motion[a] == AIRBORNE or motion[b] == AIRBORNE):
+            last_pair_time[a, b] = t
+            R = p[P_R]
+            air_a = motion[a] == AIRBORNE
+            air_b = motion[b] == AIRBORNE
+            r3 = ball_ball_3d(pos[a, 0], pos[a, 1], R + hz[a], vel[a, 0], vel[a, 1], vz[a], spin[a, 0], spin[a, 1],
+                              spin[a, 2], pos[b, 0], pos[b, 1], R + hz[b], vel[b, 0], vel[b, 1], vz[b], spin[b, 0],
+                              spin[b, 1], spin[b, 2], p[P_EB], p)
+            vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2] = r3[0], r3[1], r3[3], r3[4], r3[5]
+            vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2] = r3[6], r3[7], r3[9], r3[10], r3[11]
+            if air_a:
+                vz[a] = r3[2]
+            elif _vertical(a, r3[2], p[P_E_TABLE], vel, spin, motion, hz, vz, p):
+                leaves = a
+            if air_b:
+                vz[b] = r3[8]
+            elif _vertical(b, r3[8], p[P_E_TABLE], vel, spin, motion, hz, vz, p):
+                leaves = b
+        elif (kind == EV_CUSHION or kind == EV_JAW) and motion[a] == AIRBORNE:  # face or jaw post: vz kept
+            target = rail_id[a]
+            if kind == EV_CUSHION:
+                vx, vy, wx, wy, wz = ball_cushion(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2],
+                                                  segments[target, 4], segments[target, 5], p)
+            else:
+                nx = pos[a, 0] - jaws[target, 0]
+                ny = pos[a, 1] - jaws[target, 1]
+                d = math.hypot(nx, ny)
+                vx, vy, wx, wy, wz = ball_jaw(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx / d, ny / d,
+                                              jaws[target, 2], p)
+            vel[a, 0] = vx
+            vel[a, 1] = vy
+            spin[a, 0] = wx
+            spin[a, 1] = wy
+            spin[a, 2] = wz
+        elif kind == EV_NOSE:
+            target = rail_id[a]
+            kind = EV_CUSHION
+            nx = segments[target, 4]
+            ny = segments[target, 5]
+            d = nx * (pos[a, 0] - segments[target, 0]) + ny * (pos[a, 1] - segments[target, 1])
+            dz = p[P_R] + hz[a] - p[P_CUSHION_H]
+            norm = math.hypot(d, dz)
+            vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], d * nx / norm, d * ny / norm,
+                                                      dz / norm, p[P_EC])
+        elif kind == EV_OFF_TABLE:  # an airborne ball clears a cushion
+            target = rail_id[a]
+            _take_off(a, motion, pocket, vel, spin, hz, vz)
+        else:  # balls on the cloth: the flat loop's event
+            kind, target = _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail_id, pocket_id,
+                                    last_pair_time, last_rail_time, last_zeno_time, last_zeno_with, p)
+        if count < ev_time.shape[0]:
+            _record(count, t, kind, a, b, target, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+            _record_air(count, a, b, hz, vz, ev_air)
+        count += 1
+        if leaves >= 0:
+            if count < ev_time.shape[0]:
+                _record(count, t, EV_AIRBORNE, leaves, -1, -1, pos, vel, spin, motion,
+                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+                _record_air(count, leaves, -1, hz, vz, ev_air)
+            count += 1
+        _refresh(a, b, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+                 t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+        if b >= 0:
+            _refresh(b, -1, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+                     t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+    for i in range(n):
+        if motion[i] == AIRBORNE:  # a cap stopped the shot with this ball in the air: it cannot be put down
+            _take_off(i, motion, pocket, vel, spin, hz, vz)
+            flags |= FLAG_UNRESOLVED
+            if count < ev_time.shape[0]:
+                _record(count, t, EV_OFF_TABLE, i, -1, -1, pos, vel, spin, motion,
+                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+            count += 1
+    return _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
+                       ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)

@@ -1,0 +1,229 @@
+"""Balls in the air: closed-form flight, the bounce on the slate, and the contacts of an airborne ball.
+
+In the air a ball moves under gravity alone: r(t) = r₀ + v₀ t − ½ g t² ẑ, its spin constant (no air drag,
+no Magnus force: both are below 1 % over a jump's flight). Heights here are of the ball's *bottom* above
+the cloth (h = 0: resting on the cloth); its centre is at R + h.
+
+Landing is an exact event (h(t) = 0, a quadratic). The bounce on the slate through the cloth has a
+normal restitution e_table (≈ 0.5) and a friction impulse at the contact point, Coulomb's µ·J_n or the
+impulse that stops the slip (2/7·m·|u|), whichever is smaller (sliding vs no-slip); a bounce that would
+rise less than min_bounce_height is absorbed by the cloth, exactly as the flat model absorbs every vertical
+velocity, so a shot in which no ball leaves the cloth is the flat model bit for bit.
+
+Calibration (sources and numbers; README Physics, "Balls in the air"):
+- e_table = 0.5, the restitution of a free ball landing on the slate through the cloth (the issue's ≈ 0.5, the
+  value of jump-shot analyses); u_table = 0.2, the ball–cloth sliding friction of the flat model.
+- e_strike = 0.25, the effective restitution of the cue-driven impact. The strike is instantaneous here, but the
+  tip stays on the ball for about 1 ms (high-speed video: 1–2 ms in the Billiards Digest "Jacksonville
+  experiments", 1999; ≈ 7 frames at 8800 fps, yamazaki-shinji.com 2019, the ball "pressed into the cloth")
+  while the ball compresses the cloth against the slate: the cue's follow-through takes part of the rebound, so
+  a struck ball rises less than a free one (and jump cues are light for that reason). 0.25 is the value that
+  meets both pieces of player evidence we have: a 45° centre-ball jump (b = sin θ: the cue axis through the
+  centre) clears a ball 30 cm away at a jump stroke of 4–5 m/s ("45 degrees to jump a ball about twelve
+  inches away", M. Roque, Viking Cues 2017; at e_strike = 0.2 it needs 6 m/s and more), and the cue ball of a
+  firm break hops ("with a firm break shot the CB will always be airborne or hopping on the way to the rack",
+  and hops again, sometimes off the table, when it meets the rack in the air: Alciatore,
+  billiards.colostate.edu/faq/break/ball-hop), off the table on ≈ 6 % of 9–11 m/s breaks at 0–10° and on none
+  at 0–5° (benchmarks/off_table_rates.py), where 0.5 sent it off on 52 %.
+- min_bounce_height = 1 mm: a rebound lower than that stays in the cloth (it is absorbed, the flat model).
+- Not modelled: the follow-shot hop. A contact between two balls on the cloth lifts neither here, in either
+  loop: the vertical part of its friction impulse (resolve.ball_ball: µ(v)·J_n, µ = 0.00995 + 0.108·e^(−1.088 v),
+  Alciatore TP A-14, capped at m·|slip|/7) is dropped, as the flat model always did. It is small but not always
+  below min_bounce_height: about 0.26 m/s (a 3.5 mm rise) at the worst slip, ≈ 2 m/s, of a 12 m/s full hit;
+  Alciatore's FAQ describes that hop for hard follow shots and breaks hit above centre. Lifting a ball there
+  would hand a flat shot to this loop in mid-shot, which is not built.
+
+The cushion of an airborne ball (a WPA K-66 profile, simplified): a vertical face up to the nose height
+z_n (PhysicsParams.cushion_height) on the cushion line, and above it the rounded nose, taken as the edge
+line at height z_n along the cushion line. A ball whose centre is at or below z_n meets the face (the flat
+cushion model resolves it, vertical velocity kept); one whose centre is above z_n meets the nose edge
+(a frictionless impulse along the 3-D normal with restitution e_c, which throws it up or down); one whose
+bottom is above the nose when its centre crosses the cushion line has cleared the cushion: it is off the
+table from that moment (the rail top behind the cushion slopes outward: a ball that clears the nose lands
+on it or beyond and does not come back: Motion.OFF_TABLE). The rail itself (its width and top height) is not
+modelled: a ball that leaves through a pocket mouth without landing in the pocket's capture circle is taken
+off when it comes down to the cloth's level outside the table, not when it passes the rail.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from physics.kernels.detect import CONTACT_BAND
+from physics.kernels.roots import first_crossing
+from physics.params import (
+    P_G, P_M, P_MIN_BOUNCE, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_U_TABLE,
+)
+
+INF = np.inf
+AIRBORNE = 5
+OFF_TABLE = 6
+# What an airborne ball meets at a cushion line
+AIR_FACE, AIR_NOSE, AIR_CLEAR = 0, 1, 2
+
+
+@njit(cache=True)
+def landing_time(h, vz, g):
+    """Time until a ball whose bottom is h ≥ 0 above the cloth, rising at vz, lands [s]."""
+    h = max(h, 0.0)
+    return (vz + math.sqrt(vz * vz + 2.0 * g * h)) / g
+
+
+@njit(cache=True)
+def rises(vz, p):
+    """Whether a ball leaving the cloth at vz [m/s] rises at least min_bounce_height (v² > 2 g h_min)."""
+    return vz > 0.0 and vz * vz > 2.0 * p[P_G] * p[P_MIN_BOUNCE]
+
+
+@njit(cache=True)
+def slate_bounce(vx, vy, vz, wx, wy, wz, e, p):
+    """A ball meeting the slate at vz < 0 with restitution e (e_table for a landing or a ball driven down by
+    a ball, e_strike for the cue's strike): (vx, vy, vz, wx, wy, wz, airborne).
+
+    Normal impulse J_n = m (1 + e)|vz|; friction at the contact point against the slip
+    u = v + ω × (−R ẑ), J_t = min(u_table·J_n, 2/7·m·|u|). A rebound below min_bounce_height is
+    absorbed with no friction impulse (the flat model's cloth): vz = 0, airborne False.
+    """
+    up = -e * vz
+    if not rises(up, p):
+        return vx, vy, 0.0, wx, wy, wz, False
+    R = p[P_R]
+    m = p[P_M]
+    jn = m * (1.0 + e) * (-vz)
+    ux = vx - R * wy
+    uy = vy + R * wx
+    un = math.hypot(ux, uy)
+    if un > 0.0:
+        jt = min(p[P_U_TABLE] * jn, 2.0 / 7.0 * m * un)
+        k = jt / (m * un)
+        vx -= k * ux
+        vy -= k * uy
+        kw = 2.5 * k / R  # R·J_t/I per unit of slip
+        wx -= kw * uy
+        wy += kw * ux
+    return vx, vy, up, wx, wy, wz, True
+
+
+@njit(cache=True)
+def ball_ball_time_3d(x1, y1, z1, vx1, vy1, vz1, ax1, ay1, az1, x2, y2, z2, vx2, vy2, vz2, ax2, ay2, az2, R, T):
+    """Time until two balls (centres quadratic in t in 3-D) touch while approaching, within [0, T]; inf if not."""
+    dx = x1 - x2
+    dy = y1 - y2
+    dz = z1 - z2
+    dvx = vx1 - vx2
+    dvy = vy1 - vy2
+    dvz = vz1 - vz2
+    dax = 0.5 * (ax1 - ax2)
+    day = 0.5 * (ay1 - ay2)
+    daz = 0.5 * (az1 - az2)
+    c4 = dax * dax + day * day + daz * daz
+    c3 = 2.0 * (dvx * dax + dvy * day + dvz * daz)
+    c2 = dvx * dvx + dvy * dvy + dvz * dvz + 2.0 * (dx * dax + dy * day + dz * daz)
+    c1 = 2.0 * (dx * dvx + dy * dvy + dz * dvz)
+    c0 = dx * dx + dy * dy + dz * dz - 4.0 * R * R
+    return first_crossing(c4, c3, c2, c1, c0, T, 4.0 * R * CONTACT_BAND)
+
+
+@njit(cache=True, inline="always")
+def _on_segment(x, y, x1, y1, x2, y2):
+    ex = x2 - x1
+    ey = y2 - y1
+    s = ((x - x1) * ex + (y - y1) * ey) / (ex * ex + ey * ey)
+    return 0.0 <= s <= 1.0
+
+
+@njit(cache=True)
+def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
+    """First contact of an airborne ball (centre height zc) with the cushion (x1, y1)–(x2, y2) of inward normal
+    (nx, ny) within [0, T]: (t, AIR_FACE | AIR_NOSE | AIR_CLEAR), (inf, -1) if none (see the module notes)."""
+    d0 = nx * (x - x1) + ny * (y - y1)
+    d1 = nx * vx + ny * vy
+    if d1 >= 0.0 or d0 < 0.0:
+        return INF, -1
+    # face: the centre reaches distance R of the cushion line with the centre at or below the nose
+    tf = (d0 - R) / (-d1)
+    if tf < 0.0:
+        tf = 0.0 if d0 - R >= -CONTACT_BAND else -1.0
+    if 0.0 <= tf <= T:
+        z = zc + vz * tf - 0.5 * g * tf * tf
+        if z <= zn:
+            if _on_segment(x + vx * tf, y + vy * tf, x1, y1, x2, y2):
+                return tf, AIR_FACE
+            return INF, -1
+    # nose edge: (d0 + d1 t)² + (zc − zn + vz t − ½ g t²)² = R² with the centre above the nose
+    c = zc - zn
+    e = -0.5 * g
+    t = first_crossing(e * e, 2.0 * vz * e, vz * vz + 2.0 * c * e + d1 * d1, 2.0 * c * vz + 2.0 * d0 * d1,
+                       c * c + d0 * d0 - R * R, T, 2.0 * R * CONTACT_BAND)
+    tx = d0 / (-d1)  # the centre crosses the cushion line
+    if t < tx and t <= T:
+        z = zc + vz * t - 0.5 * g * t * t
+        if z > zn and _on_segment(x + vx * t, y + vy * t, x1, y1, x2, y2):
+            return t, AIR_NOSE
+        return INF, -1
+    if tx <= T and _on_segment(x + vx * tx, y + vy * tx, x1, y1, x2, y2):
+        return tx, AIR_CLEAR
+    return INF, -1
+
+
+@njit(cache=True)
+def nose_impact(vx, vy, vz, dx, dy, dz, e):
+    """Velocity after a frictionless impact along the unit normal (dx, dy, dz) (from the nose to the centre)."""
+    vn = vx * dx + vy * dy + vz * dz
+    if vn >= 0.0:
+        return vx, vy, vz
+    k = (1.0 + e) * vn
+    return vx - k * dx, vy - k * dy, vz - k * dz
+
+
+@njit(cache=True)
+def ball_ball_3d(x1, y1, z1, vx1, vy1, vz1, wx1, wy1, wz1, x2, y2, z2, vx2, vy2, vz2, wx2, wy2, wz2, e, p):
+    """Post-collision (vx, vy, vz, wx, wy, wz) of both of two equal balls touching in 3-D (one of them in the air).
+
+    The flat model's impulse (resolve.ball_ball, "alciatore") with the contact normal n in 3-D: normal
+    impulse 0.5 m (1 + e) v_n, friction µ(v) = a + b·exp(−c·v) at the contact, capped at the impulse that
+    stops the slip (m·|s_t|/7); the torque on both balls is (R n × P)/I.
+    """
+    R = p[P_R]
+    m = p[P_M]
+    inertia = 0.4 * m * R * R
+    nx = x2 - x1
+    ny = y2 - y1
+    nz = z2 - z1
+    d = math.sqrt(nx * nx + ny * ny + nz * nz)
+    nx /= d
+    ny /= d
+    nz /= d
+    vn = (vx1 - vx2) * nx + (vy1 - vy2) * ny + (vz1 - vz2) * nz
+    if vn <= 0.0:
+        return vx1, vy1, vz1, wx1, wy1, wz1, vx2, vy2, vz2, wx2, wy2, wz2
+    jn = 0.5 * m * (1.0 + e) * vn
+    # slip of ball 1's contact point (+R n) relative to ball 2's (−R n): Δv + (ω1 + ω2) × R n
+    sx_ = wx1 + wx2
+    sy_ = wy1 + wy2
+    sz_ = wz1 + wz2
+    sx = (vx1 - vx2) + R * (sy_ * nz - sz_ * ny)
+    sy = (vy1 - vy2) + R * (sz_ * nx - sx_ * nz)
+    sz = (vz1 - vz2) + R * (sx_ * ny - sy_ * nx)
+    sn = sx * nx + sy * ny + sz * nz
+    tx = sx - sn * nx
+    ty = sy - sn * ny
+    tz = sz - sn * nz
+    slip_speed = math.sqrt(tx * tx + ty * ty + tz * tz)
+    jt = 0.0
+    if slip_speed > 0.0:
+        mu = p[P_THROW_A] + p[P_THROW_B] * math.exp(-p[P_THROW_C] * slip_speed)
+        jt = min(mu * jn, m * slip_speed / 7.0)
+        tx /= slip_speed
+        ty /= slip_speed
+        tz /= slip_speed
+    px = -jn * nx - jt * tx
+    py = -jn * ny - jt * ty
+    pz = -jn * nz - jt * tz
+    k = R / inertia
+    dwx = k * (ny * pz - nz * py)
+    dwy = k * (nz * px - nx * pz)
+    dwz = k * (nx * py - ny * px)
+    return (vx1 + px / m, vy1 + py / m, vz1 + pz / m, wx1 + dwx, wy1 + dwy, wz1 + dwz,
+            vx2 - px / m, vy2 - py / m, vz2 - pz / m, wx2 + dwx, wy2 + dwy, wz2 + dwz)
