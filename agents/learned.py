@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import BaseAgent, TableView
-from agents.macro import MACRO_DIM, SAFETY, MacroPlanner
+from agents.macro import MACRO_DIM, SAFETY, MacroPlanner, macro_obs_size
 from nineball_env.actions import N_ACTION
 
 
@@ -63,7 +63,14 @@ class LearnedAgent(BaseAgent):
                              f"(raw), got {shape}")
         self.model = model
         self.macro = shape == (MACRO_DIM,)
-        self.planner = planner or (MacroPlanner() if self.macro else None)
+        if planner is None and self.macro:
+            n_obs = tuple(getattr(model.observation_space, "shape", ()) or ())
+            leaves = n_obs == (macro_obs_size(True),)
+            if n_obs not in ((macro_obs_size(False),), (macro_obs_size(True),)):
+                raise ValueError(f"model: expected a macro observation of {macro_obs_size(False)} numbers (or "
+                                 f"{macro_obs_size(True)} with the leave features), got shape {n_obs}")
+            planner = MacroPlanner(leaves=leaves)
+        self.planner = planner
 
     @classmethod
     def load_numpy(cls, path: str | Path | None = None) -> "LearnedAgent":

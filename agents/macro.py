@@ -5,7 +5,10 @@ Here the policy picks one of ``N_SLOTS`` slots — the three easiest pots of the
 (``agents.shots.pot_options``, combinations on the 9 included) and a safety — and refines the
 ghost-ball shot of that slot: aim offset, speed, draw/follow and side. Breaks, ball-in-hand
 placement and the push-out choice's default follow ``GhostBallAgent``. The observation gains
-``SLOT_FEATURES`` numbers per slot, so the policy sees what each slot offers.
+``SLOT_FEATURES`` numbers per slot, so the policy sees what each slot offers. With ``leaves=True`` it
+gains ``LEAVE_FEATURES`` more: for each pot slot, the noise-free value (``agents.leaves.shot_value``:
+pot and position) of the slot's shot at each speed × draw/follow point of ``LEAVE_GRID``, and that of
+the safety — one look ahead at where each candidate leaves the cue ball, which the policy may refine.
 
 ========  ======================================================================================
 index     macro action component (each in [-1, 1])
@@ -29,6 +32,7 @@ from gymnasium import spaces
 
 from agents.base import TableView
 from agents.ghost_ball import MAX_SPEED, MIN_SPEED, GhostBallAgent
+from agents.leaves import shot_value
 from agents.shots import PotOption, aim_sigma, corrected_phi, pot_options, rolling_speed_for
 from nineball_env import actions, observation
 from nineball_env.observation import OBS_SIZE
@@ -44,6 +48,14 @@ MACRO_OBS_SIZE = OBS_SIZE + N_SLOTS * SLOT_FEATURES
 AIM_RANGE = 1.0  # [deg]
 SPEED_OCTAVES = 1.3
 TIP_B, TIP_A = 0.5, 0.3
+#: (speed u, vertical tip u) macro components at which each pot slot's shot is simulated for the leave features.
+LEAVE_GRID = tuple((speed, tip) for speed in (-0.6, 0.0, 0.6) for tip in (-1.0, 0.0, 1.0))
+LEAVE_FEATURES = N_POTS * len(LEAVE_GRID) + 1
+
+
+def macro_obs_size(leaves: bool = False) -> int:
+    """Length of the macro observation: the env's, the slot features, and the leave features when ``leaves``."""
+    return MACRO_OBS_SIZE + (LEAVE_FEATURES if leaves else 0)
 
 
 class MacroPlanner:
@@ -54,8 +66,9 @@ class MacroPlanner:
     """
 
     def __init__(self, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
-                 noise: str = "icga", scale: actions.ActionScale = actions.DEFAULT_SCALE) -> None:
-        self.table, self.params, self.noise, self.scale = table, params, noise, scale
+                 noise: str = "icga", scale: actions.ActionScale = actions.DEFAULT_SCALE, leaves: bool = False) -> None:
+        self.table, self.params, self.noise, self.scale, self.leaves = table, params, noise, scale, leaves
+        self.obs_size = macro_obs_size(leaves)
         self.ghost = GhostBallAgent()
         self._cache_key: bytes | None = None
         self._cache: tuple[TableView | None, np.ndarray | None, list[PotOption | None]] | None = None
@@ -82,8 +95,9 @@ class MacroPlanner:
         return self._cache
 
     def features(self, obs: np.ndarray) -> np.ndarray:
-        """The observation with the slot features appended (float32 in [0, 1])."""
-        _, _, pots = self.slots(obs)
+        """The observation with the slot features (and, with ``leaves``, the leave features) appended (float32 in
+        [0, 1])."""
+        view, spot, pots = self.slots(obs)
         extra = np.zeros((N_SLOTS, SLOT_FEATURES), dtype=np.float32)
         L = self.table.length
         for i, option in enumerate(pots):
@@ -91,7 +105,48 @@ class MacroPlanner:
                 extra[i] = (1.0, option.ease, option.cut / 90.0, min(option.d_cue / L, 1.0),
                             min(option.d_obj / L, 1.0), float(option.combo))
         extra[SAFETY, 0] = 1.0
-        return np.concatenate([np.asarray(obs, dtype=np.float32), extra.ravel()])
+        parts = [np.asarray(obs, dtype=np.float32), extra.ravel()]
+        if self.leaves:
+            parts.append(self.leave_values(view, spot, pots))
+        return np.concatenate(parts)
+
+    def leave_values(self, view: TableView | None, spot: np.ndarray | None, pots: list[PotOption | None]
+                     ) -> np.ndarray:
+        """``LEAVE_FEATURES`` noise-free shot values: each pot slot's shot at every ``LEAVE_GRID`` point (0 for an
+        empty slot), then the safety's; all 0 on breaks, push-out choices and once the rack is over."""
+        out = np.zeros(LEAVE_FEATURES, dtype=np.float32)
+        if view is None or view.rack.phase in (Phase.BREAK, Phase.PUSH_OUT_CHOICE):
+            return out
+        cue = spot if spot is not None else view.balls.pos[0]
+        state = view.balls.copy()
+        state.place(0, float(cue[0]), float(cue[1]))
+        u = np.zeros(MACRO_DIM)
+        for i, option in enumerate(pots):
+            if option is None:
+                continue
+            for j, (speed, tip) in enumerate(LEAVE_GRID):
+                u[2], u[3] = speed, tip
+                out[i * len(LEAVE_GRID) + j] = shot_value(view, state, self._pot_shot(view, state, cue, option, u))
+        u[2] = u[3] = 0.0
+        out[-1] = shot_value(view, state, self._safety_shot(view, cue, u))
+        return out
+
+    def _pot_shot(self, view: TableView, state, cue: np.ndarray, option: PotOption, u: np.ndarray) -> Shot:
+        """The pot of ``option`` refined by macro components ``u`` (from ``state``, the cue ball at ``cue``)."""
+        factor = 2.0 ** (SPEED_OCTAVES * u[2])
+        a, b = TIP_A * u[4], TIP_B * u[3]
+        V = min(max(rolling_speed_for(option.d_cue, option.d_obj, option.cut, 0.6, view.params) * factor,
+                    MIN_SPEED), MAX_SPEED)
+        phi = corrected_phi(state, cue, option.target, option.direction, Shot(V0=V, phi=option.phi, a=a, b=b),
+                            view.table, view.params, iterations=1)
+        return Shot(V0=V, phi=phi + AIM_RANGE * u[1], a=a, b=b)
+
+    def _safety_shot(self, view: TableView, cue: np.ndarray, u: np.ndarray) -> Shot:
+        """GhostBall's safety from ``cue`` refined by macro components ``u``."""
+        factor = 2.0 ** (SPEED_OCTAVES * u[2])
+        base = self.ghost.safety(view, cue)
+        return Shot(V0=min(max(base.V0 * factor, MIN_SPEED), MAX_SPEED), phi=base.phi + AIM_RANGE * u[1],
+                    a=TIP_A * u[4], b=TIP_B * u[3])
 
     def action(self, obs: np.ndarray, macro: np.ndarray) -> np.ndarray:
         """The env action for macro action ``macro`` (``MACRO_DIM`` numbers, clipped to [-1, 1])."""
@@ -113,21 +168,14 @@ class MacroPlanner:
             slot = 0 if pots[0] is not None else SAFETY
         self.last_slot = slot
         cue = spot if spot is not None else view.balls.pos[0]
-        factor = 2.0 ** (SPEED_OCTAVES * u[2])
-        a, b = TIP_A * u[4], TIP_B * u[3]
         state = view.balls.copy()
         state.place(0, float(cue[0]), float(cue[1]))
         if slot == SAFETY:
-            base = self.ghost.safety(view, cue)
-            shot = Shot(V0=min(max(base.V0 * factor, MIN_SPEED), MAX_SPEED), phi=base.phi + AIM_RANGE * u[1], a=a, b=b)
+            shot = self._safety_shot(view, cue, u)
         else:
             option = pots[slot]
             assert option is not None
-            V = min(max(rolling_speed_for(option.d_cue, option.d_obj, option.cut, 0.6, view.params) * factor,
-                        MIN_SPEED), MAX_SPEED)
-            phi = corrected_phi(state, cue, option.target, option.direction, Shot(V0=V, phi=option.phi, a=a, b=b),
-                                view.table, view.params, iterations=1)
-            shot = Shot(V0=V, phi=phi + AIM_RANGE * u[1], a=a, b=b)
+            shot = self._pot_shot(view, state, cue, option, u)
         in_hand = str(view.rack.ball_in_hand)
         placement = (float(spot[0]), float(spot[1])) if spot is not None else None
         return actions.shot_to_action(shot, placement=placement,
@@ -140,25 +188,26 @@ def macro_action_space() -> spaces.Box:
     return spaces.Box(-1.0, 1.0, (MACRO_DIM,), np.float32)
 
 
-def macro_observation_space() -> spaces.Box:
-    return spaces.Box(0.0, 1.0, (MACRO_OBS_SIZE,), np.float32)
+def macro_observation_space(leaves: bool = False) -> spaces.Box:
+    return spaces.Box(0.0, 1.0, (macro_obs_size(leaves),), np.float32)
 
 
 class MacroActionWrapper(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """NineBall-v0 with macro actions (see the module docstring) and the slot features in the observation.
 
-    ``noise`` is the noise preset the slots' ease estimates assume (the env adds its own noise to every shot).
+    ``noise`` is the noise preset the slots' ease estimates assume (the env adds its own noise to every shot);
+    ``leaves`` adds the leave features.
     """
 
-    def __init__(self, env: gym.Env, noise: str = "icga") -> None:
-        gym.utils.RecordConstructorArgs.__init__(self, noise=noise)
+    def __init__(self, env: gym.Env, noise: str = "icga", leaves: bool = False) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self, noise=noise, leaves=leaves)
         gym.Wrapper.__init__(self, env)
         base = env.unwrapped
         cfg = getattr(base, "config", None)
         self.planner = MacroPlanner(cfg.table if cfg else DEFAULT_TABLE, cfg.params if cfg else DEFAULT_PARAMS, noise,
-                                    getattr(base, "scale", actions.DEFAULT_SCALE))
+                                    getattr(base, "scale", actions.DEFAULT_SCALE), leaves)
         self.action_space = macro_action_space()
-        self.observation_space = macro_observation_space()
+        self.observation_space = macro_observation_space(leaves)
         self._obs: np.ndarray | None = None
 
     def reset(self, **kwargs: Any):

@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium.vector import VectorEnv, VectorWrapper
 from gymnasium.vector.utils import batch_space
 
-from agents.macro import MACRO_OBS_SIZE, MacroPlanner, macro_action_space, macro_observation_space
+from agents.macro import MacroPlanner, macro_action_space, macro_observation_space
 from nineball_env.actions import N_ACTION
 from nineball_env.vector import NineBallVectorEnv
 
@@ -24,20 +24,21 @@ from nineball_env.vector import NineBallVectorEnv
 class MacroActionVectorWrapper(VectorWrapper):
     """A ``NineBallVectorEnv`` with macro actions and slot features (``agents.macro``), for all tables.
 
-    ``noise`` is the noise preset the slots' ease estimates assume. Infos gain ``macro_slot`` (−1 where no
+    ``noise`` is the noise preset the slots' ease estimates assume; ``leaves`` adds the leave features. Infos gain ``macro_slot`` (−1 where no
     slot was chosen: breaks, push-out choices, autoresets).
     """
 
-    def __init__(self, env: VectorEnv, noise: str = "icga") -> None:
+    def __init__(self, env: VectorEnv, noise: str = "icga", leaves: bool = False) -> None:
         super().__init__(env)
         base = env.unwrapped
         if not isinstance(base, NineBallVectorEnv):
             raise ValueError(f"env: expected a NineBallVectorEnv (gym.make_vec('NineBall-v0')), got "
                              f"{type(base).__name__}")
         cfg = base.config
-        self.planners = [MacroPlanner(cfg.table, cfg.params, noise, base.envs[k].scale) for k in range(self.num_envs)]
+        self.planners = [MacroPlanner(cfg.table, cfg.params, noise, base.envs[k].scale, leaves)
+                         for k in range(self.num_envs)]
         self.single_action_space = macro_action_space()
-        self.single_observation_space = macro_observation_space()
+        self.single_observation_space = macro_observation_space(leaves)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._obs: np.ndarray | None = None
@@ -72,7 +73,7 @@ class MacroActionVectorWrapper(VectorWrapper):
         return self._features(obs), reward, terminated, truncated, self._with_slots(info, slots)
 
     def _features(self, obs: np.ndarray) -> np.ndarray:
-        out = np.empty((self.num_envs, MACRO_OBS_SIZE), dtype=np.float32)
+        out = np.empty((self.num_envs, self.single_observation_space.shape[0]), dtype=np.float32)
         for k, planner in enumerate(self.planners):
             out[k] = planner.features(obs[k])
         return out

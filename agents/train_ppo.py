@@ -30,6 +30,15 @@ class Args:
         pool_size, snapshot_every: self-play pool capacity, and PPO updates between snapshots.
         noise: execution-noise preset of the env ("icga" or "none").
         macro: use the macro-action wrapper (``agents.macro``); false trains on the raw 9 cue parameters.
+        leaves: add the macro layer's leave features (noise-free value of each slot's shot on a speed × spin grid).
+        imitation_matches: > 0 warm-starts the actor by behaviour cloning of Search (``agents.imitation``): its
+            decisions in this many races to 3 against GhostBall, played in imitation_jobs processes by Search
+            with the options imitation_search (``key=value,...``), seeded from ``seed``; needs leaves. The
+            dataset is saved as ``imitation.npz`` in the run folder; imitation_data reuses such a file instead.
+        dagger_rounds, dagger_matches: DAgger rounds after the first cloning: the cloned policy plays
+            dagger_matches races (the next match indices of the same series), Search labels its positions,
+            and the policy is cloned again on all the data (0 matches: as many as imitation_matches).
+        bc_epochs, bc_lr: behaviour-cloning epochs per round and Adam learning rate (batches of batch_size).
         pot_reward, foul_reward: shaping per legal pot / per foul of the learner (the rack is ±1).
         learning_rate, n_steps, batch_size, n_epochs, gamma, gae_lambda, clip_range, ent_coef: PPO's.
         log_std_init: initial log standard deviation of the Gaussian policy (−1: refinements start gentle).
@@ -54,6 +63,15 @@ class Args:
     snapshot_every: int = 5
     noise: str = "icga"
     macro: bool = True
+    leaves: bool = False
+    imitation_matches: int = 0
+    imitation_jobs: int = 2
+    imitation_search: str = "candidates=96,top=6,samples=10,refine=2,lookahead=8,hard_below=0"
+    imitation_data: str = ""
+    dagger_rounds: int = 0
+    dagger_matches: int = 0
+    bc_epochs: int = 30
+    bc_lr: float = 1e-3
     pot_reward: float = 0.1
     foul_reward: float = -0.1
     learning_rate: float = 3e-4
@@ -92,6 +110,7 @@ def train(args: Args) -> Path:
     out = Path(args.checkpoints_dir) / name
     out.mkdir(parents=True, exist_ok=True)
     (out / "args.json").write_text(json.dumps(asdict(args), indent=2))
+    data = imitation_data(args, out)
     extra: list = []
     if args.eval_freq > 0:
         from agents.train_eval import eval_callback
@@ -106,12 +125,14 @@ def train(args: Args) -> Path:
         opponent = SelfPlayOpponent(pool, args.seed)
         extra.append(snapshot_callback(pool, args.snapshot_every))
     envs = make_vec_env(args.vec_env, args.n_envs, opponent, args.noise, args.macro, args.pot_reward,
-                        args.foul_reward, args.seed)
+                        args.foul_reward, args.seed, args.leaves)
     model = PPO("MlpPolicy", envs, learning_rate=args.learning_rate, n_steps=args.n_steps,
                 batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda,
                 clip_range=args.clip_range, ent_coef=args.ent_coef, seed=args.seed, device="cpu",
                 policy_kwargs={"net_arch": [args.net_width, args.net_width], "log_std_init": args.log_std_init},
                 tensorboard_log=args.runs_dir, verbose=0)
+    if data is not None:
+        warm_start(model, data, args, out)
     model.learn(total_timesteps=args.total_timesteps, tb_log_name=name,
                 callback=callbacks(args.total_timesteps, out, args.checkpoint_freq, args.n_envs, args.progress_bar,
                                        args.max_minutes) + extra)
@@ -119,6 +140,51 @@ def train(args: Args) -> Path:
     model.save(str(path))
     envs.close()
     return path
+
+
+def warm_start(model, data, args: Args, out: Path) -> None:
+    """Behaviour cloning of Search on ``data``, then ``args.dagger_rounds`` DAgger rounds; saves ``bc.zip``."""
+    from agents.imitation import Dataset, behaviour_clone, generate
+    from agents.numpy_policy import export_sb3
+
+    losses = [behaviour_clone(model, data, args.bc_epochs, args.bc_lr, args.batch_size, args.seed)]
+    per_round = args.dagger_matches or args.imitation_matches
+    for r in range(1, args.dagger_rounds + 1):
+        student = export_sb3(model).save(out / f"student{r}.npz")
+        more = generate(per_round, args.seed, args.imitation_jobs, noise=args.noise, config=search_config(args),
+                        progress=True, student=str(student), first=args.imitation_matches + (r - 1) * per_round)
+        more.save(str(out / f"dagger{r}.npz"))
+        data = Dataset.concat([data, more])
+        losses.append(behaviour_clone(model, data, args.bc_epochs, args.bc_lr, args.batch_size, args.seed + r))
+    (out / "bc_loss.json").write_text(json.dumps({"losses": losses, "labels": len(data)}))
+    model.save(str(out / "bc.zip"))
+
+
+def search_config(args: Args):
+    """The ``SearchConfig`` of the imitated Search (``args.imitation_search``)."""
+    from agents.registry import _options
+    from agents.search import SearchConfig
+
+    return _options(args.imitation_search, SearchConfig)
+
+
+def imitation_data(args: Args, out: Path):
+    """The behaviour-cloning dataset of the run (None without a warm start): generated, or loaded from
+    ``args.imitation_data``."""
+    if args.imitation_matches <= 0 and not args.imitation_data:
+        return None
+    if not (args.macro and args.leaves):
+        raise ValueError("imitation: the warm start clones macro actions with the leave features; "
+                         "set --macro true --leaves true")
+    from agents.imitation import Dataset, generate
+
+    if args.imitation_data:
+        return Dataset.load(args.imitation_data)
+    data = generate(args.imitation_matches, args.seed, args.imitation_jobs, noise=args.noise,
+                    config=search_config(args), progress=True)
+    data.save(str(out / "imitation.npz"))
+    (out / "imitation.json").write_text(json.dumps({"labels": len(data), "dropped": data.dropped}))
+    return data
 
 
 def main(argv: list[str] | None = None) -> int:

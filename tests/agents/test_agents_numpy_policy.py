@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from agents.macro import MACRO_DIM, MACRO_OBS_SIZE, macro_action_space, macro_observation_space
+from agents.macro import MACRO_DIM, MACRO_OBS_SIZE, macro_action_space, macro_obs_size, macro_observation_space
 from agents.numpy_policy import NumpyPolicy
 from agents.registry import AgentSpecError, make_agent
 
@@ -77,9 +77,9 @@ def test_policy_rejects_bad_input(tmp_path):
 
 def test_shipped_policy_fits_the_macro_spaces():
     policy = NumpyPolicy.shipped()
-    assert policy.obs_dim == MACRO_OBS_SIZE and policy.action_space.shape == (MACRO_DIM,)
+    assert policy.obs_dim == macro_obs_size(True) and policy.action_space.shape == (MACRO_DIM,)
     agent = make_agent("learned")
-    assert agent.macro and agent.name == "learned"
+    assert agent.macro and agent.planner.leaves and agent.name == "learned"  # trained with the leave features
 
 
 def test_learned_plays_without_torch():
