@@ -29,7 +29,7 @@ import numpy as np
 from agents.base import BaseAgent, TableView
 from agents.ghost_ball import MAX_SPEED, MIN_SPEED
 from agents.macro import (AIM_RANGE, MACRO_DIM, N_SLOTS, SAFETY, SPEED_OCTAVES, TIP_A, TIP_B, MacroPlanner,
-                          macro_obs_size)
+                          MacroStyle, macro_obs_size)
 from agents.search import SearchAgent, SearchConfig
 from agents.shots import corrected_phi, rolling_speed_for
 from nineball_env import actions
@@ -112,11 +112,11 @@ class SearchRecorder(BaseAgent):
     name = "search-recorder"
 
     def __init__(self, config: SearchConfig | None = None, seed: int | None = None,
-                 student: BaseAgent | None = None) -> None:
+                 student: BaseAgent | None = None, style: MacroStyle | None = None) -> None:
         super().__init__(seed)
         self.search = SearchAgent(config)
         self.student = student
-        self.planner = MacroPlanner(leaves=True)
+        self.planner = MacroPlanner(leaves=True, style=style)
         self.x: list[np.ndarray] = []
         self.u: list[np.ndarray] = []
         self.m: list[np.ndarray] = []
@@ -186,16 +186,17 @@ class SearchRecorder(BaseAgent):
                                       push_out=push_out, table=view.table, params=view.params, scale=view.scale)
 
 
-def _play(job: tuple[int, int, int, str, SearchConfig | None, str | None]) -> Dataset:
+def _play(job: tuple[int, int, int, str, SearchConfig | None, str | None, str]) -> Dataset:
     """One race of a SearchRecorder against GhostBall (match ``index`` of a series seeded ``seed``), the
-    recorder playing the exported policy at path ``student`` when given."""
+    recorder playing the exported policy at path ``student`` when given, its macro layer in style ``style``."""
     from agents.ghost_ball import GhostBallAgent
     from agents.learned import LearnedAgent
     from agents.match import MatchConfig, play_match
     from nineball_env.noise import make_noise
 
-    seed, index, race_to, noise, config, student = job
-    recorder = SearchRecorder(config, student=LearnedAgent.load_numpy(student) if student else None)
+    seed, index, race_to, noise, config, student, style = job
+    recorder = SearchRecorder(config, student=LearnedAgent.load_numpy(student) if student else None,
+                              style=MacroStyle.parse(style))
     players = (recorder, GhostBallAgent()) if index % 2 == 0 else (GhostBallAgent(), recorder)
     play_match(*players, MatchConfig(race_to=race_to, noise=make_noise(noise)), seed=seed, index=index)
     return recorder.dataset()
@@ -203,15 +204,17 @@ def _play(job: tuple[int, int, int, str, SearchConfig | None, str | None]) -> Da
 
 def generate(matches: int, seed: int, jobs: int = 1, race_to: int = 3, noise: str = "icga",
              config: SearchConfig | None = None, progress: bool = False, student: str | None = None,
-             first: int = 0) -> Dataset:
+             first: int = 0, style: str = "") -> Dataset:
     """Search's (``config``) labelled decisions from ``matches`` races against GhostBall (``jobs`` worker
     processes), matches ``first``, ``first + 1``, ... of the series seeded ``seed``; ``student``: the path of
-    an exported policy (``agents.numpy_policy``) that plays instead of Search (DAgger). The same arguments give
+    an exported policy (``agents.numpy_policy``) that plays instead of Search (DAgger); ``style``: the macro layer's
+    ``MacroStyle`` (``key=value,...``), whose ball-in-hand spots and features the labels use. The same arguments give
     the same dataset whatever ``jobs``."""
     if matches < 1 or jobs < 1 or first < 0:
         raise ValueError(f"matches, jobs, first: expected whole numbers >= 1, >= 1, >= 0, got {matches!r}, "
                          f"{jobs!r}, {first!r}")
-    work = [(seed, first + i, race_to, noise, config, student) for i in range(matches)]
+    MacroStyle.parse(style)  # a bad style fails here, not in a worker
+    work = [(seed, first + i, race_to, noise, config, student, style) for i in range(matches)]
     if jobs == 1:
         parts = []
         for job in work:

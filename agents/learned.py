@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import BaseAgent, TableView
-from agents.macro import MACRO_DIM, SAFETY, MacroPlanner, macro_obs_size
+from agents.macro import MACRO_DIM, SAFETY, MacroPlanner, MacroStyle, macro_obs_size
 from nineball_env.actions import N_ACTION
 
 
@@ -69,7 +69,11 @@ class LearnedAgent(BaseAgent):
             if n_obs not in ((macro_obs_size(False),), (macro_obs_size(True),)):
                 raise ValueError(f"model: expected a macro observation of {macro_obs_size(False)} numbers (or "
                                  f"{macro_obs_size(True)} with the leave features), got shape {n_obs}")
-            planner = MacroPlanner(leaves=leaves)
+            style = (getattr(model, "meta", None) or {}).get("macro_style", {})
+            try:
+                planner = MacroPlanner(leaves=leaves, style=MacroStyle(**style))
+            except (TypeError, ValueError) as err:
+                raise ValueError(f"model: bad macro_style {style!r} in its meta ({err})") from None
         self.planner = planner
 
     @classmethod

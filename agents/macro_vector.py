@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium.vector import VectorEnv, VectorWrapper
 from gymnasium.vector.utils import batch_space
 
-from agents.macro import MacroPlanner, macro_action_space, macro_observation_space
+from agents.macro import MacroPlanner, MacroStyle, macro_action_space, macro_observation_space
 from nineball_env.actions import N_ACTION
 from nineball_env.vector import NineBallVectorEnv
 
@@ -24,18 +24,20 @@ from nineball_env.vector import NineBallVectorEnv
 class MacroActionVectorWrapper(VectorWrapper):
     """A ``NineBallVectorEnv`` with macro actions and slot features (``agents.macro``), for all tables.
 
-    ``noise`` is the noise preset the slots' ease estimates assume; ``leaves`` adds the leave features. Infos gain ``macro_slot`` (−1 where no
+    ``noise`` is the noise preset the slots' ease estimates assume; ``leaves`` adds the leave features, ``style`` is
+    the planners' ``MacroStyle``. Infos gain ``macro_slot`` (−1 where no
     slot was chosen: breaks, push-out choices, autoresets).
     """
 
-    def __init__(self, env: VectorEnv, noise: str = "icga", leaves: bool = False) -> None:
+    def __init__(self, env: VectorEnv, noise: str = "icga", leaves: bool = False,
+                 style: MacroStyle | None = None) -> None:
         super().__init__(env)
         base = env.unwrapped
         if not isinstance(base, NineBallVectorEnv):
             raise ValueError(f"env: expected a NineBallVectorEnv (gym.make_vec('NineBall-v0')), got "
                              f"{type(base).__name__}")
         cfg = base.config
-        self.planners = [MacroPlanner(cfg.table, cfg.params, noise, base.envs[k].scale, leaves)
+        self.planners = [MacroPlanner(cfg.table, cfg.params, noise, base.envs[k].scale, leaves, style)
                          for k in range(self.num_envs)]
         self.single_action_space = macro_action_space()
         self.single_observation_space = macro_observation_space(leaves)

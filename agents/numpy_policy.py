@@ -4,11 +4,13 @@ The deterministic action of an SB3 ``ActorCriticPolicy`` with a flat ``Box`` obs
 Gaussian's mean, ``action_net(policy_net(obs))``, clipped to the action space's bounds; that is
 all this module evaluates (the value network and the log std are not needed to play). The file
 holds the layers ``w0, b0, w1, b1, ...`` (float32, ``y = x @ w + b``), the hidden activation's
-name, the observation size and the action bounds. ``export_sb3`` needs torch; ``NumpyPolicy`` does not.
+name, the observation size, the action bounds and ``meta``, a JSON object of how to play it (the macro layer's
+``MacroStyle`` under "macro_style"). ``export_sb3`` needs torch; ``NumpyPolicy`` does not.
 """
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -29,7 +31,10 @@ class NumpyPolicy:
     """
 
     def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], activation: str,
-                 low: np.ndarray, high: np.ndarray) -> None:
+                 low: np.ndarray, high: np.ndarray, meta: dict[str, Any] | None = None) -> None:
+        if meta is not None and not isinstance(meta, dict):
+            raise ValueError(f"meta: expected a dict (saved as JSON), got {type(meta).__name__}")
+        self.meta: dict[str, Any] = dict(meta or {})
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation: expected one of {', '.join(ACTIVATIONS)}, got {activation!r}")
         if not weights or len(weights) != len(biases):
@@ -77,7 +82,7 @@ class NumpyPolicy:
         arrays: dict[str, Any] = {f"w{i}": w.astype(np.float32) for i, w in enumerate(self.weights)}
         arrays |= {f"b{i}": b.astype(np.float32) for i, b in enumerate(self.biases)}
         np.savez_compressed(path, **arrays, activation=np.array(self.activation), low=self.low, high=self.high,
-                            version=np.array(FORMAT_VERSION))
+                            version=np.array(FORMAT_VERSION), meta=np.array(json.dumps(self.meta)))
         return path
 
     @classmethod
@@ -93,7 +98,8 @@ class NumpyPolicy:
             n = sum(1 for k in data.files if k.startswith("w") and k[1:].isdigit())
             weights = [data[f"w{i}"] for i in range(n)]
             biases = [data[f"b{i}"] for i in range(n)]
-            return cls(weights, biases, str(data["activation"]), data["low"], data["high"])
+            meta = json.loads(str(data["meta"])) if "meta" in data else {}
+            return cls(weights, biases, str(data["activation"]), data["low"], data["high"], meta)
 
     @classmethod
     def shipped(cls) -> "NumpyPolicy":
@@ -102,8 +108,9 @@ class NumpyPolicy:
             return cls.load(path)
 
 
-def export_sb3(model: Any) -> NumpyPolicy:
-    """The deterministic actor of an SB3 PPO/A2C ``MlpPolicy`` model (flat Box observation and action) in numpy.
+def export_sb3(model: Any, meta: dict[str, Any] | None = None) -> NumpyPolicy:
+    """The deterministic actor of an SB3 PPO/A2C ``MlpPolicy`` model (flat Box observation and action) in numpy,
+    carrying ``meta`` (see the module docstring).
 
     Raises ValueError for policies this cannot represent (squashed output, non-flatten features, other layers).
     """
@@ -132,7 +139,7 @@ def export_sb3(model: Any) -> NumpyPolicy:
     weights.append(head.weight.detach().cpu().numpy().T.copy())
     biases.append(head.bias.detach().cpu().numpy().copy())
     return NumpyPolicy(weights, biases, activation or "tanh", np.asarray(model.action_space.low),
-                       np.asarray(model.action_space.high))
+                       np.asarray(model.action_space.high), meta)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,10 +149,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Export a saved SB3 PPO model's deterministic actor to .npz")
     parser.add_argument("model", help="a model saved with model.save (PPO, MlpPolicy)")
     parser.add_argument("out", help="the .npz file to write (e.g. agents/weights/learned.npz)")
+    parser.add_argument("--macro-style", default="", help="the macro layer's style the policy was trained with "
+                        "(agents.macro.MacroStyle, key=value,...; default: the run's args.json beside MODEL, else "
+                        "GhostBall's)")
     ns = parser.parse_args(argv)
     from stable_baselines3 import PPO
 
-    path = export_sb3(PPO.load(ns.model, device="cpu")).save(ns.out)
+    from agents.macro import MacroStyle
+
+    spec = ns.macro_style
+    args_json = Path(ns.model).parent / "args.json"
+    if not spec and args_json.exists():
+        spec = json.loads(args_json.read_text()).get("macro_style", "")
+    meta = {"macro_style": MacroStyle.parse(spec).to_dict()}
+    path = export_sb3(PPO.load(ns.model, device="cpu"), meta).save(ns.out)
     print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
     return 0
 

@@ -31,6 +31,9 @@ class Args:
         noise: execution-noise preset of the env ("icga" or "none").
         macro: use the macro-action wrapper (``agents.macro``); false trains on the raw 9 cue parameters.
         leaves: add the macro layer's leave features (noise-free value of each slot's shot on a speed × spin grid).
+        macro_style: who breaks, places the cue ball in hand and picks the safety for the macro layer
+            (``agents.macro.MacroStyle`` as ``key=value,...``; "" is GhostBall for all three); saved in the
+            exported policy's meta (``agents.numpy_policy``), so ``learned:PATH.npz`` plays with it.
         imitation_matches: > 0 warm-starts the actor by behaviour cloning of Search (``agents.imitation``): its
             decisions in this many races to 3 against GhostBall, played in imitation_jobs processes by Search
             with the options imitation_search (``key=value,...``), seeded from ``seed``; needs leaves. The
@@ -64,6 +67,7 @@ class Args:
     noise: str = "icga"
     macro: bool = True
     leaves: bool = False
+    macro_style: str = ""
     imitation_matches: int = 0
     imitation_jobs: int = 2
     imitation_search: str = "candidates=96,top=6,samples=10,refine=2,lookahead=8,hard_below=0"
@@ -98,13 +102,15 @@ class Args:
 
 
 def train(args: Args) -> Path:
-    """Train, save ``final.zip`` and ``args.json`` under the run's checkpoint folder, and return the model's path."""
+    """Train, save ``final.zip`` (and, with macro actions, its numpy export ``final.npz``, which ``learned:PATH``
+    plays) and ``args.json`` under the run's checkpoint folder, and return the model's path."""
     from stable_baselines3 import PPO
 
     import torch
 
     from agents.training import asdict, callbacks, make_vec_env, run_name
 
+    policy_meta(args)  # a bad --macro-style fails before any work
     torch.set_num_threads(args.torch_threads)
     name = run_name(args.exp_name, args.seed)
     out = Path(args.checkpoints_dir) / name
@@ -125,7 +131,7 @@ def train(args: Args) -> Path:
         opponent = SelfPlayOpponent(pool, args.seed)
         extra.append(snapshot_callback(pool, args.snapshot_every))
     envs = make_vec_env(args.vec_env, args.n_envs, opponent, args.noise, args.macro, args.pot_reward,
-                        args.foul_reward, args.seed, args.leaves)
+                        args.foul_reward, args.seed, args.leaves, args.macro_style)
     model = PPO("MlpPolicy", envs, learning_rate=args.learning_rate, n_steps=args.n_steps,
                 batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma, gae_lambda=args.gae_lambda,
                 clip_range=args.clip_range, ent_coef=args.ent_coef, seed=args.seed, device="cpu",
@@ -138,6 +144,10 @@ def train(args: Args) -> Path:
                                        args.max_minutes) + extra)
     path = out / "final.zip"
     model.save(str(path))
+    if args.macro:
+        from agents.numpy_policy import export_sb3
+
+        export_sb3(model, policy_meta(args)).save(out / "final.npz")
     envs.close()
     return path
 
@@ -150,14 +160,22 @@ def warm_start(model, data, args: Args, out: Path) -> None:
     losses = [behaviour_clone(model, data, args.bc_epochs, args.bc_lr, args.batch_size, args.seed)]
     per_round = args.dagger_matches or args.imitation_matches
     for r in range(1, args.dagger_rounds + 1):
-        student = export_sb3(model).save(out / f"student{r}.npz")
+        student = export_sb3(model, policy_meta(args)).save(out / f"student{r}.npz")
         more = generate(per_round, args.seed, args.imitation_jobs, noise=args.noise, config=search_config(args),
-                        progress=True, student=str(student), first=args.imitation_matches + (r - 1) * per_round)
+                        progress=True, student=str(student), first=args.imitation_matches + (r - 1) * per_round,
+                        style=args.macro_style)
         more.save(str(out / f"dagger{r}.npz"))
         data = Dataset.concat([data, more])
         losses.append(behaviour_clone(model, data, args.bc_epochs, args.bc_lr, args.batch_size, args.seed + r))
     (out / "bc_loss.json").write_text(json.dumps({"losses": losses, "labels": len(data)}))
     model.save(str(out / "bc.zip"))
+
+
+def policy_meta(args: Args) -> dict:
+    """The meta an exported policy of this run carries: its macro layer's style."""
+    from agents.macro import MacroStyle
+
+    return {"macro_style": MacroStyle.parse(args.macro_style).to_dict()}
 
 
 def search_config(args: Args):
@@ -181,7 +199,7 @@ def imitation_data(args: Args, out: Path):
     if args.imitation_data:
         return Dataset.load(args.imitation_data)
     data = generate(args.imitation_matches, args.seed, args.imitation_jobs, noise=args.noise,
-                    config=search_config(args), progress=True)
+                    config=search_config(args), progress=True, style=args.macro_style)
     data.save(str(out / "imitation.npz"))
     (out / "imitation.json").write_text(json.dumps({"labels": len(data), "dropped": data.dropped}))
     return data

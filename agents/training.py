@@ -74,20 +74,20 @@ def run_script(script: str, train: Callable[[Any], Path], args_cls: type, argv: 
 
 
 def make_env_fn(opponent: str, noise: str, macro: bool, pot_reward: float, foul_reward: float,
-                seed: int, leaves: bool = False) -> Callable[[], gym.Env]:
+                seed: int, leaves: bool = False, macro_style: str = "") -> Callable[[], gym.Env]:
     """A factory for one training env: NineBall-v0 against ``opponent`` (an ``agents.registry`` spec); ``leaves``
-    adds the macro layer's leave features."""
+    adds the macro layer's leave features, ``macro_style`` is its ``MacroStyle`` (``key=value,...``)."""
 
     def make() -> gym.Env:
         import nineball_env  # noqa: F401  (registers NineBall-v0)
-        from agents.macro import MacroActionWrapper
+        from agents.macro import MacroActionWrapper, MacroStyle
         from agents.registry import make_agent
         from stable_baselines3.common.monitor import Monitor
 
         env = gym.make("NineBall-v0", opponent=make_agent(opponent), noise=noise,
                        reward_shaping={"pot": pot_reward, "foul": foul_reward})
         if macro:
-            env = MacroActionWrapper(env, noise=noise, leaves=leaves)
+            env = MacroActionWrapper(env, noise=noise, leaves=leaves, style=MacroStyle.parse(macro_style))
         env = Monitor(env, info_keywords=("racks",))
         env.reset(seed=seed)
         env.action_space.seed(seed)
@@ -97,7 +97,7 @@ def make_env_fn(opponent: str, noise: str, macro: bool, pot_reward: float, foul_
 
 
 def make_vec_env(kind: str, n_envs: int, opponent: Any, noise: str, macro: bool, pot_reward: float,
-                 foul_reward: float, seed: int, leaves: bool = False) -> Any:
+                 foul_reward: float, seed: int, leaves: bool = False, macro_style: str = "") -> Any:
     """The SB3 ``VecEnv`` of ``n_envs`` training tables: "native" (``gym.make_vec`` + ``MacroActionVectorWrapper`` +
     ``SB3VecEnvAdapter``, shots simulated in batches) or "dummy" (a ``DummyVecEnv`` of ``make_env_fn`` envs).
     ``opponent``: an ``agents.registry`` spec, or (native only) an opponent object such as ``SelfPlayOpponent``."""
@@ -106,11 +106,12 @@ def make_vec_env(kind: str, n_envs: int, opponent: Any, noise: str, macro: bool,
     if kind == "dummy":
         if not isinstance(opponent, str):
             raise ValueError("opponent: the dummy path takes an agents.registry spec; self-play needs vec_env native")
-        return DummyVecEnv([make_env_fn(opponent, noise, macro, pot_reward, foul_reward, seed + i, leaves)
+        return DummyVecEnv([make_env_fn(opponent, noise, macro, pot_reward, foul_reward, seed + i, leaves, macro_style)
                             for i in range(n_envs)])
     if kind != "native":
         raise ValueError(f"vec_env: expected 'native' or 'dummy', got {kind!r}")
     import nineball_env  # noqa: F401  (registers NineBall-v0)
+    from agents.macro import MacroStyle
     from agents.macro_vector import MacroActionVectorWrapper
     from agents.registry import make_agent
     from nineball_env.sb3_vec import SB3VecEnvAdapter
@@ -119,7 +120,7 @@ def make_vec_env(kind: str, n_envs: int, opponent: Any, noise: str, macro: bool,
     venv = gym.make_vec("NineBall-v0", num_envs=n_envs, opponent=opp, noise=noise,
                         reward_shaping={"pot": pot_reward, "foul": foul_reward})
     if macro:
-        venv = MacroActionVectorWrapper(venv, noise=noise, leaves=leaves)
+        venv = MacroActionVectorWrapper(venv, noise=noise, leaves=leaves, style=MacroStyle.parse(macro_style))
     envs = VecMonitor(SB3VecEnvAdapter(venv), info_keywords=("racks",))
     envs.seed(seed)
     envs.action_space.seed(seed)
