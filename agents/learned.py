@@ -51,7 +51,8 @@ def _algorithms() -> dict[str, Any]:
 
 
 class LearnedAgent(BaseAgent):
-    """Plays a policy's deterministic action (``model.predict(obs, deterministic=True)``)."""
+    """Plays a policy's deterministic action (``model.predict(obs, deterministic=True)``); an exported policy whose
+    meta sets ``rerank_samples`` has its macro action re-ranked by ``MacroPlanner.rerank`` first."""
 
     name = "learned"
 
@@ -75,6 +76,12 @@ class LearnedAgent(BaseAgent):
             except (TypeError, ValueError) as err:
                 raise ValueError(f"model: bad macro_style {style!r} in its meta ({err})") from None
         self.planner = planner
+        rerank = (getattr(model, "meta", None) or {}).get("rerank_samples", 0)
+        if isinstance(rerank, bool) or not isinstance(rerank, int) or rerank < 0:
+            raise ValueError(f"model: rerank_samples in its meta: expected a whole number >= 0, got {rerank!r}")
+        if rerank and not self.macro:
+            raise ValueError("model: rerank_samples needs a macro-action policy")
+        self.rerank_samples = rerank
 
     @classmethod
     def load_numpy(cls, path: str | Path | None = None) -> "LearnedAgent":
@@ -112,6 +119,8 @@ class LearnedAgent(BaseAgent):
             return np.asarray(action, dtype=np.float32)
         assert self.planner is not None
         macro, _ = self.model.predict(self.planner.features(obs), deterministic=True)
+        if self.rerank_samples:
+            macro = self.planner.rerank(obs, macro, self.rerank_samples)
         action = self.planner.action(obs, macro)
         slot = self.planner.last_slot
         self.intent = {None: None, SAFETY: "safety"}.get(slot, "pot")  # type: ignore[arg-type]

@@ -267,6 +267,56 @@ class MacroPlanner:
         self._safety = best[1]
         return self._safety
 
+    def _decode(self, view: TableView, spot: np.ndarray | None, pots: list[PotOption | None], u: np.ndarray
+                ) -> tuple[int, Shot]:
+        """The slot macro components ``u`` select (an empty pot slot falls back to the first pot, else the safety)
+        and the shot they decode to."""
+        slot = min(int((u[0] + 1.0) / 2.0 * N_SLOTS), N_SLOTS - 1)
+        if slot < N_POTS and pots[slot] is None:
+            slot = 0 if pots[0] is not None else SAFETY
+        cue = spot if spot is not None else view.balls.pos[0]
+        if slot == SAFETY:
+            return slot, self._safety_shot(view, cue, u)
+        state = view.balls.copy()
+        state.place(0, float(cue[0]), float(cue[1]))
+        option = pots[slot]
+        assert option is not None
+        return slot, self._pot_shot(view, state, cue, option, u)
+
+    def rerank(self, obs: np.ndarray, macro: np.ndarray, samples: int) -> np.ndarray:
+        """The macro action to play instead of ``macro``: among it, each pot slot's best ``LEAVE_GRID`` point (by its
+        leave feature) and the safety, the one whose shot has the best mean ``shot_value`` over ``samples``
+        simulations under the noise (seeded by the observation; ties keep ``macro``). Breaks and push-out
+        choices keep ``macro``; so does ``samples`` 0."""
+        u = np.clip(np.asarray(macro, dtype=np.float64).reshape(-1), -1.0, 1.0)
+        view, spot, pots = self.slots(obs)
+        if samples <= 0 or view is None or view.rack.phase in (Phase.BREAK, Phase.PUSH_OUT_CHOICE):
+            return u
+        if self._leaves is None:
+            self._leaves = self.leave_values(view, spot, pots, safety=False)
+        candidates = [u]
+        for i, option in enumerate(pots):
+            if option is not None:
+                j = int(np.argmax(self._leaves[i * len(LEAVE_GRID):(i + 1) * len(LEAVE_GRID)]))
+                candidates.append(np.array([-1.0 + (2 * i + 1) / N_SLOTS, 0.0, *LEAVE_GRID[j], 0.0, u[5]]))
+        candidates.append(np.array([1.0, 0.0, 0.0, 0.0, 0.0, u[5]]))
+        from nineball_env.noise import perturb
+
+        cue = spot if spot is not None else view.balls.pos[0]
+        state = view.balls.copy()
+        state.place(0, float(cue[0]), float(cue[1]))
+        rng = np.random.default_rng(self._seed() + 7)
+        noise = rng.standard_normal((samples, 5))  # common random numbers: every candidate meets the same errors
+        best, best_value = u, -1.0
+        for c in candidates:
+            _, shot = self._decode(view, spot, pots, c)
+            value = 0.0
+            for k in range(samples):
+                value += shot_value(view, state, perturb(shot, view.noise, _Fixed(noise[k]), view.params))
+            if value > best_value + 1e-12:
+                best, best_value = c, value
+        return best
+
     def action(self, obs: np.ndarray, macro: np.ndarray) -> np.ndarray:
         """The env action for macro action ``macro`` (``MACRO_DIM`` numbers, clipped to [-1, 1])."""
         u = np.clip(np.asarray(macro, dtype=np.float64).reshape(-1), -1.0, 1.0)
@@ -282,25 +332,24 @@ class MacroPlanner:
         if phase is Phase.BREAK:
             self.last_slot = None
             return self.ghost.decide(view)
-        slot = min(int((u[0] + 1.0) / 2.0 * N_SLOTS), N_SLOTS - 1)
-        if slot < N_POTS and pots[slot] is None:
-            slot = 0 if pots[0] is not None else SAFETY
+        slot, shot = self._decode(view, spot, pots, u)
         self.last_slot = slot
-        cue = spot if spot is not None else view.balls.pos[0]
-        state = view.balls.copy()
-        state.place(0, float(cue[0]), float(cue[1]))
-        if slot == SAFETY:
-            shot = self._safety_shot(view, cue, u)
-        else:
-            option = pots[slot]
-            assert option is not None
-            shot = self._pot_shot(view, state, cue, option, u)
         in_hand = str(view.rack.ball_in_hand)
         placement = (float(spot[0]), float(spot[1])) if spot is not None else None
         return actions.shot_to_action(shot, placement=placement,
                                       ball_in_hand=in_hand if placement is not None else "anywhere",
                                       push_out=phase is Phase.PUSH_OUT_ALLOWED and bool(u[5] > 0.0),
                                       table=view.table, params=view.params, scale=view.scale)
+
+
+class _Fixed:
+    """A stand-in random generator whose ``standard_normal(5)`` returns fixed numbers (common random numbers)."""
+
+    def __init__(self, normals: np.ndarray) -> None:
+        self.normals = normals
+
+    def standard_normal(self, size: int) -> np.ndarray:
+        return self.normals[:size]
 
 
 def macro_action_space() -> spaces.Box:

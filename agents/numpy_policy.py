@@ -5,7 +5,8 @@ Gaussian's mean, ``action_net(policy_net(obs))``, clipped to the action space's 
 all this module evaluates (the value network and the log std are not needed to play). The file
 holds the layers ``w0, b0, w1, b1, ...`` (float32, ``y = x @ w + b``), the hidden activation's
 name, the observation size, the action bounds and ``meta``, a JSON object of how to play it (the macro layer's
-``MacroStyle`` under "macro_style"). ``export_sb3`` needs torch; ``NumpyPolicy`` does not.
+``MacroStyle`` under "macro_style", the re-ranking samples of ``MacroPlanner.rerank`` under "rerank_samples").
+``export_sb3`` needs torch; ``NumpyPolicy`` does not.
 """
 
 from __future__ import annotations
@@ -152,7 +153,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--macro-style", default="", help="the macro layer's style the policy was trained with "
                         "(agents.macro.MacroStyle, key=value,...; default: the run's args.json beside MODEL, else "
                         "GhostBall's)")
+    parser.add_argument("--rerank-samples", type=int, default=0, help="noisy simulations per candidate with which "
+                        "the agent re-ranks the policy's macro action (agents.macro.MacroPlanner.rerank; 0: plays it "
+                        "as is)")
     ns = parser.parse_args(argv)
+    if ns.rerank_samples < 0:
+        parser.error(f"--rerank-samples: expected a whole number >= 0, got {ns.rerank_samples}")
     from stable_baselines3 import PPO
 
     from agents.macro import MacroStyle
@@ -161,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     args_json = Path(ns.model).parent / "args.json"
     if not spec and args_json.exists():
         spec = json.loads(args_json.read_text()).get("macro_style", "")
-    meta = {"macro_style": MacroStyle.parse(spec).to_dict()}
+    meta = {"macro_style": MacroStyle.parse(spec).to_dict(), "rerank_samples": ns.rerank_samples}
     path = export_sb3(PPO.load(ns.model, device="cpu"), meta).save(ns.out)
     print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB)")
     return 0

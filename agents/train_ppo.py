@@ -34,6 +34,8 @@ class Args:
         macro_style: who breaks, places the cue ball in hand and picks the safety for the macro layer
             (``agents.macro.MacroStyle`` as ``key=value,...``; "" is GhostBall for all three); saved in the
             exported policy's meta (``agents.numpy_policy``), so ``learned:PATH.npz`` plays with it.
+        rerank_samples: noisy simulations per candidate with which the exported policy (``final.npz``) re-ranks
+            its macro action when played (``agents.macro.MacroPlanner.rerank``; 0: as is); not used in training.
         imitation_matches: > 0 warm-starts the actor by behaviour cloning of Search (``agents.imitation``): its
             decisions in this many races to 3 against GhostBall, played in imitation_jobs processes by Search
             with the options imitation_search (``key=value,...``), seeded from ``seed``; needs leaves. The
@@ -68,6 +70,7 @@ class Args:
     macro: bool = True
     leaves: bool = False
     macro_style: str = ""
+    rerank_samples: int = 0
     imitation_matches: int = 0
     imitation_jobs: int = 2
     imitation_search: str = "candidates=96,top=6,samples=10,refine=2,lookahead=8,hard_below=0"
@@ -175,7 +178,9 @@ def policy_meta(args: Args) -> dict:
     """The meta an exported policy of this run carries: its macro layer's style."""
     from agents.macro import MacroStyle
 
-    return {"macro_style": MacroStyle.parse(args.macro_style).to_dict()}
+    if isinstance(args.rerank_samples, bool) or not isinstance(args.rerank_samples, int) or args.rerank_samples < 0:
+        raise ValueError(f"rerank_samples: expected a whole number >= 0, got {args.rerank_samples!r}")
+    return {"macro_style": MacroStyle.parse(args.macro_style).to_dict(), "rerank_samples": args.rerank_samples}
 
 
 def search_config(args: Args):

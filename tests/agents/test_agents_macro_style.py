@@ -122,11 +122,59 @@ def test_training_exports_the_policy_with_its_style(tmp_path):
     from agents.train_ppo import Args, train
 
     args = Args(total_timesteps=16, n_envs=1, n_steps=16, batch_size=16, n_epochs=1, opponent="random", leaves=True,
-                macro_style="placement=leave,safety=search", eval_freq=0, checkpoint_freq=10**9,
+                macro_style="placement=leave,safety=search", rerank_samples=3, eval_freq=0, checkpoint_freq=10**9,
                 runs_dir=str(tmp_path / "runs"), checkpoints_dir=str(tmp_path / "ck"), progress_bar=False)
     path = train(args)
     exported = NumpyPolicy.load(path.parent / "final.npz")
-    assert exported.meta == {"macro_style": STYLE.to_dict()}
-    assert LearnedAgent(exported).planner.style == STYLE
+    assert exported.meta == {"macro_style": STYLE.to_dict(), "rerank_samples": 3}
+    agent = LearnedAgent(exported)
+    assert agent.planner.style == STYLE and agent.rerank_samples == 3
     with pytest.raises(ValueError, match="safety"):
         train(Args(**{**args.__dict__, "macro_style": "safety=ghostly"}))
+    with pytest.raises(ValueError, match="rerank_samples"):
+        train(Args(**{**args.__dict__, "rerank_samples": -1}))
+
+
+def _win_obs() -> np.ndarray:
+    # The 9 alone, straight in front of the bottom-left corner pocket: any soft pot wins the rack (R-WIN-9).
+    return _obs({0: (0.5, 0.5), 9: (0.3, 0.3)})
+
+
+def test_rerank_keeps_the_action_without_samples_and_on_breaks():
+    planner = MacroPlanner(leaves=True, style=STYLE)
+    u = _safety_slot()
+    np.testing.assert_array_equal(planner.rerank(_win_obs(), u, 0), u)
+    state = physics.place_balls({0: (0.6, 0.5), 1: (0.635, 1.9), 9: (0.635, 2.0)})
+    rack = RackState(breaker=0, shooter=0, on_table=frozenset({1, 9}), phase="break", ball_in_hand="kitchen")
+    brk = observation.encode(state.pos, state.on_table(), rack, Match(race_to=1), 0, 1.27, 2.54)
+    np.testing.assert_array_equal(planner.rerank(brk, u, 6), u)
+
+
+def test_rerank_replaces_a_poor_choice_by_a_better_candidate():
+    # A makeable cut of the 1 into the corner, where GhostBall's full-hit safety gives the table away.
+    obs = _obs({0: (0.6, 0.6), 1: (0.15, 0.3), 9: (0.9, 1.9)})
+    planner = MacroPlanner(leaves=True)
+    x = planner.features(obs)
+    view, _, pots = planner.slots(obs)
+    assert pots[0] is not None and x[-1] < 0.1
+    # The policy asks for the safety: re-ranking plays a pot slot, a candidate worth more without noise too.
+    chosen = planner.rerank(obs, _safety_slot(), 6)
+    slot, shot = planner._decode(view, None, pots, chosen)
+    assert slot != SAFETY
+    assert shot_value(view, view.balls.copy(), shot) > 0.5 > x[-1]
+    # Seeded by the observation: a fresh planner chooses the same.
+    np.testing.assert_array_equal(MacroPlanner(leaves=True).rerank(obs, _safety_slot(), 6), chosen)
+    # With the 9 hanging, a soft pot of it wins under every noise sample: a tie with the alternatives keeps it.
+    good = np.array([-1.0, 0.0, 0.0, 0.0, 0.0, -1.0])
+    np.testing.assert_array_equal(planner.rerank(_win_obs(), good, 6), good)
+
+
+def test_learned_agent_rejects_a_bad_rerank_setting():
+    with pytest.raises(ValueError, match="rerank_samples"):
+        LearnedAgent(_policy({"rerank_samples": -2}))
+    with pytest.raises(ValueError, match="rerank_samples"):
+        LearnedAgent(_policy({"rerank_samples": "six"}))
+    agent = LearnedAgent(_policy({"macro_style": STYLE.to_dict(), "rerank_samples": 4}))
+    obs = _win_obs()
+    action = agent.act(obs, TableView.from_observation(obs, noise=make_noise("icga")))
+    assert action.shape == (actions.N_ACTION,) and np.all(np.abs(action) <= 1.0) and agent.intent == "pot"

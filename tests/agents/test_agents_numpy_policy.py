@@ -80,6 +80,10 @@ def test_shipped_policy_fits_the_macro_spaces():
     assert policy.obs_dim == macro_obs_size(True) and policy.action_space.shape == (MACRO_DIM,)
     agent = make_agent("learned")
     assert agent.macro and agent.planner.leaves and agent.name == "learned"  # trained with the leave features
+    # It plays in the style it was trained in, with its macro action re-ranked (see the README).
+    from agents.macro import MacroStyle
+
+    assert agent.planner.style == MacroStyle(placement="leave", safety="search") and agent.rerank_samples == 6
 
 
 def test_learned_plays_without_torch():
