@@ -1,4 +1,4 @@
-"""The rack as a state machine: a new rack, applying rulings and spotting the 9.
+"""A new rack (R-RACK) and spotting the 9 (R-SPOT-9).
 
 Positions are passed in as ``{ball: (x, y)}``; the physics core owns where balls are, this module
 only decides where the 9 goes (R-SPOT-9). Where a cue ball in hand may go (R-BIH, R-BREAK-POS) is
@@ -12,10 +12,8 @@ from typing import Mapping
 
 import numpy as np
 
-from nineball_env.rules.errors import IllegalAction
 from nineball_env.rules.events import NINE
 from nineball_env.rules.geometry import DEFAULT_GEOMETRY, SPOT_GAP, TOUCH_TOL, RackGeometry
-from nineball_env.rules.ruling import Ruling
 from nineball_env.rules.state import RackState
 
 Positions = Mapping[int, tuple[float, float]]
@@ -42,34 +40,6 @@ def new_rack(rng: np.random.Generator, breaker: int = 0) -> tuple[RackState, tup
     return RackState.start(breaker, order), order
 
 
-def apply_ruling(state: RackState, ruling: Ruling) -> RackState:
-    """The rack after ``ruling``, which must have been given on ``state`` (R-GAME-END: nothing follows the end)."""
-    if not isinstance(ruling, Ruling):
-        raise TypeError(f"ruling: expected a Ruling, got {type(ruling).__name__}")
-    if ruling.before != state:
-        raise IllegalAction("this ruling was given on a different rack state")
-    return ruling.after
-
-
-def _others(positions: Positions, skip: int) -> list[tuple[float, float]]:
-    """Centres of every ball in ``positions`` except ball ``skip``, as floats."""
-    out = []
-    for ball, xy in positions.items():
-        if int(ball) == skip:
-            continue
-        x, y = xy
-        out.append((float(x), float(y)))
-    return out
-
-
-def _clear(x: float, y: float, others: list[tuple[float, float]], distance: float) -> bool:
-    hypot = math.hypot
-    for ox, oy in others:
-        if not hypot(x - ox, y - oy) >= distance:  # (NaN is not clear)
-            return False
-    return True
-
-
 def spot_nine(positions: Positions, geometry: RackGeometry = DEFAULT_GEOMETRY) -> tuple[float, float]:
     """Where the 9 is spotted (R-SPOT-9): the foot spot, else the nearest free point behind it on the
     long string (toward the foot cushion), else the nearest free point in front of it.
@@ -80,7 +50,7 @@ def spot_nine(positions: Positions, geometry: RackGeometry = DEFAULT_GEOMETRY) -
     """
     x, foot_y = geometry.foot_spot
     r = geometry.ball_radius
-    others = _others(positions, NINE)
+    others = [(float(ox), float(oy)) for ball, (ox, oy) in positions.items() if int(ball) != NINE]
     clearance = 2 * r + SPOT_GAP
     # Candidates: the foot spot and, for each ball near the line, the two points where the 9 just clears it.
     candidates = [foot_y]
@@ -89,8 +59,9 @@ def spot_nine(positions: Positions, geometry: RackGeometry = DEFAULT_GEOMETRY) -
         if dx < clearance:
             half = math.sqrt(clearance * clearance - dx * dx)
             candidates += [oy - half, oy + half]
-    free = [y for y in candidates
-            if r <= y <= geometry.length - r and _clear(x, y, others, 2 * r - TOUCH_TOL)]
+    touching = 2 * r - TOUCH_TOL
+    free = [y for y in candidates  # (a NaN distance is not clear)
+            if r <= y <= geometry.length - r and all(math.hypot(x - ox, y - oy) >= touching for ox, oy in others)]
     behind = [y for y in free if y >= foot_y]
     if behind:
         return (x, min(behind))

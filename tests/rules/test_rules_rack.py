@@ -14,10 +14,8 @@ from nineball_env.rules import (
     DEFAULT_GEOMETRY,
     BallInHand,
     Phase,
-    IllegalAction,
     RackGeometry,
     RackState,
-    apply_ruling,
     decide,
     new_rack,
     rack_order,
@@ -189,32 +187,6 @@ def test_r_spot_9_fails_loudly_when_the_whole_centre_line_is_blocked() -> None:
 
 
 # Applying rulings --------------------------------------------------------------------------------
-
-
-def test_apply_ruling_advances_the_rack_and_refuses_a_foreign_ruling() -> None:
-    rack = RackState.start()
-    ruling = decide(rack, FOUR_TO_RAIL)
-    assert apply_ruling(rack, ruling) == ruling.after
-    with pytest.raises(IllegalAction):
-        apply_ruling(RackState.start(1), ruling)
-    with pytest.raises(TypeError):
-        apply_ruling(rack, "ruling")  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize("kwargs", [
-    dict(shooter=2), dict(on_table={0, 9}), dict(on_table={1, 2}), dict(foul_counts=(3, 0)),
-    dict(foul_counts=(1,)), dict(phase="normal", ball_in_hand="kitchen"), dict(ball_in_hand="none"),
-    dict(shooter=1), dict(winner=1), dict(phase="push-out-choice", ball_in_hand="anywhere"),
-    dict(phase="rack-over", shooter=None, ball_in_hand="none"),
-    dict(phase="rack-over", shooter=None, ball_in_hand="none", winner=0, ended_by="R-WIN-9", foul_counts=(0, 3)),
-    dict(phase="rack-over", shooter=None, ball_in_hand="none", winner=0, ended_by="R-THREE-FOULS"),
-    dict(phase="rack-over", shooter=0, ball_in_hand="none", winner=0, ended_by="R-WIN-9"),
-    dict(phase="rack-over", shooter=None, ball_in_hand="none", winner=0, ended_by="R-LOWEST"),
-    dict(phase="nonsense"),
-])
-def test_rack_state_rejects_impossible_states(kwargs) -> None:
-    with pytest.raises(ValueError):
-        RackState(**kwargs)
 
 
 def test_rack_states_pack_into_kernel_rows_and_back() -> None:
