@@ -19,11 +19,10 @@ try:
 except ImportError as err:  # pragma: no cover - exercised only without the extra
     raise ImportError('nineball_env.aec needs PettingZoo: pip install "nineball[pettingzoo]"') from err
 
-from nineball_env import actions, observation
+from nineball_env import actions, observation, turns
 from nineball_env.game import Game, GameConfig, Outcome
 from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
-from nineball_env.turns import ruling_info
 from physics import PhysicsParams, Table
 
 AGENTS = ("player_0", "player_1")
@@ -37,8 +36,9 @@ class NineBallAEC(AECEnv):
     ``max_decisions`` decisions. Arguments as ``NineBallEnv``: ``match_race``, ``first_breaker``
     ("player_0", "player_1" or "random"), ``break_order``, ``noise``, ``strict_placement``,
     ``render_mode``, ``action_scale``, ``table``, ``params``. ``infos[agent]`` has the same keys
-    every step: the ruling on the last decision, its pocketed balls, placement and event count,
-    who made it, the phase, ball in hand, foul counts and score (own first).
+    every step: NineBall-v0's about the last decision (``ruling``, ``pocketed``, ``placement``,
+    ``placement_adjusted``, ``n_events``), who made it (``by``), and the phase, ball in hand, foul
+    counts and score (own first).
     """
 
     metadata = {"name": "nineball_v0", "render_modes": RENDER_MODES, "is_parallelizable": False,
@@ -153,20 +153,8 @@ class NineBallAEC(AECEnv):
         return self._game
 
     def _info(self, agent: str, outcome: Outcome | None) -> dict:
-        game = self._game
-        me = AGENTS.index(agent)
-        rack, match = game.rack, game.match  # type: ignore[union-attr]
-        return {
-            "ruling": ruling_info(outcome),
-            "by": AGENTS[outcome.player] if outcome else "",
-            "pocketed": outcome.pocketed if outcome else (),
-            "placement_adjusted": bool(outcome and outcome.placement_adjusted),
-            "n_events": outcome.n_events if outcome else 0,
-            "phase": str(rack.phase),
-            "ball_in_hand": str(rack.ball_in_hand),
-            "foul_counts": (rack.foul_counts[me], rack.foul_counts[1 - me]),
-            "score": (match.racks_won[me], match.racks_won[1 - me]),
-        }
+        return {**turns.decision_info(outcome), "by": AGENTS[outcome.player] if outcome else "",
+                **turns.table_info(self._require_game().tables, 0, AGENTS.index(agent))}
 
 
 def env(**kwargs: Any) -> AECEnv:

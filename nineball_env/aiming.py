@@ -102,9 +102,9 @@ class AimingPolicy:
 
     def _aim(self, obs: np.ndarray, spots: np.ndarray, given: np.ndarray, out: np.ndarray,
              fallback: np.ndarray) -> None:
-        t, p, s = self.table, self.params, actions.DEFAULT_SCALE
-        kernel.aim_batch(obs, float(t.width), float(t.length), float(t.head_string_y), float(p.R), self._pockets, self._aims,
-                  float(self.break_speed), s.v_min, s.v_max, s.theta_max, spots, given, out, fallback)
+        t = self.table
+        kernel.aim_batch(obs, float(t.width), float(t.length), float(t.head_string_y), float(self.params.R), self._pockets,
+                         self._aims, float(self.break_speed), _SCALE, spots, given, out, fallback)
 
     def _free_spot(self, row: np.ndarray, wanted: np.ndarray) -> tuple[float, float]:
         """The free cue-ball spot nearest to the blocked one the kernel ``wanted`` (in the kitchen on the break)."""
@@ -114,6 +114,9 @@ class AimingPolicy:
         on[0] = False
         kitchen = int(np.argmax(row[ObsCol.IN_HAND:ObsCol.IN_HAND + 3])) == BallInHandCode.KITCHEN
         return placement.nearest_free(float(wanted[0]), float(wanted[1]), pos[on], t, self.params, kitchen=kitchen)
+
+
+_SCALE = actions.DEFAULT_SCALE.row
 
 
 class RandomPolicy:

@@ -32,40 +32,18 @@ class NineBallEnv(gym.Env):
     the opponent's legal push-out, the choice to shoot or pass the shot back.
 
     ## Action Space
-    ``Box(-1, 1, (9,), float32)``, the same in every phase; components the phase does not use are
-    ignored. ``nineball_env.actions.shot_to_action`` / ``action_to_shot`` convert readable shots.
-
-    | Index | Name        | Maps to                                               | Read when                        |
-    |-------|-------------|-------------------------------------------------------|----------------------------------|
-    | 0     | AIM         | phi = 180·u deg, counter-clockwise from +x            | every shot                       |
-    | 1     | SPEED       | V0 = 0.5 + (u+1)/2 · 9.5 m/s (0.5 … 10 m/s)           | every shot                       |
-    | 2     | SIDE        | a = 0.5·u (tip offset, fraction of R, + right)        | every shot                       |
-    | 3     | VERTICAL    | b = 0.5·u (+ follow, − draw)                          | every shot                       |
-    | 4     | ELEVATION   | theta = (u+1)/2 · 70 deg (jump shots at 45–70)        | every shot                       |
-    | 5     | PLACE_X     | x from R to width − R                                 | ball in hand                     |
-    | 6     | PLACE_Y     | y from R to the head string (break) or length − R     | ball in hand                     |
-    | 7     | PUSH_OUT    | u > 0 declares a push-out                             | the shot after a legal break     |
-    | 8     | PASS_BACK   | u > 0 passes the shot back, else shoot                | after the opponent's push-out    |
-
-    An action outside the space, NaN or infinite raises ``ValueError`` and changes nothing. A
-    placement that touches a ball, a pocket or lies outside the region moves to the nearest legal
-    spot (``info["placement_adjusted"]``), or raises with ``strict_placement=True``.
+    ``Box(-1, 1, (9,), float32)``, the same in every phase: aim, speed, side and vertical tip offset,
+    elevation, the cue-ball placement and the push-out and pass-back flags, each component with its
+    range and the phase that reads it in ``nineball_env.actions`` (the others are ignored);
+    ``shot_to_action`` / ``action_to_shot`` there convert readable shots. An action outside the space,
+    NaN or infinite raises ``ValueError`` and changes nothing. A placement that touches a ball, a pocket
+    or lies outside the region moves to the nearest legal spot (``info["placement_adjusted"]``), or
+    raises with ``strict_placement=True``.
 
     ## Observation Space
-    ``Box(0, 1, (54,), float32)``, from the learner's point of view (``nineball_env.observation``):
-
-    | Slice | Name     | Meaning                                                                  |
-    |-------|----------|--------------------------------------------------------------------------|
-    | 0:20  | pos      | (x/width, y/length) of balls 0–9 in [0, 1]; 0 off the table or in hand   |
-    | 20:30 | on_table | 1 if ball 0–9 is on the table (the cue ball is 0 while in hand)          |
-    | 30:39 | lowest   | one-hot lowest object ball 1–9 (R-LOWEST)                                |
-    | 39:43 | phase    | one-hot break / push-out allowed / push-out choice / normal              |
-    | 43:46 | in_hand  | one-hot ball in hand none / kitchen / anywhere                           |
-    | 46:48 | fouls    | consecutive fouls / 2 of (learner, opponent)                             |
-    | 48:50 | warning  | (learner, opponent) stand on two fouls (R-WARNING)                       |
-    | 50:52 | score    | racks won / race_to of (learner, opponent); 0 in a one-rack episode      |
-    | 52    | to_move  | 1 when the learner is to decide                                          |
-    | 53    | breaker  | 1 when the learner broke this rack                                       |
+    ``Box(0, 1, (54,), float32)``, from the learner's point of view: ball positions and which balls
+    are on the table, the lowest ball, the phase, ball in hand, foul counts and warnings, the score,
+    who is to move and who broke (the slices in ``nineball_env.observation``).
 
     ## Rewards
     +1 when the learner wins a rack, −1 when it loses one (by the 9, three fouls), 0 otherwise.
@@ -138,7 +116,7 @@ class NineBallEnv(gym.Env):
         info = turns.info(tables, 0, None, theirs[0], dict.fromkeys(rewards.REWARD_PARTS, 0.0), redeals[0])
         if self.render_mode == "human":
             self.render()
-        return self._observe(LEARNER), info
+        return self._game.observe(LEARNER), info
 
     def step(self, action):
         act = actions.check_action(action)  # validate: ValueError, nothing changed
@@ -150,7 +128,7 @@ class NineBallEnv(gym.Env):
         info = turns.info(game.tables, 0, mine[0], theirs[0], parts, 0)
         if self.render_mode == "human":
             self.render()
-        return self._observe(LEARNER), float(sum(parts.values())), game.over, False, info
+        return game.observe(LEARNER), float(sum(parts.values())), game.over, False, info
 
     def render(self):
         if self.render_mode is None:
@@ -190,9 +168,5 @@ class NineBallEnv(gym.Env):
         if self._game is None:
             raise RuntimeError("call reset() before step(), render() or get_state()")
         return self._game
-
-    def _observe(self, player: int) -> np.ndarray:
-        return self._game.observe(player)  # type: ignore[union-attr]
-
 
 _TABLE0 = np.zeros(1, dtype=np.int64)

@@ -70,11 +70,6 @@ class GameConfig:
         return cls(table=table or DEFAULT_TABLE, params=params or DEFAULT_PARAMS, race_to=match_race or 1,
                    break_order=break_order, strict_placement=bool(strict_placement))
 
-    @property
-    def geometry(self) -> rules.RackGeometry:
-        """The table numbers the rules place and spot balls with."""
-        return _rack_geometry(self.table, self.params.R)
-
 
 class Outcome(NamedTuple):
     """What one decision did: the rules' ruling in parts, and how the decision was played.
@@ -156,12 +151,6 @@ class GameSnapshot:
 
 
 @functools.lru_cache(maxsize=16)
-def _rack_geometry(table: Table, ball_radius: float) -> rules.RackGeometry:
-    """The rules' (frozen) view of a table, built once per table (the head string is the table's)."""
-    return rules.RackGeometry(table.width, table.length, ball_radius, table.head_string_y)
-
-
-@functools.lru_cache(maxsize=16)
 def _rack_slots(table: Table, params: PhysicsParams) -> np.ndarray:
     """The diamond's slot centres for a table and ball size (computed once)."""
     slots = physics.rack_positions(table, params)
@@ -173,15 +162,6 @@ def _rack_slots(table: Table, params: PhysicsParams) -> np.ndarray:
 def _start_row(breaker: int) -> np.ndarray:
     """A fresh rack broken by ``breaker`` (``rules.RackState.start``), packed once."""
     return rules.RackState.start(breaker).packed()
-
-
-def rack_balls(order: tuple[int, ...], table: Table, params: PhysicsParams) -> BallState:
-    """Balls on the diamond slots in ``order`` (R-RACK), the cue ball in hand (off the table)."""
-    balls = BallState.empty()
-    idx = list(order)
-    balls.pos[idx] = _rack_slots(table, params)
-    balls.motion[idx] = int(Motion.STATIONARY)
-    return balls
 
 
 def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.ndarray]:
@@ -239,7 +219,7 @@ class TableBatch:
         self._pockets = np.ascontiguousarray(t.pockets, dtype=np.float64)
         self._box = np.array([p.R, t.width - p.R, t.head_string_y, t.length - p.R, t.width, t.length])
         self._sigma = noise.sigmas
-        self._scale = np.array([scale.v_min, scale.v_max, scale.tip_max, scale.theta_max], dtype=np.float64)
+        self._scale = scale.row
         self._errors = np.zeros((n, 5))  # each round's noise draws (rows of tables that shoot)
         for k, breaker in enumerate(breakers or ()):
             self.deal(k, breaker)
@@ -272,10 +252,6 @@ class TableBatch:
         return rules.Match(cfg.race_to, rules.BreakOrder(cfg.break_order), int(self.next_breaker[k]),
                            tuple(self.won[k].tolist()))
 
-    def game_state(self, k: int) -> tuple[BallState, rules.RackState, tuple[int, int]]:
-        """Table k as objects: the balls, the validated rack and the racks won (for tests and debugging)."""
-        return BallState.from_packed(self.balls[k]), rules.RackState.from_packed(self.rack[k]), tuple(self.won[k].tolist())
-
     # -- dealing ------------------------------------------------------------------------------------
 
     def deal(self, k: int, breaker: int) -> None:
@@ -288,9 +264,12 @@ class TableBatch:
 
     def _new_rack(self, k: int) -> None:
         """The next rack of table k's match (``rules.new_rack``): a tight rack from its generator (R-RACK)."""
-        breaker = int(self.next_breaker[k])
-        self.balls[k] = rack_balls(rules.rack_order(self.rngs[k]), self.config.table, self.config.params).packed()
-        self.rack[k] = _start_row(breaker)
+        order = list(rules.rack_order(self.rngs[k]))
+        balls = self.balls[k]
+        balls[:] = _OFF_TABLE  # the cue ball in hand
+        balls[order, 0:2] = _rack_slots(self.config.table, self.config.params)
+        balls[order, 7] = int(Motion.STATIONARY)
+        self.rack[k] = _start_row(int(self.next_breaker[k]))
 
     # -- observations -------------------------------------------------------------------------------
 
@@ -415,7 +394,7 @@ class TableBatch:
             on[0] = False
         positions = {b: (float(balls[b, 0]), float(balls[b, 1])) for b in np.flatnonzero(on).tolist()}
         state = BallState.from_packed(balls)
-        state.place(9, *rules.spot_nine(positions, self.config.geometry))
+        state.place(9, *rules.spot_nine(positions, self.config.table, self.config.params.R))
         balls[:] = state.packed()
 
     def _score(self, k: int, after: np.ndarray) -> None:
@@ -567,6 +546,7 @@ class Game:
             raise ValueError(f"player {player} cannot act: it is player {self.rack.shooter}'s decision (R-CONTINUE)")
 
 _ROW0 = np.zeros(1, dtype=np.int64)
+_OFF_TABLE = BallState.empty().packed()  # every ball off the table
 
 
 def _true(mask: np.ndarray) -> list[int]:

@@ -21,7 +21,6 @@ from nineball_env.rules.events import (
     pocket,
     rail,
 )
-from nineball_env.rules.geometry import DEFAULT_GEOMETRY, RackGeometry
 from nineball_env.rules.ids import FOUL_IDS, RACK_ENDINGS, RuleId
 from nineball_env.rules.match import BreakOrder, Match, next_breaker
 from nineball_env.rules.rack import new_rack, rack_order, spot_nine
@@ -33,7 +32,7 @@ from nineball_env.rules.state import BallInHand, Phase, RackState
 __all__ = [
     "CUE", "NINE", "OBJECT_BALLS", "PHYSICS_KIND_CODES",
     "BallInHand", "BreakOrder", "Declaration", "IllegalAction", "InvalidEventLog", "Match", "Phase",
-    "RackGeometry", "DEFAULT_GEOMETRY", "RackState", "RuleId", "FOUL_IDS", "RACK_ENDINGS", "Ruling",
+    "RackState", "RuleId", "FOUL_IDS", "RACK_ENDINGS", "Ruling",
     "RulesError", "ShotEvent", "ShotEventKind", "ShotFacts", "ShotSummary",
     "cited_rules", "decide", "decide_log", "describe_row", "forfeit", "foul_rules", "rule_names",
     "from_rows", "hit", "new_rack", "next_breaker", "off", "pocket", "rack_order", "rail", "spot_nine", "summarize",

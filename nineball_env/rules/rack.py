@@ -13,10 +13,14 @@ from typing import Mapping
 import numpy as np
 
 from nineball_env.rules.events import NINE
-from nineball_env.rules.geometry import DEFAULT_GEOMETRY, SPOT_GAP, TOUCH_TOL, RackGeometry
 from nineball_env.rules.state import RackState
+from physics import DEFAULT_PARAMS, DEFAULT_TABLE, Table
 
 Positions = Mapping[int, tuple[float, float]]
+#: Two centres closer than 2R − TOUCH_TOL [m] overlap (a spotted 9 needs at least 2R − TOUCH_TOL).
+TOUCH_TOL = 1e-9
+#: Gap [m] left between a spotted 9 and the ball that blocks it, so it starts clear of that ball.
+SPOT_GAP = 1e-8
 
 
 def rack_order(rng: np.random.Generator) -> tuple[int, ...]:
@@ -40,16 +44,15 @@ def new_rack(rng: np.random.Generator, breaker: int = 0) -> tuple[RackState, tup
     return RackState.start(breaker, order), order
 
 
-def spot_nine(positions: Positions, geometry: RackGeometry = DEFAULT_GEOMETRY) -> tuple[float, float]:
+def spot_nine(positions: Positions, table: Table = DEFAULT_TABLE, r: float = DEFAULT_PARAMS.R) -> tuple[float, float]:
     """Where the 9 is spotted (R-SPOT-9): the foot spot, else the nearest free point behind it on the
     long string (toward the foot cushion), else the nearest free point in front of it.
 
     ``positions`` are the centres of the balls that stay on the table (the 9's entry, if any, is
-    ignored; leave out a cue ball that is in hand, since spotting comes first). Raises ValueError
-    when the whole centre line is blocked.
+    ignored; leave out a cue ball that is in hand, since spotting comes first); ``r`` is the ball radius [m].
+    Raises ValueError when the whole centre line is blocked.
     """
-    x, foot_y = geometry.foot_spot
-    r = geometry.ball_radius
+    x, foot_y = table.foot_spot
     others = [(float(ox), float(oy)) for ball, (ox, oy) in positions.items() if int(ball) != NINE]
     clearance = 2 * r + SPOT_GAP
     # Candidates: the foot spot and, for each ball near the line, the two points where the 9 just clears it.
@@ -61,7 +64,7 @@ def spot_nine(positions: Positions, geometry: RackGeometry = DEFAULT_GEOMETRY) -
             candidates += [oy - half, oy + half]
     touching = 2 * r - TOUCH_TOL
     free = [y for y in candidates  # (a NaN distance is not clear)
-            if r <= y <= geometry.length - r and all(math.hypot(x - ox, y - oy) >= touching for ox, oy in others)]
+            if r <= y <= table.length - r and all(math.hypot(x - ox, y - oy) >= touching for ox, oy in others)]
     behind = [y for y in free if y >= foot_y]
     if behind:
         return (x, min(behind))

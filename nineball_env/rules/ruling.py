@@ -14,7 +14,7 @@ from typing import Iterable
 
 import numpy as np
 
-from nineball_env.kernels.codes import BALL_IN_HAND, PHASES, RULES, Declaration, DeclarationCode, RackCol, RuleId
+from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, PHASE_NAMES, RULES, Declaration, DeclarationCode, RackCol, RuleId
 from nineball_env.kernels.ruling import rule_log
 from nineball_env.rules.errors import IllegalAction
 from nineball_env.rules.events import ShotEvent
@@ -100,8 +100,8 @@ class Ruling:
 def describe_row(fouls: tuple[RuleId, ...], cited: tuple[RuleId, ...], spotted: bool, after: list[int]) -> str:
     """``Ruling.describe`` of a ruling given by its parts, the rack after it as a packed row (``RackState.packed``)."""
     shooter, winner = after[_SHOOTER], after[_WINNER]
-    return (f"fouls={_text(fouls)} next={'-' if shooter < 0 else shooter} bih={_BIH_TEXT[after[_IN_HAND]]} "
-            f"phase={_PHASE_TEXT[after[_PHASE]]} counts={after[_COUNT0]},{after[_COUNT1]} "
+    return (f"fouls={_text(fouls)} next={'-' if shooter < 0 else shooter} bih={BALL_IN_HAND_NAMES[after[_IN_HAND]]} "
+            f"phase={PHASE_NAMES[after[_PHASE]]} counts={after[_COUNT0]},{after[_COUNT1]} "
             f"table={_TABLE_TEXT[after[_ON_BITS]]} spotted={'yes' if spotted else 'no'} "
             f"winner={'-' if winner < 0 else winner} cited={_text(cited)}")
 
@@ -125,8 +125,6 @@ _SHOOTER, _PHASE, _IN_HAND, _ON_BITS, _COUNT0, _COUNT1, _WINNER = (int(c) for c 
     RackCol.SHOOTER, RackCol.PHASE, RackCol.IN_HAND, RackCol.ON_BITS, RackCol.COUNT0, RackCol.COUNT1, RackCol.WINNER))
 _NAMES: dict[tuple[RuleId, ...], tuple[str, ...]] = {}
 _TEXTS: dict[tuple[RuleId, ...], str] = {}
-_BIH_TEXT = tuple(str(b) for b in BALL_IN_HAND)
-_PHASE_TEXT = tuple(str(p) for p in PHASES)
 _TABLE_TEXT = tuple(",".join(str(b) for b in sorted(balls)) or "-" for balls in BALL_SETS)
 
 
