@@ -20,7 +20,53 @@ from physics import PhysicsParams, Table
 FIRST_BREAKERS = ("learner", "opponent", "random")
 
 
-class NineBallEnv(gym.Env):
+class GameEnv:
+    """What NineBall-v0 and the AEC env share: a game configured from their keyword arguments, dealt on
+    ``reset``, rendered, and its state saved and restored for search agents."""
+
+    def _configure(self, render_mode: str | None, match_race: int | None, break_order: str,
+                   noise: str | Mapping[str, float] | NoiseConfig | None, strict_placement: bool,
+                   action_scale: actions.ActionScale | None, table: Table | None, params: PhysicsParams | None) -> None:
+        check_render_mode(render_mode)
+        self.config = GameConfig.for_env(match_race, break_order, strict_placement, table, params)
+        self.noise = make_noise(noise)
+        self.scale = action_scale or actions.DEFAULT_SCALE
+        self.render_mode = render_mode
+        self._game: Game | None = None
+        self._screen = GameScreen(render_mode, self.config.table, self.config.params) if render_mode else None
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode is None:
+            gym.logger.warn('render() called without a render_mode: pass render_mode="rgb_array" or "human"')
+            return None
+        return self._screen.render(self._require_game())  # type: ignore[union-attr]
+
+    def close(self) -> None:
+        if self._screen is not None:
+            self._screen.close()
+
+    def get_state(self) -> GameSnapshot:
+        """A snapshot of the game (balls, rack, match and the env's generator) to come back to with ``set_state``.
+        The opponent is not part of it (the default opponent has no state); ``clone()`` copies everything."""
+        return self._require_game().snapshot()
+
+    def set_state(self, state: GameSnapshot) -> None:
+        """Return to a snapshot taken with ``get_state`` on an env with the same configuration."""
+        if not isinstance(state, GameSnapshot):
+            raise ValueError(f"state: expected a snapshot from get_state(), got {type(state).__name__}")
+        self._require_game().restore(state)
+
+    def clone(self) -> "GameEnv":
+        """An independent deep copy of the env (game, generator and opponent), without a render window."""
+        return copy.deepcopy(self)
+
+    def _require_game(self) -> Game:
+        if self._game is None:
+            raise RuntimeError("call reset() before step(), render() or get_state()")
+        return self._game
+
+
+class NineBallEnv(GameEnv, gym.Env):
     """Nine-ball against an opponent policy: every decision a player makes is an action.
 
     ## Description
@@ -90,21 +136,15 @@ class NineBallEnv(gym.Env):
                  reward_shaping: Mapping[str, float] | rewards.RewardShaping | None = None,
                  strict_placement: bool = False, action_scale: actions.ActionScale | None = None,
                  table: Table | None = None, params: PhysicsParams | None = None) -> None:
-        check_render_mode(render_mode)
         if first_breaker not in FIRST_BREAKERS:
             raise ValueError(f"first_breaker: expected one of {FIRST_BREAKERS}, got {first_breaker!r}")
-        self.config = GameConfig.for_env(match_race, break_order, strict_placement, table, params)
+        self._configure(render_mode, match_race, break_order, noise, strict_placement, action_scale, table, params)
         self.first_breaker = first_breaker
-        self.noise = make_noise(noise)
         self.shaping = rewards.make_shaping(reward_shaping)
-        self.scale = action_scale or actions.DEFAULT_SCALE
         self.opponent = opponents.check_opponent(
             opponent if opponent is not None else AimingPolicy(self.config.table, self.config.params))
-        self.render_mode = render_mode
         self.action_space = spaces.Box(-1.0, 1.0, (actions.N_ACTION,), np.float32)
         self.observation_space = observation.observation_space()
-        self._game: Game | None = None
-        self._screen = GameScreen(render_mode, self.config.table, self.config.params) if render_mode else None
 
     # -- Gymnasium API ----------------------------------------------------------------------------
 
@@ -130,33 +170,6 @@ class NineBallEnv(gym.Env):
             self.render()
         return game.observe(LEARNER), float(sum(parts.values())), game.over, False, info
 
-    def render(self):
-        if self.render_mode is None:
-            gym.logger.warn('render() called without a render_mode: pass render_mode="rgb_array" or "human"')
-            return None
-        return self._screen.render(self._require_game())  # type: ignore[union-attr]
-
-    def close(self) -> None:
-        if self._screen is not None:
-            self._screen.close()
-
-    # -- state for search agents ------------------------------------------------------------------
-
-    def get_state(self) -> GameSnapshot:
-        """A snapshot of the game (balls, rack, match and the env's generator) to come back to with ``set_state``.
-        The opponent is not part of it (the default opponent has no state); ``clone()`` copies everything."""
-        return self._require_game().snapshot()
-
-    def set_state(self, state: GameSnapshot) -> None:
-        """Return to a snapshot taken with ``get_state`` on an env with the same configuration."""
-        if not isinstance(state, GameSnapshot):
-            raise ValueError(f"state: expected a snapshot from get_state(), got {type(state).__name__}")
-        self._require_game().restore(state)
-
-    def clone(self) -> "NineBallEnv":
-        """An independent deep copy of the env (game, generator and opponent), without a render window."""
-        return copy.deepcopy(self)
-
     # -- internals --------------------------------------------------------------------------------
 
     def draw_breaker(self) -> int:
@@ -164,9 +177,5 @@ class NineBallEnv(gym.Env):
         breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(self.first_breaker)
         return int(self.np_random.integers(2)) if breaker is None else breaker
 
-    def _require_game(self) -> Game:
-        if self._game is None:
-            raise RuntimeError("call reset() before step(), render() or get_state()")
-        return self._game
 
 _TABLE0 = np.zeros(1, dtype=np.int64)

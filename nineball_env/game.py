@@ -398,7 +398,7 @@ class TableBatch:
         balls[:] = state.packed()
 
     def _score(self, k: int, after: np.ndarray) -> None:
-        """Table k's rack ended: score it (as ``Match.record``) and deal the next rack unless the match is decided."""
+        """Table k's rack ended: score it (R-MATCH) and deal the next rack unless the match is decided."""
         winner = int(after[_WINNER])
         self.won[k, winner] += 1
         self.next_breaker[k] = rules.next_breaker(self.config.break_order, int(after[_BREAKER]), winner)

@@ -28,6 +28,15 @@ def _cite(cited, n_cited, k, rule):
 
 
 @njit(cache=True)
+def _bits(balls, n, k):
+    """The bit mask of the first ``n[k]`` balls of row k of ``balls``."""
+    bits = 0
+    for i in range(n[k]):
+        bits |= 1 << balls[k, i]
+    return bits
+
+
+@njit(cache=True)
 def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed, off, n_off,
                after, fouls, cited, n_cited, spotted):
     """Rule on one action per row: ``rack`` (n, RACK_W) before, ``declaration`` codes, the shot facts of
@@ -53,27 +62,13 @@ def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed
         lowest = 1
         while not (on_bits >> lowest) & 1:
             lowest += 1
-        gone_bits = 0
-        obj_pocketed = False
-        cue_lost = False
-        nine_pocketed = False
-        for i in range(n_pocketed[k]):
-            b = pocketed[k, i]
-            gone_bits |= 1 << b
-            if b == 0:
-                cue_lost = True
-            else:
-                obj_pocketed = True
-            if b == 9:
-                nine_pocketed = True
-        obj_off = False
-        for i in range(n_off[k]):
-            b = off[k, i]
-            gone_bits |= 1 << b
-            if b == 0:
-                cue_lost = True
-            else:
-                obj_off = True
+        pocketed_bits = _bits(pocketed, n_pocketed, k)
+        off_bits = _bits(off, n_off, k)
+        gone_bits = pocketed_bits | off_bits
+        cue_lost = gone_bits & 1 == 1
+        obj_pocketed = pocketed_bits & ~1 != 0
+        obj_off = off_bits & ~1 != 0
+        nine_pocketed = pocketed_bits & NINE_BIT != 0
         hit_lowest = (first_bits[k] >> lowest) & 1 == 1
         is_break = phase == PhaseCode.BREAK
         is_push = decl == DeclarationCode.PUSH_OUT
