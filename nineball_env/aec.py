@@ -44,6 +44,7 @@ class NineBallAEC(GameEnv, AECEnv):
 
     metadata = {"name": "nineball_v0", "render_modes": RENDER_MODES, "is_parallelizable": False,
                 "render_fps": 4}
+    PLAYERS = AGENTS
 
     def __init__(self, render_mode: str | None = None, *, match_race: int | None = None,
                  first_breaker: str = "random", break_order: str = "alternate",
@@ -51,12 +52,10 @@ class NineBallAEC(GameEnv, AECEnv):
                  max_decisions: int = 400, action_scale: actions.ActionScale | None = None,
                  table: Table | None = None, params: PhysicsParams | None = None) -> None:
         super().__init__()
-        if first_breaker not in (*AGENTS, "random"):
-            raise ValueError(f"first_breaker: expected one of {[*AGENTS, 'random']}, got {first_breaker!r}")
         if isinstance(max_decisions, bool) or not isinstance(max_decisions, int) or max_decisions < 1:
             raise ValueError(f"max_decisions: expected a whole number >= 1, got {max_decisions!r}")
-        self._configure(render_mode, match_race, break_order, noise, strict_placement, action_scale, table, params)
-        self.first_breaker = first_breaker
+        self._configure(render_mode, first_breaker, match_race, break_order, noise, strict_placement, action_scale,
+                        table, params)
         self.max_decisions = max_decisions
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
@@ -75,8 +74,7 @@ class NineBallAEC(GameEnv, AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        breaker = AGENTS.index(self.first_breaker) if self.first_breaker in AGENTS else int(self.np_random.integers(2))
-        self._game = Game(self.config, self.np_random, breaker, self.noise, self.scale)
+        self._game = Game(self.config, self.np_random, self.draw_breaker(), self.noise, self.scale)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

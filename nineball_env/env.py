@@ -12,22 +12,24 @@ from gymnasium import spaces
 from nineball_env import actions, observation, opponents, rewards, turns
 from nineball_env.aiming import AimingPolicy
 from nineball_env.game import Game, GameConfig, GameSnapshot, TableBatch
-from nineball_env.turns import LEARNER, OPPONENT
+from nineball_env.turns import LEARNER
 from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
 from physics import PhysicsParams, Table
-
-FIRST_BREAKERS = ("learner", "opponent", "random")
-
 
 class GameEnv:
     """What NineBall-v0 and the AEC env share: a game configured from their keyword arguments, dealt on
     ``reset``, rendered, and its state saved and restored for search agents."""
 
-    def _configure(self, render_mode: str | None, match_race: int | None, break_order: str,
+    PLAYERS: tuple[str, str]  # the names of players 0 and 1 (``first_breaker`` is one of them or "random")
+
+    def _configure(self, render_mode: str | None, first_breaker: str, match_race: int | None, break_order: str,
                    noise: str | Mapping[str, float] | NoiseConfig | None, strict_placement: bool,
                    action_scale: actions.ActionScale | None, table: Table | None, params: PhysicsParams | None) -> None:
         check_render_mode(render_mode)
+        if first_breaker not in (*self.PLAYERS, "random"):
+            raise ValueError(f"first_breaker: expected one of {(*self.PLAYERS, 'random')}, got {first_breaker!r}")
+        self.first_breaker = first_breaker
         self.config = GameConfig.for_env(match_race, break_order, strict_placement, table, params)
         self.noise = make_noise(noise)
         self.scale = action_scale or actions.DEFAULT_SCALE
@@ -55,6 +57,12 @@ class GameEnv:
         if not isinstance(state, GameSnapshot):
             raise ValueError(f"state: expected a snapshot from get_state(), got {type(state).__name__}")
         self._require_game().restore(state)
+
+    def draw_breaker(self) -> int:
+        """The first breaker of a new deal (``first_breaker``; "random" draws from ``self.np_random``)."""
+        if self.first_breaker == "random":
+            return int(self.np_random.integers(2))
+        return self.PLAYERS.index(self.first_breaker)
 
     def clone(self) -> "GameEnv":
         """An independent deep copy of the env (game, generator and opponent), without a render window."""
@@ -129,6 +137,7 @@ class NineBallEnv(GameEnv, gym.Env):
     """
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
+    PLAYERS = ("learner", "opponent")
 
     def __init__(self, render_mode: str | None = None, *, opponent: opponents.Opponent | None = None,
                  match_race: int | None = None, first_breaker: str = "random", break_order: str = "alternate",
@@ -136,10 +145,8 @@ class NineBallEnv(GameEnv, gym.Env):
                  reward_shaping: Mapping[str, float] | rewards.RewardShaping | None = None,
                  strict_placement: bool = False, action_scale: actions.ActionScale | None = None,
                  table: Table | None = None, params: PhysicsParams | None = None) -> None:
-        if first_breaker not in FIRST_BREAKERS:
-            raise ValueError(f"first_breaker: expected one of {FIRST_BREAKERS}, got {first_breaker!r}")
-        self._configure(render_mode, match_race, break_order, noise, strict_placement, action_scale, table, params)
-        self.first_breaker = first_breaker
+        self._configure(render_mode, first_breaker, match_race, break_order, noise, strict_placement, action_scale,
+                        table, params)
         self.shaping = rewards.make_shaping(reward_shaping)
         self.opponent = opponents.check_opponent(
             opponent if opponent is not None else AimingPolicy(self.config.table, self.config.params))
@@ -169,13 +176,6 @@ class NineBallEnv(GameEnv, gym.Env):
         if self.render_mode == "human":
             self.render()
         return game.observe(LEARNER), float(sum(parts.values())), game.over, False, info
-
-    # -- internals --------------------------------------------------------------------------------
-
-    def draw_breaker(self) -> int:
-        """The first breaker of a new deal (``first_breaker``; "random" draws from ``self.np_random``)."""
-        breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(self.first_breaker)
-        return int(self.np_random.integers(2)) if breaker is None else breaker
 
 
 _TABLE0 = np.zeros(1, dtype=np.int64)

@@ -63,7 +63,8 @@ def test_batch_summaries_match_one_by_one() -> None:
 
 def test_derived_state_is_an_independent_frozen_copy() -> None:
     state = rules.RackState.start(1)
-    derived = state._derive(shooter=0, phase=rules.Phase.NORMAL, ball_in_hand=rules.BallInHand.ANYWHERE)
+    want = rules.RackState(breaker=1, shooter=0, phase=rules.Phase.NORMAL, ball_in_hand=rules.BallInHand.ANYWHERE)
+    derived = state.unpack(want.packed())
     assert state == rules.RackState.start(1)  # unchanged
     assert derived == rules.RackState(breaker=1, shooter=0, phase=rules.Phase.NORMAL,
                                       ball_in_hand=rules.BallInHand.ANYWHERE)
