@@ -340,7 +340,7 @@ class TableBatch:
                 rack.tolist(), after.tolist(), n_events.tolist(), placed.tolist(), blocked.tolist())):
             result, shot = results[i] or (None, None)
             out.append(Outcome(
-                player, DECLARATIONS[decl], rules.foul_rules(f), rules.cited_rules(cited[i, :nc].tolist()),
+                player, DECLARATIONS[decl], rules.foul_rules(f), rules.cited_rules(tuple(cited[i, :nc].tolist())),
                 tuple(pocketed[i, :npk].tolist()), tuple(facts.off[i, :n_off[i]].tolist()) if n_off[i] else (), sp,
                 before, row, row[_WINNER] if row[_PHASE] == _OVER else None,
                 (spots[i][0], spots[i][1]) if put else None, put and moved, nev, result, shot))

@@ -9,6 +9,7 @@ R-FOUL-JUMP-SHOT is never reported: without a stick model only balls move balls 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Iterable
 
@@ -106,25 +107,19 @@ def describe_row(fouls: tuple[RuleId, ...], cited: tuple[RuleId, ...], spotted: 
             f"winner={'-' if winner < 0 else winner} cited={_text(cited)}")
 
 
+@functools.cache
 def rule_names(rules: tuple[RuleId, ...]) -> tuple[str, ...]:
     """The rule IDs as plain strings (what infos hold), cached per tuple."""
-    names = _NAMES.get(rules)
-    if names is None:
-        names = _NAMES[rules] = tuple(str(r) for r in rules)
-    return names
+    return tuple(str(r) for r in rules)
 
 
+@functools.cache
 def _text(rules: tuple[RuleId, ...]) -> str:
-    text = _TEXTS.get(rules)
-    if text is None:
-        text = _TEXTS[rules] = ",".join(rule_names(rules)) or "-"
-    return text
+    return ",".join(rule_names(rules)) or "-"
 
 
 _SHOOTER, _PHASE, _IN_HAND, _ON_BITS, _COUNT0, _COUNT1, _WINNER = (int(c) for c in (
     RackCol.SHOOTER, RackCol.PHASE, RackCol.IN_HAND, RackCol.ON_BITS, RackCol.COUNT0, RackCol.COUNT1, RackCol.WINNER))
-_NAMES: dict[tuple[RuleId, ...], tuple[str, ...]] = {}
-_TEXTS: dict[tuple[RuleId, ...], str] = {}
 _TABLE_TEXT = tuple(",".join(str(b) for b in sorted(balls)) or "-" for balls in BALL_SETS)
 
 
@@ -165,7 +160,7 @@ def _rule(state: RackState, declaration: Declaration, rows: np.ndarray) -> Rulin
     """The kernel's ruling (``kernels.ruling.rule_log``) on an allowed ``declaration`` from ``state`` with log ``rows``."""
     after, fouls, cited, spotted, pocketed, off = rule_log(rows, state.packed(), _DECLARATION_CODE[declaration],
                                                            SIMULTANEOUS_S)
-    return Ruling(state, declaration, foul_rules(int(fouls)), cited_rules(cited.tolist()), tuple(pocketed.tolist()),
+    return Ruling(state, declaration, foul_rules(int(fouls)), cited_rules(tuple(cited.tolist())), tuple(pocketed.tolist()),
                   tuple(off.tolist()), bool(spotted), state.unpack(after))
 
 
@@ -184,25 +179,18 @@ def _as_declaration(declaration: Declaration | str) -> Declaration:
 
 
 _DECLARATION_CODE = {d: int(DeclarationCode[d.name]) for d in Declaration}
-_FOULS: dict[int, tuple[RuleId, ...]] = {}
-_CITED: dict[tuple[int, ...], tuple[RuleId, ...]] = {}
 
 
+@functools.cache
 def foul_rules(fouls: int) -> tuple[RuleId, ...]:
     """The rules of a kernel's fouls bit mask (bit = ``RuleCode``), in rulebook order."""
-    rules = _FOULS.get(fouls)
-    if rules is None:
-        rules = _FOULS[fouls] = tuple(r for j, r in enumerate(RULES) if fouls >> j & 1)
-    return rules
+    return tuple(r for j, r in enumerate(RULES) if fouls >> j & 1)
 
 
-def cited_rules(codes: list[int]) -> tuple[RuleId, ...]:
+@functools.cache
+def cited_rules(codes: tuple[int, ...]) -> tuple[RuleId, ...]:
     """The rules of a kernel's cited ``RuleCode``s, in order."""
-    key = tuple(codes)
-    rules = _CITED.get(key)
-    if rules is None:
-        rules = _CITED[key] = tuple(RULES[c] for c in key)
-    return rules
+    return tuple(RULES[c] for c in codes)
 
 
 def forfeit(state: RackState, player: int) -> Ruling:
