@@ -55,11 +55,7 @@ class GameConfig:
             raise ValueError(f"table: expected a physics.Table, got {type(self.table).__name__}")
         if not isinstance(self.params, PhysicsParams):
             raise ValueError(f"params: expected a physics.PhysicsParams, got {type(self.params).__name__}")
-        if isinstance(self.race_to, bool) or not isinstance(self.race_to, int) or self.race_to < 1:
-            raise ValueError(f"race_to: expected a whole number of racks >= 1, got {self.race_to!r}")
-        if self.break_order not in tuple(rules.BreakOrder):
-            raise ValueError(f"break_order: expected one of {[b.value for b in rules.BreakOrder]}, "
-                             f"got {self.break_order!r}")
+        rules.Match(self.race_to, self.break_order)  # ValueError for a bad race_to or break_order (R-MATCH)
 
     @classmethod
     def for_env(cls, match_race: int | None, break_order: str, strict_placement: bool, table: Table | None,

@@ -34,6 +34,8 @@ class Match:
     def __post_init__(self) -> None:
         if isinstance(self.race_to, bool) or not isinstance(self.race_to, int) or self.race_to < 1:
             raise ValueError(f"race_to: expected a whole number of racks >= 1, got {self.race_to!r}")
+        if self.break_order not in tuple(BreakOrder):
+            raise ValueError(f"break_order: expected one of {[b.value for b in BreakOrder]}, got {self.break_order!r}")
         object.__setattr__(self, "break_order", BreakOrder(self.break_order))
         object.__setattr__(self, "breaker", as_player(self.breaker, "breaker"))
         won = tuple(int(w) for w in self.racks_won)
