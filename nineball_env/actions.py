@@ -31,15 +31,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nineball_env.kernels.codes import N_ACTION, A
-from nineball_env.kernels.round import lin, shot_of, unlin
+from nineball_env.kernels.codes import N_ACTION, A, BallInHand
+from nineball_env.kernels.round import encode_action, lin, shot_of
 from nineball_env.placement import region
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Shot, Table
+from physics.checks import check_numbers
 
-
-
-#: Where the cue ball may be placed; the values equal the rules' ``BallInHand`` values.
-BIH_NONE, BIH_KITCHEN, BIH_ANYWHERE = "none", "kitchen", "anywhere"
 
 
 @dataclass(frozen=True)
@@ -52,10 +49,7 @@ class ActionScale:
     theta_max: float = 70.0
 
     def __post_init__(self) -> None:
-        for name in ("v_min", "v_max", "tip_max", "theta_max"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"{name}: expected a finite number, got {value!r}")
+        check_numbers(self)
         if not 0.0 < self.v_min < self.v_max <= 12.0:
             raise ValueError(f"v_min, v_max: expected 0 < v_min < v_max <= 12 m/s, got {self.v_min}, {self.v_max}")
         if not 0.0 <= self.tip_max <= 0.9 / math.sqrt(2.0):
@@ -63,6 +57,11 @@ class ActionScale:
                              f"got {self.tip_max}")
         if not 0.0 <= self.theta_max <= 89.0:
             raise ValueError(f"theta_max: expected in [0, 89] degrees, got {self.theta_max}")
+
+    @property
+    def row(self) -> np.ndarray:
+        """The scale as the kernels read it: (v_min, v_max, tip_max, theta_max)."""
+        return np.array([self.v_min, self.v_max, self.tip_max, self.theta_max], dtype=np.float64)
 
 
 DEFAULT_SCALE = ActionScale()
@@ -156,23 +155,23 @@ def action_to_shot(action: np.ndarray, scale: ActionScale = DEFAULT_SCALE) -> Sh
 def action_to_placement(action: np.ndarray, ball_in_hand: str, table: Table = DEFAULT_TABLE,
                         params: PhysicsParams = DEFAULT_PARAMS) -> tuple[float, float]:
     """The cue-ball centre [m] encoded in PLACE_X, PLACE_Y for ``ball_in_hand`` "kitchen" or "anywhere"."""
-    x_lo, x_hi, y_lo, y_hi = region(table, params, ball_in_hand == BIH_KITCHEN)
+    x_lo, x_hi, y_lo, y_hi = region(table, params, ball_in_hand == BallInHand.KITCHEN)
     return (lin(float(action[A.PLACE_X]), x_lo, x_hi), lin(float(action[A.PLACE_Y]), y_lo, y_hi))
 
 
-def decode(action: np.ndarray, *, ball_in_hand: str = BIH_NONE, push_out_allowed: bool = False,
+def decode(action: np.ndarray, *, ball_in_hand: str = BallInHand.NONE, push_out_allowed: bool = False,
            choice: bool = False, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
            scale: ActionScale = DEFAULT_SCALE) -> Decision:
     """The decision a checked action means in the current phase; components the phase does not use are ignored."""
     if choice:
         return Decision(shot=None, pass_back=bool(action[A.PASS_BACK] > 0.0))
-    placement = None if ball_in_hand == BIH_NONE else action_to_placement(action, ball_in_hand, table, params)
+    placement = None if ball_in_hand == BallInHand.NONE else action_to_placement(action, ball_in_hand, table, params)
     return Decision(shot=action_to_shot(action, scale), placement=placement,
                     push_out=bool(push_out_allowed and action[A.PUSH_OUT] > 0.0))
 
 
 def shot_to_action(shot: Shot | None = None, *, placement: tuple[float, float] | None = None,
-                   ball_in_hand: str = BIH_ANYWHERE, push_out: bool = False, pass_back: bool = False,
+                   ball_in_hand: str = BallInHand.ANYWHERE, push_out: bool = False, pass_back: bool = False,
                    table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
                    scale: ActionScale = DEFAULT_SCALE) -> np.ndarray:
     """The float32 action for a readable shot (degrees, m/s, fractions of R) and placement [m].
@@ -180,26 +179,20 @@ def shot_to_action(shot: Shot | None = None, *, placement: tuple[float, float] |
     Values outside the scale's ranges are clipped to [-1, 1]; ``ball_in_hand`` says which box the
     placement is encoded in ("kitchen" on the break). Flags map to +1 (set) or −1 (not set).
     """
-    u = np.zeros(N_ACTION, dtype=np.float64)
-    if shot is not None:
-        phi = (float(shot.phi) + 180.0) % 360.0 - 180.0  # (-180, 180]
-        if phi == -180.0:
-            phi = 180.0
-        u[A.AIM] = phi / 180.0
-        u[A.SPEED] = unlin(float(shot.V0), scale.v_min, scale.v_max)
-        tip = scale.tip_max if scale.tip_max > 0 else 1.0
-        u[A.SIDE] = float(shot.a) / tip
-        u[A.VERTICAL] = float(shot.b) / tip
-        u[A.ELEVATION] = unlin(float(shot.theta), 0.0, scale.theta_max)
+    box = (0.0, 0.0, 0.0, 0.0)
     if placement is not None:
-        if ball_in_hand == BIH_NONE:
+        if ball_in_hand == BallInHand.NONE:
             raise ValueError("ball_in_hand: a placement needs 'kitchen' or 'anywhere', got 'none'")
-        x_lo, x_hi, y_lo, y_hi = region(table, params, ball_in_hand == BIH_KITCHEN)
-        u[A.PLACE_X] = unlin(float(placement[0]), x_lo, x_hi)
-        u[A.PLACE_Y] = unlin(float(placement[1]), y_lo, y_hi)
-    u[A.PUSH_OUT] = 1.0 if push_out else -1.0
-    u[A.PASS_BACK] = 1.0 if pass_back else -1.0
-    return np.clip(u, -1.0, 1.0).astype(np.float32)
+        box = region(table, params, ball_in_hand == BallInHand.KITCHEN)
+    s = shot or _NO_SHOT
+    px, py = placement if placement is not None else (0.0, 0.0)
+    u = np.empty(N_ACTION)
+    encode_action(u, shot is not None, float(s.V0), float(s.phi), float(s.theta), float(s.a), float(s.b),
+                  placement is not None, float(px), float(py), np.array(box), bool(push_out), bool(pass_back), scale.row)
+    return u.astype(np.float32)
+
+
+_NO_SHOT = Shot(V0=1.0, phi=0.0)  # the values a choice leaves unread
 
 
 def choice_action(pass_back: bool) -> np.ndarray:

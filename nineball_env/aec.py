@@ -19,17 +19,17 @@ try:
 except ImportError as err:  # pragma: no cover - exercised only without the extra
     raise ImportError('nineball_env.aec needs PettingZoo: pip install "nineball[pettingzoo]"') from err
 
-from nineball_env import actions, observation
-from nineball_env.game import Game, GameConfig, Outcome
-from nineball_env.noise import NoiseConfig, make_noise
-from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
-from nineball_env.turns import ruling_info
+from nineball_env import actions, observation, turns
+from nineball_env.env import GameEnv
+from nineball_env.game import Game, Outcome
+from nineball_env.noise import NoiseConfig
+from nineball_env.render import RENDER_MODES
 from physics import PhysicsParams, Table
 
 AGENTS = ("player_0", "player_1")
 
 
-class NineBallAEC(AECEnv):
+class NineBallAEC(GameEnv, AECEnv):
     """Nine-ball for two agents, for self-play and head-to-head play.
 
     Rewards: +1 to the winner and −1 to the loser of each rack, 0 otherwise. Every agent is
@@ -37,12 +37,14 @@ class NineBallAEC(AECEnv):
     ``max_decisions`` decisions. Arguments as ``NineBallEnv``: ``match_race``, ``first_breaker``
     ("player_0", "player_1" or "random"), ``break_order``, ``noise``, ``strict_placement``,
     ``render_mode``, ``action_scale``, ``table``, ``params``. ``infos[agent]`` has the same keys
-    every step: the ruling on the last decision, its pocketed balls, placement and event count,
-    who made it, the phase, ball in hand, foul counts and score (own first).
+    every step: NineBall-v0's about the last decision (``ruling``, ``pocketed``, ``placement``,
+    ``placement_adjusted``, ``n_events``), who made it (``by``), and the phase, ball in hand, foul
+    counts and score (own first).
     """
 
     metadata = {"name": "nineball_v0", "render_modes": RENDER_MODES, "is_parallelizable": False,
                 "render_fps": 4}
+    PLAYERS = AGENTS
 
     def __init__(self, render_mode: str | None = None, *, match_race: int | None = None,
                  first_breaker: str = "random", break_order: str = "alternate",
@@ -50,17 +52,11 @@ class NineBallAEC(AECEnv):
                  max_decisions: int = 400, action_scale: actions.ActionScale | None = None,
                  table: Table | None = None, params: PhysicsParams | None = None) -> None:
         super().__init__()
-        check_render_mode(render_mode)
-        if first_breaker not in (*AGENTS, "random"):
-            raise ValueError(f"first_breaker: expected one of {[*AGENTS, 'random']}, got {first_breaker!r}")
         if isinstance(max_decisions, bool) or not isinstance(max_decisions, int) or max_decisions < 1:
             raise ValueError(f"max_decisions: expected a whole number >= 1, got {max_decisions!r}")
-        self.config = GameConfig.for_env(match_race, break_order, strict_placement, table, params)
-        self.first_breaker = first_breaker
-        self.noise = make_noise(noise)
-        self.scale = action_scale or actions.DEFAULT_SCALE
+        self._configure(render_mode, first_breaker, match_race, break_order, noise, strict_placement, action_scale,
+                        table, params)
         self.max_decisions = max_decisions
-        self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self._action_space = spaces.Box(-1.0, 1.0, (actions.N_ACTION,), np.float32)
@@ -68,8 +64,6 @@ class NineBallAEC(AECEnv):
         self.action_spaces = {a: self._action_space for a in AGENTS}
         self.observation_spaces = {a: self._observation_space for a in AGENTS}
         self.np_random, _ = seeding.np_random(None)
-        self._game: Game | None = None
-        self._screen = GameScreen(render_mode, self.config.table, self.config.params) if render_mode else None
 
     def observation_space(self, agent: str) -> spaces.Box:
         return self.observation_spaces[agent]
@@ -80,8 +74,7 @@ class NineBallAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        breaker = AGENTS.index(self.first_breaker) if self.first_breaker in AGENTS else int(self.np_random.integers(2))
-        self._game = Game(self.config, self.np_random, breaker, self.noise, self.scale)
+        self._game = Game(self.config, self.np_random, self.draw_breaker(), self.noise, self.scale)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -127,46 +120,15 @@ class NineBallAEC(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> np.ndarray | None:
-        if self.render_mode is None:
-            return None
-        return self._screen.render(self._require_game())  # type: ignore[union-attr]
-
-    def close(self) -> None:
-        if self._screen is not None:
-            self._screen.close()
-
-    def get_state(self):
-        """A snapshot of the game (balls, rack, match, generator); bookkeeping of agents is not included."""
-        return self._require_game().snapshot()
-
     def set_state(self, state) -> None:
         """Return the game to a ``get_state`` snapshot and select the player to move."""
-        game = self._require_game()
-        game.restore(state)
-        if game.to_move is not None:
-            self.agent_selection = AGENTS[game.to_move]
-
-    def _require_game(self) -> Game:
-        if self._game is None:
-            raise RuntimeError("call reset() first")
-        return self._game
+        super().set_state(state)
+        if self._game.to_move is not None:  # type: ignore[union-attr]
+            self.agent_selection = AGENTS[self._game.to_move]  # type: ignore[union-attr]
 
     def _info(self, agent: str, outcome: Outcome | None) -> dict:
-        game = self._game
-        me = AGENTS.index(agent)
-        rack, match = game.rack, game.match  # type: ignore[union-attr]
-        return {
-            "ruling": ruling_info(outcome),
-            "by": AGENTS[outcome.player] if outcome else "",
-            "pocketed": outcome.pocketed if outcome else (),
-            "placement_adjusted": bool(outcome and outcome.placement_adjusted),
-            "n_events": outcome.n_events if outcome else 0,
-            "phase": str(rack.phase),
-            "ball_in_hand": str(rack.ball_in_hand),
-            "foul_counts": (rack.foul_counts[me], rack.foul_counts[1 - me]),
-            "score": (match.racks_won[me], match.racks_won[1 - me]),
-        }
+        return {**turns.decision_info(outcome), "by": AGENTS[outcome.player] if outcome else "",
+                **turns.table_info(self._require_game().tables, 0, AGENTS.index(agent))}
 
 
 def env(**kwargs: Any) -> AECEnv:

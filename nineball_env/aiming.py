@@ -15,7 +15,6 @@ import numpy as np
 
 from nineball_env import actions, observation, placement
 from nineball_env.kernels import aiming as kernel
-from nineball_env.kernels.codes import BallInHandCode, ObsCol
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
 
 
@@ -102,18 +101,21 @@ class AimingPolicy:
 
     def _aim(self, obs: np.ndarray, spots: np.ndarray, given: np.ndarray, out: np.ndarray,
              fallback: np.ndarray) -> None:
-        t, p, s = self.table, self.params, actions.DEFAULT_SCALE
-        kernel.aim_batch(obs, float(t.width), float(t.length), float(t.head_string_y), float(p.R), self._pockets, self._aims,
-                  float(self.break_speed), s.v_min, s.v_max, s.theta_max, spots, given, out, fallback)
+        t = self.table
+        kernel.aim_batch(obs, float(t.width), float(t.length), float(t.head_string_y), float(self.params.R), self._pockets,
+                         self._aims, float(self.break_speed), _SCALE, spots, given, out, fallback)
 
     def _free_spot(self, row: np.ndarray, wanted: np.ndarray) -> tuple[float, float]:
         """The free cue-ball spot nearest to the blocked one the kernel ``wanted`` (in the kitchen on the break)."""
         t = self.table
-        pos = row[ObsCol.POS:ObsCol.POS + 20].astype(np.float64).reshape(10, 2) * (t.width, t.length)
-        on = row[ObsCol.ON_TABLE:ObsCol.ON_TABLE + 10] > 0.5
+        seen = observation.decode(row, t.width, t.length)
+        on = seen["on_table"]
         on[0] = False
-        kitchen = int(np.argmax(row[ObsCol.IN_HAND:ObsCol.IN_HAND + 3])) == BallInHandCode.KITCHEN
-        return placement.nearest_free(float(wanted[0]), float(wanted[1]), pos[on], t, self.params, kitchen=kitchen)
+        return placement.nearest_free(float(wanted[0]), float(wanted[1]), seen["pos"][on], t, self.params,
+                                      kitchen=seen["in_hand"] == "kitchen")
+
+
+_SCALE = actions.DEFAULT_SCALE.row
 
 
 class RandomPolicy:

@@ -12,15 +12,69 @@ from gymnasium import spaces
 from nineball_env import actions, observation, opponents, rewards, turns
 from nineball_env.aiming import AimingPolicy
 from nineball_env.game import Game, GameConfig, GameSnapshot, TableBatch
-from nineball_env.turns import LEARNER, OPPONENT
+from nineball_env.turns import LEARNER
 from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
 from physics import PhysicsParams, Table
 
-FIRST_BREAKERS = ("learner", "opponent", "random")
+class GameEnv:
+    """What NineBall-v0 and the AEC env share: a game configured from their keyword arguments, dealt on
+    ``reset``, rendered, and its state saved and restored for search agents."""
+
+    PLAYERS: tuple[str, str]  # the names of players 0 and 1 (``first_breaker`` is one of them or "random")
+
+    def _configure(self, render_mode: str | None, first_breaker: str, match_race: int | None, break_order: str,
+                   noise: str | Mapping[str, float] | NoiseConfig | None, strict_placement: bool,
+                   action_scale: actions.ActionScale | None, table: Table | None, params: PhysicsParams | None) -> None:
+        check_render_mode(render_mode)
+        if first_breaker not in (*self.PLAYERS, "random"):
+            raise ValueError(f"first_breaker: expected one of {(*self.PLAYERS, 'random')}, got {first_breaker!r}")
+        self.first_breaker = first_breaker
+        self.config = GameConfig.for_env(match_race, break_order, strict_placement, table, params)
+        self.noise = make_noise(noise)
+        self.scale = action_scale or actions.DEFAULT_SCALE
+        self.render_mode = render_mode
+        self._game: Game | None = None
+        self._screen = GameScreen(render_mode, self.config.table, self.config.params) if render_mode else None
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode is None:
+            gym.logger.warn('render() called without a render_mode: pass render_mode="rgb_array" or "human"')
+            return None
+        return self._screen.render(self._require_game())  # type: ignore[union-attr]
+
+    def close(self) -> None:
+        if self._screen is not None:
+            self._screen.close()
+
+    def get_state(self) -> GameSnapshot:
+        """A snapshot of the game (balls, rack, match and the env's generator) to come back to with ``set_state``.
+        The opponent is not part of it (the default opponent has no state); ``clone()`` copies everything."""
+        return self._require_game().snapshot()
+
+    def set_state(self, state: GameSnapshot) -> None:
+        """Return to a snapshot taken with ``get_state`` on an env with the same configuration."""
+        if not isinstance(state, GameSnapshot):
+            raise ValueError(f"state: expected a snapshot from get_state(), got {type(state).__name__}")
+        self._require_game().restore(state)
+
+    def draw_breaker(self) -> int:
+        """The first breaker of a new deal (``first_breaker``; "random" draws from ``self.np_random``)."""
+        if self.first_breaker == "random":
+            return int(self.np_random.integers(2))
+        return self.PLAYERS.index(self.first_breaker)
+
+    def clone(self) -> "GameEnv":
+        """An independent deep copy of the env (game, generator and opponent), without a render window."""
+        return copy.deepcopy(self)
+
+    def _require_game(self) -> Game:
+        if self._game is None:
+            raise RuntimeError("call reset() before step(), render() or get_state()")
+        return self._game
 
 
-class NineBallEnv(gym.Env):
+class NineBallEnv(GameEnv, gym.Env):
     """Nine-ball against an opponent policy: every decision a player makes is an action.
 
     ## Description
@@ -32,40 +86,18 @@ class NineBallEnv(gym.Env):
     the opponent's legal push-out, the choice to shoot or pass the shot back.
 
     ## Action Space
-    ``Box(-1, 1, (9,), float32)``, the same in every phase; components the phase does not use are
-    ignored. ``nineball_env.actions.shot_to_action`` / ``action_to_shot`` convert readable shots.
-
-    | Index | Name        | Maps to                                               | Read when                        |
-    |-------|-------------|-------------------------------------------------------|----------------------------------|
-    | 0     | AIM         | phi = 180·u deg, counter-clockwise from +x            | every shot                       |
-    | 1     | SPEED       | V0 = 0.5 + (u+1)/2 · 9.5 m/s (0.5 … 10 m/s)           | every shot                       |
-    | 2     | SIDE        | a = 0.5·u (tip offset, fraction of R, + right)        | every shot                       |
-    | 3     | VERTICAL    | b = 0.5·u (+ follow, − draw)                          | every shot                       |
-    | 4     | ELEVATION   | theta = (u+1)/2 · 70 deg (jump shots at 45–70)        | every shot                       |
-    | 5     | PLACE_X     | x from R to width − R                                 | ball in hand                     |
-    | 6     | PLACE_Y     | y from R to the head string (break) or length − R     | ball in hand                     |
-    | 7     | PUSH_OUT    | u > 0 declares a push-out                             | the shot after a legal break     |
-    | 8     | PASS_BACK   | u > 0 passes the shot back, else shoot                | after the opponent's push-out    |
-
-    An action outside the space, NaN or infinite raises ``ValueError`` and changes nothing. A
-    placement that touches a ball, a pocket or lies outside the region moves to the nearest legal
-    spot (``info["placement_adjusted"]``), or raises with ``strict_placement=True``.
+    ``Box(-1, 1, (9,), float32)``, the same in every phase: aim, speed, side and vertical tip offset,
+    elevation, the cue-ball placement and the push-out and pass-back flags, each component with its
+    range and the phase that reads it in ``nineball_env.actions`` (the others are ignored);
+    ``shot_to_action`` / ``action_to_shot`` there convert readable shots. An action outside the space,
+    NaN or infinite raises ``ValueError`` and changes nothing. A placement that touches a ball, a pocket
+    or lies outside the region moves to the nearest legal spot (``info["placement_adjusted"]``), or
+    raises with ``strict_placement=True``.
 
     ## Observation Space
-    ``Box(0, 1, (54,), float32)``, from the learner's point of view (``nineball_env.observation``):
-
-    | Slice | Name     | Meaning                                                                  |
-    |-------|----------|--------------------------------------------------------------------------|
-    | 0:20  | pos      | (x/width, y/length) of balls 0–9 in [0, 1]; 0 off the table or in hand   |
-    | 20:30 | on_table | 1 if ball 0–9 is on the table (the cue ball is 0 while in hand)          |
-    | 30:39 | lowest   | one-hot lowest object ball 1–9 (R-LOWEST)                                |
-    | 39:43 | phase    | one-hot break / push-out allowed / push-out choice / normal              |
-    | 43:46 | in_hand  | one-hot ball in hand none / kitchen / anywhere                           |
-    | 46:48 | fouls    | consecutive fouls / 2 of (learner, opponent)                             |
-    | 48:50 | warning  | (learner, opponent) stand on two fouls (R-WARNING)                       |
-    | 50:52 | score    | racks won / race_to of (learner, opponent); 0 in a one-rack episode      |
-    | 52    | to_move  | 1 when the learner is to decide                                          |
-    | 53    | breaker  | 1 when the learner broke this rack                                       |
+    ``Box(0, 1, (54,), float32)``, from the learner's point of view: ball positions and which balls
+    are on the table, the lowest ball, the phase, ball in hand, foul counts and warnings, the score,
+    who is to move and who broke (the slices in ``nineball_env.observation``).
 
     ## Rewards
     +1 when the learner wins a rack, −1 when it loses one (by the 9, three fouls), 0 otherwise.
@@ -105,6 +137,7 @@ class NineBallEnv(gym.Env):
     """
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
+    PLAYERS = ("learner", "opponent")
 
     def __init__(self, render_mode: str | None = None, *, opponent: opponents.Opponent | None = None,
                  match_race: int | None = None, first_breaker: str = "random", break_order: str = "alternate",
@@ -112,21 +145,13 @@ class NineBallEnv(gym.Env):
                  reward_shaping: Mapping[str, float] | rewards.RewardShaping | None = None,
                  strict_placement: bool = False, action_scale: actions.ActionScale | None = None,
                  table: Table | None = None, params: PhysicsParams | None = None) -> None:
-        check_render_mode(render_mode)
-        if first_breaker not in FIRST_BREAKERS:
-            raise ValueError(f"first_breaker: expected one of {FIRST_BREAKERS}, got {first_breaker!r}")
-        self.config = GameConfig.for_env(match_race, break_order, strict_placement, table, params)
-        self.first_breaker = first_breaker
-        self.noise = make_noise(noise)
+        self._configure(render_mode, first_breaker, match_race, break_order, noise, strict_placement, action_scale,
+                        table, params)
         self.shaping = rewards.make_shaping(reward_shaping)
-        self.scale = action_scale or actions.DEFAULT_SCALE
         self.opponent = opponents.check_opponent(
             opponent if opponent is not None else AimingPolicy(self.config.table, self.config.params))
-        self.render_mode = render_mode
         self.action_space = spaces.Box(-1.0, 1.0, (actions.N_ACTION,), np.float32)
         self.observation_space = observation.observation_space()
-        self._game: Game | None = None
-        self._screen = GameScreen(render_mode, self.config.table, self.config.params) if render_mode else None
 
     # -- Gymnasium API ----------------------------------------------------------------------------
 
@@ -138,7 +163,7 @@ class NineBallEnv(gym.Env):
         info = turns.info(tables, 0, None, theirs[0], dict.fromkeys(rewards.REWARD_PARTS, 0.0), redeals[0])
         if self.render_mode == "human":
             self.render()
-        return self._observe(LEARNER), info
+        return self._game.observe(LEARNER), info
 
     def step(self, action):
         act = actions.check_action(action)  # validate: ValueError, nothing changed
@@ -150,49 +175,7 @@ class NineBallEnv(gym.Env):
         info = turns.info(game.tables, 0, mine[0], theirs[0], parts, 0)
         if self.render_mode == "human":
             self.render()
-        return self._observe(LEARNER), float(sum(parts.values())), game.over, False, info
-
-    def render(self):
-        if self.render_mode is None:
-            gym.logger.warn('render() called without a render_mode: pass render_mode="rgb_array" or "human"')
-            return None
-        return self._screen.render(self._require_game())  # type: ignore[union-attr]
-
-    def close(self) -> None:
-        if self._screen is not None:
-            self._screen.close()
-
-    # -- state for search agents ------------------------------------------------------------------
-
-    def get_state(self) -> GameSnapshot:
-        """A snapshot of the game (balls, rack, match and the env's generator) to come back to with ``set_state``.
-        The opponent is not part of it (the default opponent has no state); ``clone()`` copies everything."""
-        return self._require_game().snapshot()
-
-    def set_state(self, state: GameSnapshot) -> None:
-        """Return to a snapshot taken with ``get_state`` on an env with the same configuration."""
-        if not isinstance(state, GameSnapshot):
-            raise ValueError(f"state: expected a snapshot from get_state(), got {type(state).__name__}")
-        self._require_game().restore(state)
-
-    def clone(self) -> "NineBallEnv":
-        """An independent deep copy of the env (game, generator and opponent), without a render window."""
-        return copy.deepcopy(self)
-
-    # -- internals --------------------------------------------------------------------------------
-
-    def draw_breaker(self) -> int:
-        """The first breaker of a new deal (``first_breaker``; "random" draws from ``self.np_random``)."""
-        breaker = {"learner": LEARNER, "opponent": OPPONENT}.get(self.first_breaker)
-        return int(self.np_random.integers(2)) if breaker is None else breaker
-
-    def _require_game(self) -> Game:
-        if self._game is None:
-            raise RuntimeError("call reset() before step(), render() or get_state()")
-        return self._game
-
-    def _observe(self, player: int) -> np.ndarray:
-        return self._game.observe(player)  # type: ignore[union-attr]
+        return game.observe(LEARNER), float(sum(parts.values())), game.over, False, info
 
 
 _TABLE0 = np.zeros(1, dtype=np.int64)

@@ -55,11 +55,7 @@ class GameConfig:
             raise ValueError(f"table: expected a physics.Table, got {type(self.table).__name__}")
         if not isinstance(self.params, PhysicsParams):
             raise ValueError(f"params: expected a physics.PhysicsParams, got {type(self.params).__name__}")
-        if isinstance(self.race_to, bool) or not isinstance(self.race_to, int) or self.race_to < 1:
-            raise ValueError(f"race_to: expected a whole number of racks >= 1, got {self.race_to!r}")
-        if self.break_order not in tuple(rules.BreakOrder):
-            raise ValueError(f"break_order: expected one of {[b.value for b in rules.BreakOrder]}, "
-                             f"got {self.break_order!r}")
+        rules.Match(self.race_to, self.break_order)  # ValueError for a bad race_to or break_order (R-MATCH)
 
     @classmethod
     def for_env(cls, match_race: int | None, break_order: str, strict_placement: bool, table: Table | None,
@@ -69,11 +65,6 @@ class GameConfig:
             raise ValueError(f"match_race: expected None (one rack) or a whole number >= 1, got {match_race!r}")
         return cls(table=table or DEFAULT_TABLE, params=params or DEFAULT_PARAMS, race_to=match_race or 1,
                    break_order=break_order, strict_placement=bool(strict_placement))
-
-    @property
-    def geometry(self) -> rules.RackGeometry:
-        """The table numbers the rules place and spot balls with."""
-        return _rack_geometry(self.table, self.params.R)
 
 
 class Outcome(NamedTuple):
@@ -156,12 +147,6 @@ class GameSnapshot:
 
 
 @functools.lru_cache(maxsize=16)
-def _rack_geometry(table: Table, ball_radius: float) -> rules.RackGeometry:
-    """The rules' (frozen) view of a table, built once per table (the head string is the table's)."""
-    return rules.RackGeometry(table.width, table.length, ball_radius, table.head_string_y)
-
-
-@functools.lru_cache(maxsize=16)
 def _rack_slots(table: Table, params: PhysicsParams) -> np.ndarray:
     """The diamond's slot centres for a table and ball size (computed once)."""
     slots = physics.rack_positions(table, params)
@@ -173,15 +158,6 @@ def _rack_slots(table: Table, params: PhysicsParams) -> np.ndarray:
 def _start_row(breaker: int) -> np.ndarray:
     """A fresh rack broken by ``breaker`` (``rules.RackState.start``), packed once."""
     return rules.RackState.start(breaker).packed()
-
-
-def rack_balls(order: tuple[int, ...], table: Table, params: PhysicsParams) -> BallState:
-    """Balls on the diamond slots in ``order`` (R-RACK), the cue ball in hand (off the table)."""
-    balls = BallState.empty()
-    idx = list(order)
-    balls.pos[idx] = _rack_slots(table, params)
-    balls.motion[idx] = int(Motion.STATIONARY)
-    return balls
 
 
 def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.ndarray]:
@@ -239,7 +215,7 @@ class TableBatch:
         self._pockets = np.ascontiguousarray(t.pockets, dtype=np.float64)
         self._box = np.array([p.R, t.width - p.R, t.head_string_y, t.length - p.R, t.width, t.length])
         self._sigma = noise.sigmas
-        self._scale = np.array([scale.v_min, scale.v_max, scale.tip_max, scale.theta_max], dtype=np.float64)
+        self._scale = scale.row
         self._errors = np.zeros((n, 5))  # each round's noise draws (rows of tables that shoot)
         for k, breaker in enumerate(breakers or ()):
             self.deal(k, breaker)
@@ -272,10 +248,6 @@ class TableBatch:
         return rules.Match(cfg.race_to, rules.BreakOrder(cfg.break_order), int(self.next_breaker[k]),
                            tuple(self.won[k].tolist()))
 
-    def game_state(self, k: int) -> tuple[BallState, rules.RackState, tuple[int, int]]:
-        """Table k as objects: the balls, the validated rack and the racks won (for tests and debugging)."""
-        return BallState.from_packed(self.balls[k]), rules.RackState.from_packed(self.rack[k]), tuple(self.won[k].tolist())
-
     # -- dealing ------------------------------------------------------------------------------------
 
     def deal(self, k: int, breaker: int) -> None:
@@ -288,9 +260,12 @@ class TableBatch:
 
     def _new_rack(self, k: int) -> None:
         """The next rack of table k's match (``rules.new_rack``): a tight rack from its generator (R-RACK)."""
-        breaker = int(self.next_breaker[k])
-        self.balls[k] = rack_balls(rules.rack_order(self.rngs[k]), self.config.table, self.config.params).packed()
-        self.rack[k] = _start_row(breaker)
+        order = list(rules.rack_order(self.rngs[k]))
+        balls = self.balls[k]
+        balls[:] = _OFF_TABLE  # the cue ball in hand
+        balls[order, 0:2] = _rack_slots(self.config.table, self.config.params)
+        balls[order, 7] = int(Motion.STATIONARY)
+        self.rack[k] = _start_row(int(self.next_breaker[k]))
 
     # -- observations -------------------------------------------------------------------------------
 
@@ -361,7 +336,7 @@ class TableBatch:
                 rack.tolist(), after.tolist(), n_events.tolist(), placed.tolist(), blocked.tolist())):
             result, shot = results[i] or (None, None)
             out.append(Outcome(
-                player, DECLARATIONS[decl], rules.foul_rules(f), rules.cited_rules(cited[i, :nc].tolist()),
+                player, DECLARATIONS[decl], rules.foul_rules(f), rules.cited_rules(tuple(cited[i, :nc].tolist())),
                 tuple(pocketed[i, :npk].tolist()), tuple(facts.off[i, :n_off[i]].tolist()) if n_off[i] else (), sp,
                 before, row, row[_WINNER] if row[_PHASE] == _OVER else None,
                 (spots[i][0], spots[i][1]) if put else None, put and moved, nev, result, shot))
@@ -415,11 +390,11 @@ class TableBatch:
             on[0] = False
         positions = {b: (float(balls[b, 0]), float(balls[b, 1])) for b in np.flatnonzero(on).tolist()}
         state = BallState.from_packed(balls)
-        state.place(9, *rules.spot_nine(positions, self.config.geometry))
+        state.place(9, *rules.spot_nine(positions, self.config.table, self.config.params.R))
         balls[:] = state.packed()
 
     def _score(self, k: int, after: np.ndarray) -> None:
-        """Table k's rack ended: score it (as ``Match.record``) and deal the next rack unless the match is decided."""
+        """Table k's rack ended: score it (R-MATCH) and deal the next rack unless the match is decided."""
         winner = int(after[_WINNER])
         self.won[k, winner] += 1
         self.next_breaker[k] = rules.next_breaker(self.config.break_order, int(after[_BREAKER]), winner)
@@ -567,6 +542,7 @@ class Game:
             raise ValueError(f"player {player} cannot act: it is player {self.rack.shooter}'s decision (R-CONTINUE)")
 
 _ROW0 = np.zeros(1, dtype=np.int64)
+_OFF_TABLE = BallState.empty().packed()  # every ball off the table
 
 
 def _true(mask: np.ndarray) -> list[int]:

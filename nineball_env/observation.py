@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from nineball_env.kernels.codes import BALL_IN_HAND, OBS_SIZE, PHASES
+from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, OBS_SIZE, PHASE_NAMES
 from nineball_env.kernels.codes import ObsCol as O
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.rules import Match, RackState
@@ -33,7 +33,6 @@ _FIELDS = list(O)
 LAYOUT: dict[str, slice] = {
     f.name.lower(): slice(int(f), int(_FIELDS[i + 1]) if i + 1 < len(_FIELDS) else OBS_SIZE)
     for i, f in enumerate(_FIELDS)}
-IN_HAND = tuple(str(b) for b in BALL_IN_HAND)
 
 
 def observation_space() -> spaces.Box:
@@ -67,8 +66,8 @@ def decode(obs: np.ndarray, width: float = 1.27, length: float = 2.54) -> dict[s
         "pos": obs[LAYOUT["pos"]].reshape(N_BALLS, 2) * (width, length),
         "on_table": on,
         "lowest": int(np.argmax(lowest)) + 1 if lowest.any() else None,
-        "phase": str(PHASES[int(np.argmax(phase))]) if phase.any() else "rack-over",
-        "in_hand": IN_HAND[int(np.argmax(obs[LAYOUT["in_hand"]]))],
+        "phase": PHASE_NAMES[int(np.argmax(phase))] if phase.any() else "rack-over",
+        "in_hand": BALL_IN_HAND_NAMES[int(np.argmax(obs[LAYOUT["in_hand"]]))],
         "fouls": tuple(int(round(v * 2)) for v in obs[LAYOUT["fouls"]]),
         "warning": tuple(bool(v > 0.5) for v in obs[LAYOUT["warning"]]),
         "score": tuple(float(v) for v in obs[LAYOUT["score"]]),

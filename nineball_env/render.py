@@ -160,6 +160,8 @@ def draw_ball(img: np.ndarray, row: float, col: float, radius: float, ball: int)
 
 #: Render modes available here: "human" only where pygame is installed (the ``human`` extra).
 RENDER_MODES = ["rgb_array", "human"] if importlib.util.find_spec("pygame") is not None else ["rgb_array"]
+NO_PYGAME = ('render_mode="human" needs pygame, which is not installed: pip install "nineball[human]" '
+             '(or use render_mode="rgb_array")')
 
 
 def check_render_mode(render_mode: str | None) -> None:
@@ -167,8 +169,7 @@ def check_render_mode(render_mode: str | None) -> None:
     if render_mode == "human" and "human" not in RENDER_MODES:
         from gymnasium.error import DependencyNotInstalled
 
-        raise DependencyNotInstalled('render_mode="human" needs pygame, which is not installed: '
-                                     'pip install "nineball[human]" (or use render_mode="rgb_array")')
+        raise DependencyNotInstalled(NO_PYGAME)
     if render_mode is not None and render_mode not in ("rgb_array", "human"):
         raise ValueError(f"render_mode: expected None, 'rgb_array' or 'human', got {render_mode!r}")
 
@@ -182,9 +183,7 @@ class HumanWindow:
         except ImportError as err:
             from gymnasium.error import DependencyNotInstalled
 
-            raise DependencyNotInstalled(
-                'render_mode="human" needs pygame, which is not installed: pip install "nineball[human]" '
-                '(or use render_mode="rgb_array")') from err
+            raise DependencyNotInstalled(NO_PYGAME) from err
         self._pg = pygame
         pygame.init()
         pygame.display.init()
@@ -236,28 +235,29 @@ class GameScreen:
         self._renderer: Renderer | None = None
         self._window: HumanWindow | None = None
         if mode == "human":  # open the window now: a missing pygame fails at construction
-            self._window = HumanWindow(*self._frame_size())
+            self._open()
 
     def render(self, game) -> np.ndarray | None:
         """The frame of ``game`` (a ``nineball_env.game.Game``); None in "human" mode, where it is shown."""
-        if self._renderer is None:
-            self._renderer = Renderer(self.table, self.params)
-        frame = self._renderer.draw(game.balls, game.last.result if game.last is not None else None)
+        frame = self._draw().draw(game.balls, game.last.result if game.last is not None else None)
         if self.mode != "human":
             return frame
-        if self._window is None:
-            self._window = HumanWindow(*self._frame_size())
-        self._window.show(frame)
+        (self._window or self._open()).show(frame)
         return None
+
+    def _draw(self) -> Renderer:
+        if self._renderer is None:
+            self._renderer = Renderer(self.table, self.params)
+        return self._renderer
+
+    def _open(self) -> HumanWindow:
+        self._window = HumanWindow(self._draw().width_px, self._draw().height_px)
+        return self._window
 
     def close(self) -> None:
         if self._window is not None:
             self._window.close()
             self._window = None
-
-    def _frame_size(self) -> tuple[int, int]:
-        r = self._renderer or Renderer(self.table, self.params)
-        return r.width_px, r.height_px
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_window": None, "_renderer": None}

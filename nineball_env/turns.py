@@ -14,15 +14,13 @@ import numpy as np
 
 from nineball_env import actions, opponents, rules
 from nineball_env.game import Outcome, TableBatch
-from nineball_env.kernels.codes import BALL_IN_HAND, PHASES
+from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, PHASE_NAMES
 from nineball_env.kernels.codes import RackCol as C
 
 LEARNER, OPPONENT = 0, 1
 MAX_OPPONENT_DECISIONS = 1000  # a safety net: the rules end every inning long before this
 MAX_REDEALS = 100  # deals the opponent may win outright before reset gives up
-_PHASE_NAMES = tuple(str(p) for p in PHASES)
-_BALL_IN_HAND_NAMES = tuple(str(b) for b in BALL_IN_HAND)
-_PHASE, _IN_HAND, _COUNT0, _COUNT1 = (int(c) for c in (C.PHASE, C.IN_HAND, C.COUNT0, C.COUNT1))  # plain ints: fast
+_PHASE, _IN_HAND, _COUNT0 = int(C.PHASE), int(C.IN_HAND), int(C.COUNT0)  # plain ints: fast
 _NO_PLACEMENT = (float("nan"), float("nan"))
 
 
@@ -85,9 +83,9 @@ def opponent_turns(tables: TableBatch, seats: Sequence[Any], ks: Sequence[int]) 
         acts = np.empty((active.size, actions.N_ACTION))
         for rows in groups.values():
             opponent = seats[int(active[rows[0]])].opponent
-            infos = None if opponents.batched(opponent) else [
-                opponent_info(_PHASE_NAMES[tables.rack[k, _PHASE]], _BALL_IN_HAND_NAMES[tables.rack[k, _IN_HAND]])
-                for k in active[rows].tolist()]
+            infos = None if opponents.batched(opponent) else [  # what an opponent callable is told
+                {"player": OPPONENT, "phase": PHASE_NAMES[tables.rack[k, _PHASE]],
+                 "ball_in_hand": BALL_IN_HAND_NAMES[tables.rack[k, _IN_HAND]]} for k in active[rows].tolist()]
             acts[rows] = opponents.query_batch(opponent, seen[rows], infos)
         for k, decision in zip(active.tolist(), tables.play(active, OPPONENT, acts)):
             done[k].append(decision)
@@ -95,33 +93,19 @@ def opponent_turns(tables: TableBatch, seats: Sequence[Any], ks: Sequence[int]) 
     return done
 
 
-def opponent_info(phase: str, ball_in_hand: str) -> dict[str, Any]:
-    """What an opponent callable is told beside its observation."""
-    return {"player": OPPONENT, "phase": phase, "ball_in_hand": ball_in_hand}
-
-
 def info(tables: TableBatch, k: int, mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float],
          redeals: int) -> dict[str, Any]:
     """The ``info`` of one step of table k: the learner's decision ``mine`` (None on reset), the opponent's
     decisions ``theirs``, and the state after them (learner first)."""
-    rack = tables.rack[k].tolist()
-    won = tables.won[k].tolist()
     return {
-        "ruling": ruling_info(mine),
-        "pocketed": mine.pocketed if mine else (),
-        "placement": mine.placement if mine and mine.placement else _NO_PLACEMENT,
-        "placement_adjusted": bool(mine and mine.placement_adjusted),
-        "n_events": mine.n_events if mine else 0,
+        **decision_info(mine),
         "opponent": {
             "decisions": len(theirs),
             "fouls": sum(o.foul for o in theirs),
             "pocketed": tuple(b for o in theirs for b in o.pocketed),
             "rulings": tuple(f"{o.declaration}: {o.text()}" for o in theirs),
         },
-        "phase": _PHASE_NAMES[rack[_PHASE]],
-        "ball_in_hand": _BALL_IN_HAND_NAMES[rack[_IN_HAND]],
-        "foul_counts": (rack[_COUNT0], rack[_COUNT1]),
-        "score": (won[LEARNER], won[OPPONENT]),
+        **table_info(tables, k, LEARNER),
         "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent"
                        for o in ([mine] if mine else []) + theirs if o.rack_winner is not None),
         "redeals": redeals,
@@ -129,9 +113,22 @@ def info(tables: TableBatch, k: int, mine: Outcome | None, theirs: list[Outcome]
     }
 
 
-def ruling_info(outcome: Outcome | None) -> dict[str, Any]:
-    """The ruling part of ``info`` (empty values before the learner's first decision)."""
+def decision_info(outcome: Outcome | None) -> dict[str, Any]:
+    """The part of an ``info`` about one decision (empty values before the first): the ruling, the balls it
+    pocketed, where a cue ball in hand went ((nan, nan) without one) and the events of the shot."""
     if outcome is None:
-        return {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}
-    return {"declaration": str(outcome.declaration), "foul": outcome.foul, "fouls": rules.rule_names(outcome.fouls),
-            "cited": rules.rule_names(outcome.cited), "text": outcome.text()}
+        return {"ruling": {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}, "pocketed": (),
+                "placement": _NO_PLACEMENT, "placement_adjusted": False, "n_events": 0}
+    return {"ruling": {"declaration": str(outcome.declaration), "foul": outcome.foul,
+                       "fouls": rules.rule_names(outcome.fouls), "cited": rules.rule_names(outcome.cited),
+                       "text": outcome.text()},
+            "pocketed": outcome.pocketed, "placement": outcome.placement or _NO_PLACEMENT,
+            "placement_adjusted": bool(outcome.placement_adjusted), "n_events": outcome.n_events}
+
+
+def table_info(tables: TableBatch, k: int, me: int) -> dict[str, Any]:
+    """The part of an ``info`` about table k after a step, seen by player ``me`` (its counts and score first)."""
+    rack = tables.rack[k].tolist()
+    won = tables.won[k].tolist()
+    return {"phase": PHASE_NAMES[rack[_PHASE]], "ball_in_hand": BALL_IN_HAND_NAMES[rack[_IN_HAND]],
+            "foul_counts": (rack[_COUNT0 + me], rack[_COUNT0 + 1 - me]), "score": (won[me], won[1 - me])}

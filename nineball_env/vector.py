@@ -1,22 +1,18 @@
 """NineBallVectorEnv: ``num_envs`` NineBall-v0 tables stepped together, their games held as arrays.
 
-A ``gymnasium.vector.VectorEnv`` with the single-agent semantics of ``NineBall-v0`` (one learner
-decision per step, the opponent's decisions inside the step, the same spaces, rewards, infos and
-the 200-decision time limit). The games live in a ``game.TableBatch`` (balls, racks and
-scores as arrays): in ``step`` every table's learner decision is played in one round — one batch
-simulation, one read of all event logs, one call of the rules kernel — then the opponents decide in
-rounds (one batched query of a shared opponent per round: ``AimingPolicy.act_batch`` or an SB3
-model's ``predict``) until each table awaits the learner or is over. Resets (and the autoreset of
-finished tables) deal and play the opponent's break the same way.
+A ``gymnasium.vector.VectorEnv`` with the single-agent semantics of ``NineBall-v0`` (the same spaces,
+rewards, infos and time limit); ``gymnasium.make_vec("NineBall-v0")`` builds it. The tables are one
+``game.TableBatch`` and a step is ``turns.step`` on all of them: one batch simulation, one read of the
+event logs and one call of the rules kernel per round of decisions, one batched query of a shared
+opponent per round (``AimingPolicy.act_batch`` or an SB3 model's ``predict``).
 
 Autoreset mode: ``NEXT_STEP`` (``metadata["autoreset_mode"]``): the step after a table terminates or
 truncates resets it (its action is ignored, reward 0, terminated/truncated False, the reset's info).
 ``reset(options={"reset_mask": mask})`` resets only the masked tables.
 
-Seeding: ``reset(seed=s)`` seeds table k with ``s + k`` (a list seeds table by table), exactly as
-``SyncVectorEnv`` seeds its sub-envs; each table owns its generator (rack shuffle, breaker,
-execution noise), so table k replays ``gymnasium.make("NineBall-v0")`` reset with seed ``s + k``
-and given the same actions, noise included (tests compare observations, rewards and infos).
+Seeding: ``reset(seed=s)`` seeds table k with ``s + k`` (a list seeds table by table), as ``SyncVectorEnv``
+seeds its sub-envs; each table owns its generator, so table k replays ``gymnasium.make("NineBall-v0")``
+reset with seed ``s + k`` and given the same actions, noise included.
 """
 
 from __future__ import annotations
@@ -33,16 +29,6 @@ from nineball_env import actions, rewards, turns
 from nineball_env.env import NineBallEnv
 from nineball_env.game import TableBatch
 from nineball_env.turns import LEARNER
-
-DEFAULT_MAX_EPISODE_STEPS = 200  # NineBall-v0's registration (read from the registry when available)
-
-
-def _registered_max_steps() -> int:
-    try:
-        steps = gym.spec("NineBall-v0").max_episode_steps
-    except Exception:  # noqa: BLE001 - not registered: fall back to the documented limit
-        steps = None
-    return int(steps) if steps else DEFAULT_MAX_EPISODE_STEPS
 
 
 class NineBallVectorEnv(VectorEnv):
@@ -69,7 +55,8 @@ class NineBallVectorEnv(VectorEnv):
             raise ValueError("render_mode: NineBallVectorEnv does not render; use NineBallEnv for that")
         env_kwargs.pop("render_mode", None)
         self.num_envs = int(num_envs)
-        self.max_episode_steps = int(max_episode_steps) if max_episode_steps is not None else _registered_max_steps()
+        self.max_episode_steps = int(gym.spec("NineBall-v0").max_episode_steps if max_episode_steps is None
+                                     else max_episode_steps)
         if self.max_episode_steps < 1:
             raise ValueError(f"max_episode_steps: expected >= 1, got {max_episode_steps!r}")
         self.threads = threads
@@ -112,8 +99,7 @@ class NineBallVectorEnv(VectorEnv):
         theirs, redeals = turns.deal(self.tables, self.envs, ks)
         infos = self._reset_infos(ks, theirs, redeals)
         self._started = True
-        obs = self._observations()
-        return obs, self._batch_infos([infos[k] for k in ks], ks)
+        return self.tables.encode(self._all, LEARNER), self._batch_infos([infos[k] for k in ks], ks)
 
     def step(self, actions_in):
         acts = self._check_actions(actions_in)  # ValueError, nothing changed
@@ -137,7 +123,7 @@ class NineBallVectorEnv(VectorEnv):
             truncated[k] = self._elapsed[k] >= self.max_episode_steps
             infos[k] = turns.info(self.tables, k, mine[k], theirs[k], parts, 0)
         self._autoreset = terminated | truncated
-        return self._observations(), reward, terminated, truncated, self._batch_infos([infos[k] for k in range(B)],
+        return self.tables.encode(self._all, LEARNER), reward, terminated, truncated, self._batch_infos([infos[k] for k in range(B)],
                                                                                       list(range(B)))
 
     def close_extras(self, **kwargs: Any) -> None:
@@ -168,21 +154,11 @@ class NineBallVectorEnv(VectorEnv):
                     raise ValueError(f"actions[{k}]: {err}") from None
         return arr
 
-    def _observations(self, ks: Sequence[int] | None = None, player: int = LEARNER) -> np.ndarray:
-        """``observation.encode`` for ``player`` on tables ``ks`` (default: all), (len(ks), 54) float32."""
-        return self.tables.encode(self._all if ks is None else np.asarray(ks, dtype=np.int64), player)
-
     def _batch_infos(self, infos: list[dict[str, Any]], ks: list[int]) -> dict[str, Any]:
         """``infos[i]`` of table ``ks[i]`` batched as ``VectorEnv._add_info`` does table by table (same arrays,
-        dtypes, ``_key`` masks and key order), key by key; infos whose keys differ go through ``_add_info``."""
+        dtypes, ``_key`` masks and key order), key by key: every info has the keys of ``turns.info``."""
         if not ks:
             return {}
-        keys = infos[0].keys()
-        if any(info.keys() != keys for info in infos) or "final_obs" in keys:
-            vec: dict[str, Any] = {}
-            for k, info in zip(ks, infos):
-                vec = self._add_info(vec, info, k)
-            return vec
         B, out = self.num_envs, {}
         every = len(ks) == B  # ks are sorted table indices: all of them, in order
         mask = np.ones(B, dtype=np.bool_)

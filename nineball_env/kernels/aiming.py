@@ -1,8 +1,8 @@
 """The default opponent (``aiming.AimingPolicy``): its whole decision, for many observations in one numba call.
 
 Ghost-ball aiming at the pocket with the smallest cut (clear paths first), a straight-in ball-in-hand
-spot, a hard break from the middle of the head string, never a push-out; the action encoded as
-``actions.shot_to_action`` does. One call decides for every table of a vector env. The few positions
+spot, a hard break from the middle of the head string, never a push-out; the action encoded by
+``actions.shot_to_action``'s kernel. One call decides for every table of a vector env. The few positions
 whose cue-ball spot is blocked (the break spot, no straight-in spot) are flagged with the spot they
 wanted: the caller finds the nearest free spot (``placement.nearest_free``) and calls again with it given.
 """
@@ -17,7 +17,7 @@ from numba import njit
 from nineball_env.kernels.codes import BallInHandCode, PhaseCode
 from nineball_env.kernels.codes import ObsCol as O
 from nineball_env.kernels.placement import is_free as _is_free
-from nineball_env.kernels.round import unlin
+from nineball_env.kernels.round import encode_action
 
 MAX_CUT = 75.0  # [deg] the widest cut the policy tries
 SIDE_STEEP = 0.8  # a side pocket is skipped when the ball's path to it is steeper than this (|sin|)
@@ -68,35 +68,14 @@ def cut_deg(cx, cy, gx, gy, ux, uy):
 
 
 @njit(cache=True)
-def _encode(out, k, V0, phi, placed, px, py, kitchen, R, width, length, head_y, v_min, v_max, theta_max):
-    """``actions.shot_to_action(Shot(V0, phi), placement=...)`` into ``out[k]`` (clipped; cast by the caller)."""
-    phi = (phi + 180.0) % 360.0 - 180.0
-    if phi == -180.0:
-        phi = 180.0
-    out[k, 0] = phi / 180.0
-    out[k, 1] = unlin(V0, v_min, v_max)
-    out[k, 2] = 0.0
-    out[k, 3] = 0.0
-    out[k, 4] = unlin(0.0, 0.0, theta_max)
-    out[k, 5] = 0.0
-    out[k, 6] = 0.0
-    if placed:
-        y_hi = head_y if kitchen else length - R
-        out[k, 5] = unlin(px, R, width - R)
-        out[k, 6] = unlin(py, R, y_hi)
-    out[k, 7] = -1.0
-    out[k, 8] = -1.0
-    for j in range(9):
-        out[k, j] = min(max(out[k, j], -1.0), 1.0)
-
-
-@njit(cache=True)
-def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, v_min, v_max, theta_max, spots, given,
-              out, fallback):
+def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, scale, spots, given, out, fallback):
     """Decide for every observation row of ``obs`` (n, 54): actions into ``out`` (n, 9) float64. A row with
     ``given[k]`` places the cue ball in hand at ``spots[k]``; a row whose own spot is blocked gets
-    ``fallback[k] = True`` and the spot it wanted in ``spots[k]`` (its action is left unset)."""
+    ``fallback[k] = True`` and the spot it wanted in ``spots[k]`` (its action is left unset). ``scale`` is the
+    action scale's row (``ActionScale.row``)."""
     reach2 = (2.0 * R) ** 2
+    kitchen_box = np.array([R, width - R, R, head_y])
+    table_box = np.array([R, width - R, R, length - R])
     pos = np.empty((10, 2))
     obstacles = np.empty((10, 2))
     balls = np.empty((10, 2))
@@ -108,10 +87,7 @@ def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, v_min, 
             if row[_PHASE + j] > 0.0 and (phase < 0 or row[_PHASE + j] > row[_PHASE + phase]):
                 phase = j
         if phase == _CHOICE:  # shoot on, never pass back
-            for j in range(9):
-                out[k, j] = 0.0
-            out[k, 7] = -1.0
-            out[k, 8] = -1.0
+            encode_action(out[k], False, 0.0, 0.0, 0.0, 0.0, 0.0, False, 0.0, 0.0, table_box, False, False, scale)
             continue
         in_hand = 0
         for j in range(3):
@@ -146,7 +122,7 @@ def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, v_min, 
                 spots[k, 0], spots[k, 1] = sx, sy
                 continue
             phi = math.degrees(math.atan2(oy - sy, ox - sx))
-            _encode(out, k, break_speed, phi, True, sx, sy, True, R, width, length, head_y, v_min, v_max, theta_max)
+            encode_action(out[k], True, break_speed, phi, 0.0, 0.0, 0.0, True, sx, sy, kitchen_box, False, False, scale)
             continue
         placed = in_hand != _NONE
         cx, cy = pos[0, 0], pos[0, 1]
@@ -205,4 +181,5 @@ def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, v_min, 
             d2 = math.hypot(tx - ox, ty - oy)
             V0 = min(max(1.2 + 1.1 * (d1 + d2 / max(math.cos(math.radians(cut)), 0.3)), 1.5), 6.0)
             phi = math.degrees(math.atan2(gy - cy, gx - cx))
-        _encode(out, k, V0, phi, placed, cx, cy, kitchen, R, width, length, head_y, v_min, v_max, theta_max)
+        encode_action(out[k], True, V0, phi, 0.0, 0.0, 0.0, placed, cx, cy, kitchen_box if kitchen else table_box, False,
+                      False, scale)

@@ -102,6 +102,9 @@ PHASES: tuple[Phase, ...] = tuple(Phase)
 BALL_IN_HAND: tuple[BallInHand, ...] = tuple(BallInHand)
 DECLARATIONS: tuple[Declaration, ...] = tuple(Declaration)
 RULES: tuple[RuleId, ...] = tuple(RuleId)
+#: code -> plain string, for infos and text
+PHASE_NAMES: tuple[str, ...] = tuple(p.value for p in Phase)
+BALL_IN_HAND_NAMES: tuple[str, ...] = tuple(b.value for b in BallInHand)
 
 
 class RackCol(IntEnum):

@@ -1,8 +1,8 @@
 """Actions to shots, execution noise, and one round of decisions on ``game.TableBatch`` arrays, in numba.
 
-``lin``, ``shot_of`` and ``perturbed`` are the action mapping and the noise model themselves
-(``actions.action_to_shot`` / ``action_to_placement`` and ``noise.perturb`` call them), so a ``Game`` and
-a table of a batch decode and perturb with the same arithmetic. ``prepare_round`` decodes a round of
+``lin``, ``shot_of``, ``encode_action`` and ``perturbed`` are the action mapping both ways and the noise model
+themselves (``actions`` and ``noise.perturb`` call them, and so does the default opponent), so every path
+decodes, encodes and perturbs with the same arithmetic. ``prepare_round`` decodes a round of
 actions, adds each table's noise draws, reads the declaration and places a cue ball in hand;
 ``apply_round`` writes the simulated balls back and takes up a cue ball that goes in hand.
 """
@@ -33,6 +33,32 @@ def lin(u, lo, hi):
 def unlin(v, lo, hi):
     """The inverse of ``lin``: a value on [lo, hi] as the action component in [-1, 1] (0 for an empty range)."""
     return 2.0 * (v - lo) / (hi - lo) - 1.0 if hi > lo else 0.0
+
+
+@njit(cache=True)
+def encode_action(out, shot, V0, phi, theta, a, b, placed, px, py, box, push_out, pass_back, scale):
+    """The action (``actions.shot_to_action``) into ``out`` (9,) float64, clipped to [-1, 1]: the strike when
+    ``shot``, the cue-ball centre (px, py) in ``box`` = (x_lo, x_hi, y_lo, y_hi) when ``placed``, the two flags;
+    ``scale`` = (v_min, v_max, tip_max, theta_max). Components not given are 0."""
+    for j in range(out.shape[0]):
+        out[j] = 0.0
+    if shot:
+        phi = (phi + 180.0) % 360.0 - 180.0  # (-180, 180]
+        if phi == -180.0:
+            phi = 180.0
+        tip = scale[2] if scale[2] > 0.0 else 1.0
+        out[A.AIM] = phi / 180.0
+        out[A.SPEED] = unlin(V0, scale[0], scale[1])
+        out[A.SIDE] = a / tip
+        out[A.VERTICAL] = b / tip
+        out[A.ELEVATION] = unlin(theta, 0.0, scale[3])
+    if placed:
+        out[A.PLACE_X] = unlin(px, box[0], box[1])
+        out[A.PLACE_Y] = unlin(py, box[2], box[3])
+    out[A.PUSH_OUT] = 1.0 if push_out else -1.0
+    out[A.PASS_BACK] = 1.0 if pass_back else -1.0
+    for j in range(out.shape[0]):
+        out[j] = min(max(out[j], -1.0), 1.0)
 
 
 @njit(cache=True)

@@ -28,6 +28,39 @@ def _cite(cited, n_cited, k, rule):
 
 
 @njit(cache=True)
+def _bits(balls, n, k):
+    """The bit mask of the first ``n[k]`` balls of row k of ``balls``."""
+    bits = 0
+    for i in range(n[k]):
+        bits |= 1 << balls[k, i]
+    return bits
+
+
+@njit(cache=True)
+def _next(after, k, shooter, phase, in_hand):
+    """Row k's next shooter, phase and ball in hand."""
+    after[k, C.SHOOTER] = shooter
+    after[k, C.PHASE] = phase
+    after[k, C.IN_HAND] = in_hand
+
+
+@njit(cache=True)
+def _end(after, k, winner, rule):
+    """Row k's rack is over (R-GAME-END): won by ``winner``, ended by ``rule``."""
+    _next(after, k, NO_PLAYER, PhaseCode.RACK_OVER, BallInHandCode.NONE)
+    after[k, C.WINNER] = winner
+    after[k, C.ENDED_BY] = rule
+
+
+@njit(cache=True)
+def _spot(after, k, nine_down):
+    """Put the 9 back on row k's table when it went down (R-SPOT-9); whether it did."""
+    if nine_down:
+        after[k, C.ON_BITS] |= NINE_BIT
+    return nine_down
+
+
+@njit(cache=True)
 def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed, off, n_off,
                after, fouls, cited, n_cited, spotted):
     """Rule on one action per row: ``rack`` (n, RACK_W) before, ``declaration`` codes, the shot facts of
@@ -44,36 +77,21 @@ def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed
         phase = rack[k, C.PHASE]
         decl = declaration[k]
         if decl == DeclarationCode.SHOOT or decl == DeclarationCode.PASS_BACK:  # R-PUSH-CHOICE
-            after[k, C.SHOOTER] = shooter if decl == DeclarationCode.SHOOT else opponent
-            after[k, C.PHASE] = PhaseCode.NORMAL
-            after[k, C.IN_HAND] = BallInHandCode.NONE
+            next_shooter = shooter if decl == DeclarationCode.SHOOT else opponent
+            _next(after, k, next_shooter, PhaseCode.NORMAL, BallInHandCode.NONE)
             _cite(cited, n_cited, k, R.PUSH_CHOICE)
             continue
         on_bits = rack[k, C.ON_BITS]
         lowest = 1
         while not (on_bits >> lowest) & 1:
             lowest += 1
-        gone_bits = 0
-        obj_pocketed = False
-        cue_lost = False
-        nine_pocketed = False
-        for i in range(n_pocketed[k]):
-            b = pocketed[k, i]
-            gone_bits |= 1 << b
-            if b == 0:
-                cue_lost = True
-            else:
-                obj_pocketed = True
-            if b == 9:
-                nine_pocketed = True
-        obj_off = False
-        for i in range(n_off[k]):
-            b = off[k, i]
-            gone_bits |= 1 << b
-            if b == 0:
-                cue_lost = True
-            else:
-                obj_off = True
+        pocketed_bits = _bits(pocketed, n_pocketed, k)
+        off_bits = _bits(off, n_off, k)
+        gone_bits = pocketed_bits | off_bits
+        cue_lost = gone_bits & 1 == 1
+        obj_pocketed = pocketed_bits & ~1 != 0
+        obj_off = off_bits & ~1 != 0
+        nine_pocketed = pocketed_bits & NINE_BIT != 0
         hit_lowest = (first_bits[k] >> lowest) & 1 == 1
         is_break = phase == PhaseCode.BREAK
         is_push = decl == DeclarationCode.PUSH_OUT
@@ -102,22 +120,17 @@ def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed
                 f |= 1 << R.FOUL_JUMP
         fouls[k] = f
         nine_down = (gone_bits >> 9) & 1 == 1
-        remaining = on_bits & ~gone_bits
         if is_push:
             _cite(cited, n_cited, k, R.PUSH_FREE)
             if obj_pocketed:
                 _cite(cited, n_cited, k, R.PUSH_POCKETED)
-        after[k, C.ON_BITS] = remaining
+        after[k, C.ON_BITS] = on_bits & ~gone_bits
         if f != 0:
             count = rack[k, C.COUNT0 + shooter] + 1
             after[k, C.COUNT0 + shooter] = count
             if count == 3:  # R-THREE-FOULS: the rack is lost, nothing is spotted
                 _cite(cited, n_cited, k, R.THREE_FOULS)
-                after[k, C.SHOOTER] = NO_PLAYER
-                after[k, C.PHASE] = PhaseCode.RACK_OVER
-                after[k, C.IN_HAND] = BallInHandCode.NONE
-                after[k, C.WINNER] = opponent
-                after[k, C.ENDED_BY] = R.THREE_FOULS
+                _end(after, k, opponent, R.THREE_FOULS)
                 continue
             _cite(cited, n_cited, k, R.BREAK_FOUL_BIH if is_break else R.FOUL_PENALTY)
             _cite(cited, n_cited, k, R.BIH)
@@ -127,39 +140,26 @@ def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed
                 _cite(cited, n_cited, k, R.SPOT_9)
             if count == 2:
                 _cite(cited, n_cited, k, R.WARNING)
-            after[k, C.SHOOTER] = opponent
-            after[k, C.PHASE] = PhaseCode.NORMAL
-            after[k, C.IN_HAND] = BallInHandCode.ANYWHERE
-            if nine_down:
-                after[k, C.ON_BITS] = remaining | NINE_BIT
-                spotted[k] = True
+            _next(after, k, opponent, PhaseCode.NORMAL, BallInHandCode.ANYWHERE)
+            spotted[k] = _spot(after, k, nine_down)
             continue
         after[k, C.COUNT0 + shooter] = 0  # a legal shot or push-out clears the count
         if is_push:  # R-PUSH-POCKETED / R-PUSH-CHOICE
             if nine_down:
                 _cite(cited, n_cited, k, R.SPOT_9)
             _cite(cited, n_cited, k, R.PUSH_CHOICE)
-            after[k, C.SHOOTER] = opponent
-            after[k, C.PHASE] = PhaseCode.PUSH_OUT_CHOICE
-            after[k, C.IN_HAND] = BallInHandCode.NONE
-            if nine_down:
-                after[k, C.ON_BITS] = remaining | NINE_BIT
-                spotted[k] = True
+            _next(after, k, opponent, PhaseCode.PUSH_OUT_CHOICE, BallInHandCode.NONE)
+            spotted[k] = _spot(after, k, nine_down)
             continue
         if nine_pocketed:  # R-WIN-9
             if is_break:
                 _cite(cited, n_cited, k, R.BREAK_9)
             _cite(cited, n_cited, k, R.WIN_9)
-            after[k, C.SHOOTER] = NO_PLAYER
-            after[k, C.PHASE] = PhaseCode.RACK_OVER
-            after[k, C.IN_HAND] = BallInHandCode.NONE
-            after[k, C.WINNER] = shooter
-            after[k, C.ENDED_BY] = R.WIN_9
+            _end(after, k, shooter, R.WIN_9)
             continue
         _cite(cited, n_cited, k, R.BREAK_CONTINUE if is_break else R.CONTINUE)
-        after[k, C.SHOOTER] = shooter if obj_pocketed else opponent
-        after[k, C.PHASE] = PhaseCode.PUSH_OUT_ALLOWED if is_break else PhaseCode.NORMAL
-        after[k, C.IN_HAND] = BallInHandCode.NONE
+        _next(after, k, shooter if obj_pocketed else opponent,
+              PhaseCode.PUSH_OUT_ALLOWED if is_break else PhaseCode.NORMAL, BallInHandCode.NONE)
 
 
 @njit(cache=True)

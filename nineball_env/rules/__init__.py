@@ -4,7 +4,7 @@ Every decision cites the rule IDs of docs/rules.md (``RuleId``). The rules are o
 (``nineball_env.kernels.ruling``) that the envs call on packed states; this package is its readable
 view (``decide`` packs a frozen ``RackState`` and the shot's events, calls it, unpacks a ``Ruling``).
 It never touches physics arrays: the env hands it the physics event-log rows (``decide_log``), and
-positions as plain tuples.
+positions as plain tuples (the 9 is spotted on a ``physics.Table``).
 """
 
 from nineball_env.rules.errors import IllegalAction, InvalidEventLog, RulesError
@@ -21,21 +21,19 @@ from nineball_env.rules.events import (
     pocket,
     rail,
 )
-from nineball_env.rules.geometry import DEFAULT_GEOMETRY, RackGeometry
 from nineball_env.rules.ids import FOUL_IDS, RACK_ENDINGS, RuleId
 from nineball_env.rules.match import BreakOrder, Match, next_breaker
-from nineball_env.rules.rack import apply_ruling, new_rack, rack_order, spot_nine
+from nineball_env.rules.rack import new_rack, rack_order, spot_nine
 from nineball_env.rules.facts import ShotFacts, ShotSummary, summarize
-from nineball_env.rules.ruling import (Declaration, Ruling, cited_rules, decide, decide_log, decide_summary, describe_row,
-                                      forfeit, format_outcome, foul_rules, rule_names)
+from nineball_env.rules.ruling import (Declaration, Ruling, cited_rules, decide, decide_log, describe_row, forfeit,
+                                      foul_rules, rule_names)
 from nineball_env.rules.state import BallInHand, Phase, RackState
 
 __all__ = [
     "CUE", "NINE", "OBJECT_BALLS", "PHYSICS_KIND_CODES",
     "BallInHand", "BreakOrder", "Declaration", "IllegalAction", "InvalidEventLog", "Match", "Phase",
-    "RackGeometry", "DEFAULT_GEOMETRY", "RackState", "RuleId", "FOUL_IDS", "RACK_ENDINGS", "Ruling",
+    "RackState", "RuleId", "FOUL_IDS", "RACK_ENDINGS", "Ruling",
     "RulesError", "ShotEvent", "ShotEventKind", "ShotFacts", "ShotSummary",
-    "apply_ruling", "cited_rules", "decide", "decide_log", "decide_summary", "describe_row", "forfeit",
-    "format_outcome", "foul_rules", "rule_names",
+    "cited_rules", "decide", "decide_log", "describe_row", "forfeit", "foul_rules", "rule_names",
     "from_rows", "hit", "new_rack", "next_breaker", "off", "pocket", "rack_order", "rail", "spot_nine", "summarize",
 ]

@@ -52,9 +52,8 @@ def _whole(value: Any, what: str) -> int:
 
 
 def _ball(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) and not hasattr(value, "__index__"):
-        raise InvalidEventLog(f"{what}: expected a ball number 0..{N_BALLS - 1}, got {value!r}")
-    ball = int(value.__index__())
+    """``value`` as a ball number 0..9 (a whole number, as ``_whole``), else InvalidEventLog naming ``what``."""
+    ball = _whole(value, what)
     if not 0 <= ball < N_BALLS:
         raise InvalidEventLog(f"{what}: expected a ball number 0..{N_BALLS - 1}, got {ball}")
     return ball
@@ -135,14 +134,6 @@ def off(ball: int, t: float) -> ShotEvent:
     return ShotEvent(t, ShotEventKind.OFF_TABLE, ball)
 
 
-def _integral(value: Any) -> Any:
-    """A whole-number float (as in a float array of rows) as an int; anything else unchanged."""
-    if isinstance(value, float) or type(value).__name__.startswith("float"):
-        if math.isfinite(value) and float(value).is_integer():
-            return int(value)
-    return value
-
-
 def from_rows(rows: Iterable[Any]) -> tuple[ShotEvent, ...]:
     """Shot events from ``(time, kind_code, ball_a, ball_b, target)`` rows with physics.EventKind codes.
 
@@ -165,7 +156,6 @@ def from_rows(rows: Iterable[Any]) -> tuple[ShotEvent, ...]:
         if kind is None:
             continue
         try:
-            ball_a, ball_b, target = (_integral(v) for v in (ball_a, ball_b, target))
             if kind is ShotEventKind.BALL_BALL:
                 events.append(ShotEvent(time, kind, ball_a, ball_b, -1))
             else:

@@ -50,31 +50,6 @@ class ShotSummary:
     pocketed: tuple[int, ...]
     off_table: tuple[int, ...]
 
-    @property
-    def rail_after_contact(self) -> bool:
-        """Some ball touched a cushion after the cue ball's first contact (R-FOUL-NO-RAIL)."""
-        return bool(self.cushioned_after_contact)
-
-    @property
-    def object_balls_to_cushion(self) -> frozenset[int]:
-        """Distinct object balls driven to a cushion after the first contact (R-BREAK-LEGAL)."""
-        return self.cushioned_after_contact - {CUE}
-
-    @property
-    def object_pocketed(self) -> tuple[int, ...]:
-        """Object balls pocketed, in order."""
-        return tuple(b for b in self.pocketed if b != CUE)
-
-    @property
-    def object_off_table(self) -> tuple[int, ...]:
-        """Object balls driven off the table (R-FOUL-JUMP, R-BREAK-JUMP)."""
-        return tuple(b for b in self.off_table if b != CUE)
-
-    @property
-    def cue_ball_lost(self) -> bool:
-        """The cue ball was pocketed or left the table (R-FOUL-SCRATCH, R-BREAK-SCRATCH)."""
-        return CUE in self.pocketed or CUE in self.off_table
-
 
 class ShotFacts:
     """The facts of ``B`` shots as the rules kernel reads them, one row per shot (empty rows: no shot)."""
@@ -104,30 +79,12 @@ class ShotFacts:
         facts.read(rows[None], np.array([len(rows)]), np.zeros(1, dtype=np.int64))
         return facts
 
-    @classmethod
-    def of_summary(cls, summary: ShotSummary) -> ShotFacts:
-        """A ``ShotSummary`` packed into row 0."""
-        facts = cls(1)
-        facts.first_bits[0] = bits(summary.first_contact)
-        facts.first_time[0] = -1.0 if summary.first_contact_time is None else summary.first_contact_time
-        facts.cushion_bits[0] = bits(summary.cushioned_after_contact)
-        for balls, out, n in ((summary.pocketed, facts.pocketed, facts.n_pocketed),
-                              (summary.off_table, facts.off, facts.n_off)):
-            n[0] = len(balls)
-            out[0, :len(balls)] = balls
-        return facts
-
-    def pocketed_of(self, k: int) -> tuple[int, ...]:
-        return tuple(self.pocketed[k, : self.n_pocketed[k]].tolist())
-
-    def off_of(self, k: int) -> tuple[int, ...]:
-        return tuple(self.off[k, : self.n_off[k]].tolist())
-
     def summary(self, k: int = 0) -> ShotSummary:
         """Row ``k`` as a frozen ``ShotSummary``."""
         t = float(self.first_time[k])
         return ShotSummary(BALL_SETS[int(self.first_bits[k])], None if t < 0.0 else t,
-                           BALL_SETS[int(self.cushion_bits[k])], self.pocketed_of(k), self.off_of(k))
+                           BALL_SETS[int(self.cushion_bits[k])], tuple(self.pocketed[k, :self.n_pocketed[k]].tolist()),
+                           tuple(self.off[k, :self.n_off[k]].tolist()))
 
 
 def event_rows(events: Iterable[ShotEvent], on_table: Iterable[int]) -> np.ndarray:

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
-import numpy as np
-
-from nineball_env.rules.errors import IllegalAction
-from nineball_env.rules.rack import new_rack
-from nineball_env.rules.state import RackState, as_player
+from nineball_env.rules.state import as_player
 
 
 class BreakOrder(StrEnum):
@@ -21,7 +17,7 @@ class BreakOrder(StrEnum):
 
 @dataclass(frozen=True)
 class Match:
-    """Score of a race to ``race_to`` racks; frozen: ``record`` returns the next match state.
+    """Score of a race to ``race_to`` racks (``game.TableBatch`` scores the racks as they end).
 
     Attributes:
         race_to: racks needed to win the match.
@@ -38,6 +34,8 @@ class Match:
     def __post_init__(self) -> None:
         if isinstance(self.race_to, bool) or not isinstance(self.race_to, int) or self.race_to < 1:
             raise ValueError(f"race_to: expected a whole number of racks >= 1, got {self.race_to!r}")
+        if self.break_order not in tuple(BreakOrder):
+            raise ValueError(f"break_order: expected one of {[b.value for b in BreakOrder]}, got {self.break_order!r}")
         object.__setattr__(self, "break_order", BreakOrder(self.break_order))
         object.__setattr__(self, "breaker", as_player(self.breaker, "breaker"))
         won = tuple(int(w) for w in self.racks_won)
@@ -60,26 +58,6 @@ class Match:
     def over(self) -> bool:
         """The match is decided."""
         return self.winner is not None
-
-    def new_rack(self, rng: np.random.Generator) -> tuple[RackState, tuple[int, ...]]:
-        """The next rack, broken by ``breaker``, and its slot order (R-RACK); foul counts start at zero."""
-        if self.over:
-            raise IllegalAction(f"the match is over: player {self.winner} won it (R-MATCH)")
-        return new_rack(rng, self.breaker)
-
-    def record(self, rack: RackState) -> Match:
-        """The match after ``rack`` ended: its winner scores, and the next breaker follows ``break_order``."""
-        if self.over:
-            raise IllegalAction(f"the match is over: player {self.winner} won it (R-MATCH)")
-        if not isinstance(rack, RackState) or not rack.over:
-            raise IllegalAction("only a finished rack can be recorded (R-GAME-END)")
-        if rack.breaker != self.breaker:
-            raise IllegalAction(f"this rack was broken by player {rack.breaker}, "
-                                f"but player {self.breaker} was due to break (R-MATCH)")
-        won = list(self.racks_won)
-        won[rack.winner] += 1  # type: ignore[index]
-        return replace(self, breaker=next_breaker(self.break_order, rack.breaker, rack.winner),  # type: ignore[arg-type]
-                       racks_won=(won[0], won[1]))
 
 
 def next_breaker(break_order: str, breaker: int, winner: int) -> int:

@@ -1,4 +1,4 @@
-"""The rack as a state machine: a new rack, applying rulings and spotting the 9.
+"""A new rack (R-RACK) and spotting the 9 (R-SPOT-9).
 
 Positions are passed in as ``{ball: (x, y)}``; the physics core owns where balls are, this module
 only decides where the 9 goes (R-SPOT-9). Where a cue ball in hand may go (R-BIH, R-BREAK-POS) is
@@ -12,13 +12,15 @@ from typing import Mapping
 
 import numpy as np
 
-from nineball_env.rules.errors import IllegalAction
 from nineball_env.rules.events import NINE
-from nineball_env.rules.geometry import DEFAULT_GEOMETRY, SPOT_GAP, TOUCH_TOL, RackGeometry
-from nineball_env.rules.ruling import Ruling
 from nineball_env.rules.state import RackState
+from physics import DEFAULT_PARAMS, DEFAULT_TABLE, Table
 
 Positions = Mapping[int, tuple[float, float]]
+#: Two centres closer than 2R − TOUCH_TOL [m] overlap (a spotted 9 needs at least 2R − TOUCH_TOL).
+TOUCH_TOL = 1e-9
+#: Gap [m] left between a spotted 9 and the ball that blocks it, so it starts clear of that ball.
+SPOT_GAP = 1e-8
 
 
 def rack_order(rng: np.random.Generator) -> tuple[int, ...]:
@@ -42,45 +44,16 @@ def new_rack(rng: np.random.Generator, breaker: int = 0) -> tuple[RackState, tup
     return RackState.start(breaker, order), order
 
 
-def apply_ruling(state: RackState, ruling: Ruling) -> RackState:
-    """The rack after ``ruling``, which must have been given on ``state`` (R-GAME-END: nothing follows the end)."""
-    if not isinstance(ruling, Ruling):
-        raise TypeError(f"ruling: expected a Ruling, got {type(ruling).__name__}")
-    if ruling.before != state:
-        raise IllegalAction("this ruling was given on a different rack state")
-    return ruling.after
-
-
-def _others(positions: Positions, skip: int) -> list[tuple[float, float]]:
-    """Centres of every ball in ``positions`` except ball ``skip``, as floats."""
-    out = []
-    for ball, xy in positions.items():
-        if int(ball) == skip:
-            continue
-        x, y = xy
-        out.append((float(x), float(y)))
-    return out
-
-
-def _clear(x: float, y: float, others: list[tuple[float, float]], distance: float) -> bool:
-    hypot = math.hypot
-    for ox, oy in others:
-        if not hypot(x - ox, y - oy) >= distance:  # (NaN is not clear)
-            return False
-    return True
-
-
-def spot_nine(positions: Positions, geometry: RackGeometry = DEFAULT_GEOMETRY) -> tuple[float, float]:
+def spot_nine(positions: Positions, table: Table = DEFAULT_TABLE, r: float = DEFAULT_PARAMS.R) -> tuple[float, float]:
     """Where the 9 is spotted (R-SPOT-9): the foot spot, else the nearest free point behind it on the
     long string (toward the foot cushion), else the nearest free point in front of it.
 
     ``positions`` are the centres of the balls that stay on the table (the 9's entry, if any, is
-    ignored; leave out a cue ball that is in hand, since spotting comes first). Raises ValueError
-    when the whole centre line is blocked.
+    ignored; leave out a cue ball that is in hand, since spotting comes first); ``r`` is the ball radius [m].
+    Raises ValueError when the whole centre line is blocked.
     """
-    x, foot_y = geometry.foot_spot
-    r = geometry.ball_radius
-    others = _others(positions, NINE)
+    x, foot_y = table.foot_spot
+    others = [(float(ox), float(oy)) for ball, (ox, oy) in positions.items() if int(ball) != NINE]
     clearance = 2 * r + SPOT_GAP
     # Candidates: the foot spot and, for each ball near the line, the two points where the 9 just clears it.
     candidates = [foot_y]
@@ -89,8 +62,9 @@ def spot_nine(positions: Positions, geometry: RackGeometry = DEFAULT_GEOMETRY) -
         if dx < clearance:
             half = math.sqrt(clearance * clearance - dx * dx)
             candidates += [oy - half, oy + half]
-    free = [y for y in candidates
-            if r <= y <= geometry.length - r and _clear(x, y, others, 2 * r - TOUCH_TOL)]
+    touching = 2 * r - TOUCH_TOL
+    free = [y for y in candidates  # (a NaN distance is not clear)
+            if r <= y <= table.length - r and all(math.hypot(x - ox, y - oy) >= touching for ox, oy in others)]
     behind = [y for y in free if y >= foot_y]
     if behind:
         return (x, min(behind))

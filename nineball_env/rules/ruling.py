@@ -1,26 +1,26 @@
 """The ruling: a pure function from the rack state, the declaration and a shot's events to what happens next.
 
-The rules themselves are one numba kernel (``kernels.ruling.rule_batch``, which the env and the vector
-env call too); this module is its readable view: it checks the call, packs the ``RackState`` and the
-shot's facts (``facts``), calls the kernel and unpacks a frozen ``Ruling`` citing docs/rules.md.
+The rules themselves are one numba kernel (``kernels.ruling.rule_batch``, which the games call too); this
+module is its readable view: it checks the call, packs the ``RackState`` and the shot's event rows, calls
+the kernel and unpacks a frozen ``Ruling`` citing docs/rules.md.
 Break fouls are reported under their break IDs (R-BREAK-SCRATCH rather than R-FOUL-SCRATCH, ...).
 R-FOUL-JUMP-SHOT is never reported: without a stick model only balls move balls (docs/rules.md).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Iterable
 
 import numpy as np
 
-from nineball_env.kernels.codes import BALL_IN_HAND, MAX_CITED, PHASES, RACK_W, RULES, Declaration, DeclarationCode, RackCol
-from nineball_env.kernels.ruling import rule_batch, rule_log
+from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, PHASE_NAMES, RULES, Declaration, DeclarationCode, RackCol, RuleId
+from nineball_env.kernels.ruling import rule_log
 from nineball_env.rules.errors import IllegalAction
 from nineball_env.rules.events import ShotEvent
-from nineball_env.rules.facts import BALL_SETS, SIMULTANEOUS_S, ShotFacts, ShotSummary, event_rows
+from nineball_env.rules.facts import BALL_SETS, SIMULTANEOUS_S, event_rows
 from nineball_env.rules.state import BallInHand, Phase, RackState, as_player
-from nineball_env.kernels.codes import RuleId
 
 
 @dataclass(frozen=True)
@@ -94,45 +94,32 @@ class Ruling:
         return self.after.winner
 
     def describe(self) -> str:
-        """One line with the whole decision, the format of the golden playthroughs."""
-        return format_outcome(self)
-
-
-def format_outcome(ruling: Ruling) -> str:
-    """``key=value`` pairs of a ruling, as written in tests/rules/golden."""
-    return describe_row(ruling.fouls, ruling.cited, ruling.nine_spotted, ruling.after.packed().tolist())
+        """One line with the whole decision as ``key=value`` pairs, the format of the golden playthroughs."""
+        return describe_row(self.fouls, self.cited, self.nine_spotted, self.after.packed().tolist())
 
 
 def describe_row(fouls: tuple[RuleId, ...], cited: tuple[RuleId, ...], spotted: bool, after: list[int]) -> str:
-    """``format_outcome`` of a ruling given by its parts, the rack after it as a packed row (``RackState.packed``)."""
+    """``Ruling.describe`` of a ruling given by its parts, the rack after it as a packed row (``RackState.packed``)."""
     shooter, winner = after[_SHOOTER], after[_WINNER]
-    return (f"fouls={_text(fouls)} next={'-' if shooter < 0 else shooter} bih={_BIH_TEXT[after[_IN_HAND]]} "
-            f"phase={_PHASE_TEXT[after[_PHASE]]} counts={after[_COUNT0]},{after[_COUNT1]} "
+    return (f"fouls={_text(fouls)} next={'-' if shooter < 0 else shooter} bih={BALL_IN_HAND_NAMES[after[_IN_HAND]]} "
+            f"phase={PHASE_NAMES[after[_PHASE]]} counts={after[_COUNT0]},{after[_COUNT1]} "
             f"table={_TABLE_TEXT[after[_ON_BITS]]} spotted={'yes' if spotted else 'no'} "
             f"winner={'-' if winner < 0 else winner} cited={_text(cited)}")
 
 
+@functools.cache
 def rule_names(rules: tuple[RuleId, ...]) -> tuple[str, ...]:
     """The rule IDs as plain strings (what infos hold), cached per tuple."""
-    names = _NAMES.get(rules)
-    if names is None:
-        names = _NAMES[rules] = tuple(str(r) for r in rules)
-    return names
+    return tuple(str(r) for r in rules)
 
 
+@functools.cache
 def _text(rules: tuple[RuleId, ...]) -> str:
-    text = _TEXTS.get(rules)
-    if text is None:
-        text = _TEXTS[rules] = ",".join(rule_names(rules)) or "-"
-    return text
+    return ",".join(rule_names(rules)) or "-"
 
 
 _SHOOTER, _PHASE, _IN_HAND, _ON_BITS, _COUNT0, _COUNT1, _WINNER = (int(c) for c in (
     RackCol.SHOOTER, RackCol.PHASE, RackCol.IN_HAND, RackCol.ON_BITS, RackCol.COUNT0, RackCol.COUNT1, RackCol.WINNER))
-_NAMES: dict[tuple[RuleId, ...], tuple[str, ...]] = {}
-_TEXTS: dict[tuple[RuleId, ...], str] = {}
-_BIH_TEXT = tuple(str(b) for b in BALL_IN_HAND)
-_PHASE_TEXT = tuple(str(p) for p in PHASES)
 _TABLE_TEXT = tuple(",".join(str(b) for b in sorted(balls)) or "-" for balls in BALL_SETS)
 
 
@@ -153,26 +140,12 @@ def decide(state: RackState, events: Iterable[ShotEvent] = (),
     _check_allowed(state, declaration, events)
     if declaration is Declaration.FORFEIT:
         return forfeit(state, state.shooter)  # type: ignore[arg-type]
-    if declaration in (Declaration.SHOOT, Declaration.PASS_BACK):
-        return rule_facts(state, declaration, _NO_SHOT)
-    return rule_facts(state, declaration, ShotFacts.of_log(event_rows(events, state.on_table)))
+    return _rule(state, declaration, event_rows(events, state.on_table))  # the push-out choice: no events
 
 
-def decide_summary(state: RackState, summary: ShotSummary, declaration: Declaration | str = Declaration.SHOT) -> Ruling:
-    """``decide`` for a shot or push-out already summarised (``summarize``).
-
-    Raises IllegalAction for a declaration the phase forbids or one that is not a shot or push-out.
-    """
-    _check_state(state)
-    if not isinstance(summary, ShotSummary):
-        raise TypeError(f"summary: expected a ShotSummary, got {type(summary).__name__}")
-    return decide_log(state, None, declaration, ShotFacts.of_summary(summary))
-
-
-def decide_log(state: RackState, rows: np.ndarray | None, declaration: Declaration | str = Declaration.SHOT,
-               facts: ShotFacts | None = None) -> Ruling:
+def decide_log(state: RackState, rows: np.ndarray, declaration: Declaration | str = Declaration.SHOT) -> Ruling:
     """``decide`` for a shot or push-out given by its physics event-log rows (``physics.EventLog.rows``, time
-    order; the physics guarantees what ``decide`` checks of ``ShotEvent`` logs) or by its ``facts``.
+    order; the physics guarantees what ``decide`` checks of ``ShotEvent`` logs).
 
     Raises IllegalAction for a declaration the phase forbids or one that is not a shot or push-out.
     """
@@ -180,11 +153,14 @@ def decide_log(state: RackState, rows: np.ndarray | None, declaration: Declarati
     if declaration not in (Declaration.SHOT, Declaration.PUSH_OUT):
         raise IllegalAction(f"a shot log is ruled as a shot or a push-out, not {declaration.value!r}")
     _check_allowed(state, declaration, ())
-    if facts is not None:
-        return rule_facts(state, declaration, facts)
+    return _rule(state, declaration, rows)
+
+
+def _rule(state: RackState, declaration: Declaration, rows: np.ndarray) -> Ruling:
+    """The kernel's ruling (``kernels.ruling.rule_log``) on an allowed ``declaration`` from ``state`` with log ``rows``."""
     after, fouls, cited, spotted, pocketed, off = rule_log(rows, state.packed(), _DECLARATION_CODE[declaration],
                                                            SIMULTANEOUS_S)
-    return Ruling(state, declaration, foul_rules(int(fouls)), cited_rules(cited.tolist()), tuple(pocketed.tolist()),
+    return Ruling(state, declaration, foul_rules(int(fouls)), cited_rules(tuple(cited.tolist())), tuple(pocketed.tolist()),
                   tuple(off.tolist()), bool(spotted), state.unpack(after))
 
 
@@ -202,45 +178,19 @@ def _as_declaration(declaration: Declaration | str) -> Declaration:
                             f"got {declaration!r} (R-PUSH-DECLARE)") from None
 
 
-_NO_SHOT = ShotFacts(1)  # the push-out choice has no shot: the kernel reads no facts for it
-
-
-def rule_facts(state: RackState, declaration: Declaration, facts: ShotFacts, k: int = 0) -> Ruling:
-    """The kernel's ruling on an allowed ``declaration`` from ``state`` with the shot facts of row ``k``."""
-    rack = state.packed()[None]
-    after = np.empty((1, RACK_W), dtype=np.int64)
-    fouls = np.empty(1, dtype=np.int64)
-    cited = np.empty((1, MAX_CITED), dtype=np.int64)
-    n_cited = np.empty(1, dtype=np.int64)
-    spotted = np.empty(1, dtype=np.bool_)
-    decl = np.array([_DECLARATION_CODE[declaration]], dtype=np.int64)
-    rows = slice(k, k + 1)
-    rule_batch(rack, decl, facts.first_bits[rows], facts.cushion_bits[rows], facts.pocketed[rows],
-               facts.n_pocketed[rows], facts.off[rows], facts.n_off[rows], after, fouls, cited, n_cited, spotted)
-    return Ruling(state, declaration, foul_rules(int(fouls[0])), cited_rules(cited[0, : n_cited[0]].tolist()),
-                  facts.pocketed_of(k), facts.off_of(k), bool(spotted[0]), state.unpack(after[0]))
-
-
 _DECLARATION_CODE = {d: int(DeclarationCode[d.name]) for d in Declaration}
-_FOULS: dict[int, tuple[RuleId, ...]] = {}
-_CITED: dict[tuple[int, ...], tuple[RuleId, ...]] = {}
 
 
+@functools.cache
 def foul_rules(fouls: int) -> tuple[RuleId, ...]:
     """The rules of a kernel's fouls bit mask (bit = ``RuleCode``), in rulebook order."""
-    rules = _FOULS.get(fouls)
-    if rules is None:
-        rules = _FOULS[fouls] = tuple(r for j, r in enumerate(RULES) if fouls >> j & 1)
-    return rules
+    return tuple(r for j, r in enumerate(RULES) if fouls >> j & 1)
 
 
-def cited_rules(codes: list[int]) -> tuple[RuleId, ...]:
+@functools.cache
+def cited_rules(codes: tuple[int, ...]) -> tuple[RuleId, ...]:
     """The rules of a kernel's cited ``RuleCode``s, in order."""
-    key = tuple(codes)
-    rules = _CITED.get(key)
-    if rules is None:
-        rules = _CITED[key] = tuple(RULES[c] for c in key)
-    return rules
+    return tuple(RULES[c] for c in codes)
 
 
 def forfeit(state: RackState, player: int) -> Ruling:
@@ -282,5 +232,5 @@ def _check_allowed(state: RackState, declaration: Declaration, events: tuple) ->
                             f"not in phase {phase} (R-PUSH-WHO)")
 
 
-__all__ = ["Declaration", "Ruling", "cited_rules", "decide", "decide_log", "decide_summary", "describe_row", "forfeit",
-           "foul_rules", "format_outcome", "rule_facts", "rule_names"]
+__all__ = ["Declaration", "Ruling", "cited_rules", "decide", "decide_log", "describe_row", "forfeit", "foul_rules",
+           "rule_names"]

@@ -93,17 +93,6 @@ class RackState:
         if phase in (Phase.PUSH_OUT_ALLOWED, Phase.PUSH_OUT_CHOICE) and ball_in_hand is not BallInHand.NONE:
             raise ValueError(f"no ball in hand in phase {phase}: it follows a legal break or push-out")
 
-    def _derive(self, **changes: object) -> RackState:
-        """A copy with ``changes``, built without re-validation: only for the rules engine deriving the next
-        state of a valid one, with values already normalised (ints, frozenset, tuple, enum members) and
-        consistent. Anything else (user input, tests) goes through the validating constructor or ``replace``."""
-        new = object.__new__(RackState)
-        d = new.__dict__  # a frozen dataclass: fill the instance dict directly, as __init__ would
-        d.update(self.__dict__)
-        d.pop(_ROW, None)
-        d.update(changes)
-        return new
-
     def packed(self) -> np.ndarray:
         """This state as one read-only int64 row (``kernels.codes.RackCol`` columns), as the kernels read it
         (packed once per state: the state is frozen)."""
@@ -124,8 +113,11 @@ class RackState:
 
     def unpack(self, row: np.ndarray) -> RackState:
         """The rules kernel's next state (a packed row) of this state, built without re-validation: the kernel
-        only derives valid states from valid ones (``from_packed`` validates)."""
-        return self._derive(**_fields(row))
+        only derives valid states from valid ones. Anything else (user input, tests) goes through the validating
+        constructor, ``from_packed`` or ``replace``."""
+        new = object.__new__(RackState)
+        new.__dict__.update(_fields(row))  # a frozen dataclass: fill the instance dict directly, as __init__ would
+        return new
 
     @classmethod
     def start(cls, breaker: int = 0, on_table: Iterable[int] = OBJECT_BALLS) -> RackState:

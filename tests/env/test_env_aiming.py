@@ -47,7 +47,7 @@ def test_aiming_policy_pots_a_straight_ball_with_ball_in_hand():
     env = NineBallEnv(opponent=Scripted([np.zeros(9)]), first_breaker="learner")
     env.reset(seed=0)
     position(env, {1: (0.4, 2.0), 9: (0.9, 1.0)}, bih="anywhere")
-    obs = env._observe(0)
+    obs = env._game.observe(0)
     _, _, _, _, info = env.step(AimingPolicy().act(obs))
     assert info["pocketed"] == (1,) and not info["ruling"]["foul"]
 
@@ -67,7 +67,7 @@ def test_aiming_policy_shoots_on_the_choice():
     env = NineBallEnv(first_breaker="learner")
     env.reset(seed=0)
     position(env, {0: (0.6, 0.6), 1: (0.4, 2.0), 9: (0.9, 1.0)}, phase="push-out-choice")
-    assert AimingPolicy()(env._observe(0), {})[actions.A.PASS_BACK] < 0
+    assert AimingPolicy()(env._game.observe(0), {})[actions.A.PASS_BACK] < 0
 
 
 def test_random_policy_is_seeded():

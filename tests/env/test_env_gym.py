@@ -110,7 +110,7 @@ def test_bad_action_raises_and_changes_nothing(bad, words):
     after = env.get_state()
     assert after.balls == before.balls and after.rack == before.rack and after.match == before.match
     assert after.rng_state == before.rng_state
-    np.testing.assert_array_equal(env._observe(0), obs)
+    np.testing.assert_array_equal(env._game.observe(0), obs)
 
 
 def test_step_needs_reset_and_stops_at_the_end():

@@ -44,7 +44,7 @@ def test_env_step_rejects_them_and_changes_nothing(bad):
         env.step(bad)
     after = env.get_state()
     assert after.balls == before.balls and after.rack == before.rack and after.rng_state == before.rng_state
-    np.testing.assert_array_equal(env._observe(0), obs)
+    np.testing.assert_array_equal(env._game.observe(0), obs)
 
 
 @pytest.mark.parametrize("bad", [
@@ -153,7 +153,7 @@ def test_observations_stay_in_the_box_along_random_play():
     rng = np.random.default_rng(4)
     obs, _ = env.reset(seed=4)
     for _ in range(300):
-        assert space.contains(obs) and space.contains(env._observe(1))
+        assert space.contains(obs) and space.contains(env._game.observe(1))
         obs, _, term, trunc, _ = env.step(rng.uniform(-1, 1, 9).astype(np.float32))
         if term or trunc:
             obs, _ = env.reset()

@@ -56,5 +56,5 @@ def test_env_observation_shows_ball_in_hand_and_warning():
     d = observation.decode(obs)
     assert d["phase"] == "break" and d["in_hand"] == "kitchen" and not d["on_table"][0] and d["breaker"]
     position(env, {1: (0.3, 1.5), 9: (0.9, 2.0)}, bih="anywhere", counts=(2, 0))
-    d = observation.decode(env._observe(0))
+    d = observation.decode(env._game.observe(0))
     assert d["in_hand"] == "anywhere" and d["warning"] == (True, False) and d["lowest"] == 1

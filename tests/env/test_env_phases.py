@@ -14,7 +14,7 @@ OBJ = {1: (0.3, 1.6), 9: (0.9, 2.0)}  # a quiet layout: the 1 and the 9
 
 
 def _obs(env):
-    return observation.decode(env._observe(0))
+    return observation.decode(env._game.observe(0))
 
 
 def test_break_places_the_cue_ball_in_the_kitchen():

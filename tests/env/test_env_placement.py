@@ -61,12 +61,12 @@ def test_strict_placement_raises_and_changes_nothing():
     env.reset(seed=0)
     position(env, {1: (0.6, 1.5), 9: (0.9, 2.0)}, bih="anywhere")
     before = env.get_state()
-    obs_before = env._observe(0)
+    obs_before = env._game.observe(0)
     with pytest.raises(ValueError, match="placement"):
         env.step(act(90.0, 2.0, placement=(0.6, 1.5)))
     after = env.get_state()
     assert after.balls == before.balls and after.rack == before.rack and after.rng_state == before.rng_state
-    np.testing.assert_array_equal(env._observe(0), obs_before)
+    np.testing.assert_array_equal(env._game.observe(0), obs_before)
     _, _, _, _, info = env.step(act(90.0, 2.0, placement=(0.6, 1.0)))  # a legal spot is fine
     assert not info["placement_adjusted"] and info["placement"] == pytest.approx((0.6, 1.0))
 

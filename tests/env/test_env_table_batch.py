@@ -8,6 +8,7 @@ import pytest
 
 from nineball_env import actions, observation
 from nineball_env.aiming import AimingPolicy
+from nineball_env.rules import RackState
 from nineball_env.game import Game, GameConfig, TableBatch
 from nineball_env.noise import make_noise
 
@@ -23,10 +24,9 @@ def _twins(n: int, config: GameConfig, noise: str, log_capacity: int = 256):
 
 
 def _same(game: Game, batch: TableBatch, k: int) -> None:
-    balls, rack, won = batch.game_state(k)
-    assert balls == game.balls
-    assert rack == game.rack
-    assert won == game.match.racks_won
+    assert np.array_equal(batch.balls[k], game.tables.balls[0])
+    assert RackState.from_packed(batch.rack[k]) == game.rack
+    assert tuple(batch.won[k].tolist()) == game.match.racks_won
     assert batch.rngs[k].bit_generator.state == game.rng.bit_generator.state
 
 

@@ -87,17 +87,14 @@ def test_summary_reads_the_rulebook_facts() -> None:
     s = summarize([rail(0, .05), hit(0, 3, .1), hit(0, 4, .1), hit(3, 5, .2), rail(5, .3), rail(5, .35),
                    rail(0, .4), pocket(4, 2, .5), rail(6, .55), off(6, .6), pocket(0, 1, .9)], range(3, 10))
     assert s.first_contact == {3, 4} and s.first_contact_time == 0.1
-    assert s.cushioned_after_contact == {0, 5, 6} and s.object_balls_to_cushion == {5, 6}
-    assert s.rail_after_contact
-    assert s.pocketed == (4, 0) and s.object_pocketed == (4,)
-    assert s.off_table == (6,) and s.object_off_table == (6,)
-    assert s.cue_ball_lost
+    assert s.cushioned_after_contact == {0, 5, 6}
+    assert s.pocketed == (4, 0) and s.off_table == (6,)
 
 
 def test_summary_of_an_empty_log() -> None:
     s = summarize([], range(1, 10))
-    assert not s.first_contact and s.first_contact_time is None and not s.rail_after_contact
-    assert s.pocketed == () and s.off_table == () and not s.cue_ball_lost
+    assert not s.first_contact and s.first_contact_time is None and not s.cushioned_after_contact
+    assert s.pocketed == () and s.off_table == ()
 
 
 def test_summary_cushions_at_the_instant_of_first_contact_count() -> None:

@@ -11,38 +11,27 @@ from rules_testkit import FOUR_TO_RAIL, state
 
 from nineball_env import placement
 from nineball_env.rules import (
-    DEFAULT_GEOMETRY,
     BallInHand,
     Phase,
-    IllegalAction,
-    RackGeometry,
     RackState,
-    apply_ruling,
     decide,
     new_rack,
     rack_order,
     rail,
     spot_nine,
 )
+from physics import DEFAULT_PARAMS, DEFAULT_TABLE, Table, TableSpec
 
-G = DEFAULT_GEOMETRY
-R = G.ball_radius
+G = DEFAULT_TABLE
+R = DEFAULT_PARAMS.R
 FX, FY = G.foot_spot
 
 
 def test_r_table_default_geometry() -> None:
-    assert (G.width, G.length) == (1.27, 2.54)
+    assert (G.width, G.length) == pytest.approx((1.27, 2.54))
     assert math.isclose(2 * R, 0.05715)
     assert G.head_string_y == pytest.approx(2.54 / 4)
     assert G.foot_spot == pytest.approx((0.635, 2.54 * 0.75))
-    assert RackGeometry(width=1.0, length=2.0).head_string_y == 0.5  # a quarter of the length unless given
-
-
-@pytest.mark.parametrize("kwargs", [dict(width=0), dict(length=1.0), dict(ball_radius=math.inf),
-                                    dict(ball_radius=0.4), dict(width=True)])
-def test_r_table_geometry_rejects_nonsense(kwargs) -> None:
-    with pytest.raises(ValueError):
-        RackGeometry(**kwargs)
 
 
 def test_r_rack_one_at_the_apex_nine_in_the_centre_others_shuffled() -> None:
@@ -162,7 +151,7 @@ def test_r_spot_9_as_close_as_possible_behind_past_a_row_of_balls() -> None:
 
 def test_r_spot_9_in_front_when_the_whole_long_string_behind_is_blocked() -> None:
     # On a full-size table eight balls cannot cover the long string; on a short one they can.
-    g = RackGeometry(width=1.27, length=1.6)
+    g = Table.from_spec(TableSpec(width=1.27, length=1.6))
     fx, fy = g.foot_spot
     ys = np.arange(fy, g.length, 2 * R * 0.99)
     positions = {i + 1: (fx, float(y)) for i, y in enumerate(ys[:8])}
@@ -183,38 +172,12 @@ def test_r_spot_9_in_the_full_rack_geometry_never_touches_a_ball() -> None:
 
 
 def test_r_spot_9_fails_loudly_when_the_whole_centre_line_is_blocked() -> None:
-    g = RackGeometry(width=0.5, length=0.5, ball_radius=0.1)
+    g = Table.from_spec(TableSpec(width=0.5, length=0.5))
     with pytest.raises(ValueError, match="R-SPOT-9"):
-        spot_nine({1: (0.25, 0.25)}, g)
+        spot_nine({1: (0.25, 0.25)}, g, 0.1)
 
 
 # Applying rulings --------------------------------------------------------------------------------
-
-
-def test_apply_ruling_advances_the_rack_and_refuses_a_foreign_ruling() -> None:
-    rack = RackState.start()
-    ruling = decide(rack, FOUR_TO_RAIL)
-    assert apply_ruling(rack, ruling) == ruling.after
-    with pytest.raises(IllegalAction):
-        apply_ruling(RackState.start(1), ruling)
-    with pytest.raises(TypeError):
-        apply_ruling(rack, "ruling")  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize("kwargs", [
-    dict(shooter=2), dict(on_table={0, 9}), dict(on_table={1, 2}), dict(foul_counts=(3, 0)),
-    dict(foul_counts=(1,)), dict(phase="normal", ball_in_hand="kitchen"), dict(ball_in_hand="none"),
-    dict(shooter=1), dict(winner=1), dict(phase="push-out-choice", ball_in_hand="anywhere"),
-    dict(phase="rack-over", shooter=None, ball_in_hand="none"),
-    dict(phase="rack-over", shooter=None, ball_in_hand="none", winner=0, ended_by="R-WIN-9", foul_counts=(0, 3)),
-    dict(phase="rack-over", shooter=None, ball_in_hand="none", winner=0, ended_by="R-THREE-FOULS"),
-    dict(phase="rack-over", shooter=0, ball_in_hand="none", winner=0, ended_by="R-WIN-9"),
-    dict(phase="rack-over", shooter=None, ball_in_hand="none", winner=0, ended_by="R-LOWEST"),
-    dict(phase="nonsense"),
-])
-def test_rack_state_rejects_impossible_states(kwargs) -> None:
-    with pytest.raises(ValueError):
-        RackState(**kwargs)
 
 
 def test_rack_states_pack_into_kernel_rows_and_back() -> None:

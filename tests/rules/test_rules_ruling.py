@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from rules_testkit import FOUR_TO_RAIL, check, state
 
@@ -13,6 +14,7 @@ from nineball_env.rules import (
     ShotEvent,
     ShotEventKind,
     decide,
+    decide_log,
     forfeit,
     from_rows,
     hit,
@@ -399,32 +401,27 @@ def test_ruling_keeps_the_action_it_judged() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# decide_summary: the same ruling from a ready summary (the env's path), and the same refusals.
+# decide_log: the same ruling from log rows (the search agent's path), and the same refusals.
 
 
 @pytest.mark.parametrize("rule, why, before, events, declaration, expected", CASES, ids=[c[1] for c in CASES])
-def test_decide_summary_rules_every_case_as_decide(rule, why, before, events, declaration, expected) -> None:
-    from nineball_env.rules import decide_summary, summarize
+def test_decide_log_rules_every_case_as_decide(rule, why, before, events, declaration, expected) -> None:
+    from nineball_env.rules.facts import event_rows
     if declaration not in ("shot", "push-out"):
         return
     try:
         ruled = decide(before, events, declaration)
     except (IllegalAction, InvalidEventLog):
         return
-    assert decide_summary(before, summarize(events, before.on_table), declaration) == ruled
+    assert decide_log(before, event_rows(events, before.on_table), declaration) == ruled
 
 
-def test_decide_summary_refuses_choices_and_forbidden_push_outs() -> None:
-    from nineball_env.rules import ShotSummary, decide_summary
-    empty = ShotSummary(frozenset(), None, frozenset(), (), ())
+def test_decide_log_refuses_choices_and_forbidden_push_outs() -> None:
+    empty = np.zeros((0, 5))
     for declaration in ("shoot", "pass-back", "forfeit"):  # actions of their own (R-PUSH-CHOICE, R-FORFEIT)
         with pytest.raises(IllegalAction, match="shot or a push-out"):
-            decide_summary(NORMAL, empty, declaration)
+            decide_log(NORMAL, empty, declaration)
     with pytest.raises(IllegalAction, match="R-PUSH-WHO"):
-        decide_summary(NORMAL, empty, "push-out")
+        decide_log(NORMAL, empty, "push-out")
     with pytest.raises(IllegalAction, match="R-PUSH-DECLARE"):
-        decide_summary(NORMAL, empty, "bank")
-    with pytest.raises(TypeError, match="summary"):
-        decide_summary(NORMAL, [hit(0, 1, .1)])
-    with pytest.raises(TypeError, match="state"):
-        decide_summary("normal", empty)
+        decide_log(NORMAL, empty, "bank")
