@@ -18,16 +18,15 @@ import math
 import numpy as np
 from numba import njit
 
-from physics.kernels.detect import ball_circle_time, straight_circle_time
 from physics.kernels.flight import (
-    AIR_CLEAR, AIR_FACE, AIRBORNE, air_cushion_time, ball_ball_3d, ball_ball_time_3d, landing_time, nose_impact, rises,
-    slate_bounce,
+    AIR_CLEAR, AIR_FACE, AIRBORNE, air_cushion_time, air_jaw_time, ball_ball_3d, ball_ball_time_3d, jaw_edge_normal,
+    landing_time, nose_impact, rises, slate_bounce,
 )
 from physics.kernels.layout import IN_POCKET, OK, ball_region
 from physics.kernels.loop import (
     EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_OFF_TABLE, EV_POCKET, EV_STICK, FLAG_AIRBORNE, FLAG_EVENT_CAP,
-    FLAG_TIME_CAP, FLAG_UNRESOLVED, INF, OFF_TABLE, _advance_all, _axis_range, _boxes_apart, _circle_off_box,
-    _next_event, _path_box, _reclassify, _record, _refresh_ball, _resolve, _safety_net,
+    FLAG_TIME_CAP, FLAG_UNRESOLVED, INF, OFF_TABLE, ZENO_PART, ZENO_SPEED, ZENO_WINDOW, _advance_all, _axis_range,
+    _boxes_apart, _circle_off_box, _next_event, _path_box, _reclassify, _record, _refresh_ball, _resolve, _safety_net,
 )
 from physics.kernels.motion import POCKETED, acceleration, transition_time
 from physics.kernels.resolve import ball_cushion, ball_jaw, cue_strike
@@ -35,6 +34,8 @@ from physics.params import P_CUSHION_H, P_E_STRIKE, P_E_TABLE, P_EB, P_EC, P_G, 
 
 EV_AIRBORNE, EV_LANDING = 10, 11
 EV_NOSE = 102  # internal: an airborne ball meets a cushion's nose (logged as EV_CUSHION)
+EV_JAW_NOSE = 103  # internal: an airborne ball meets a jaw's rounded top edge (logged as EV_JAW)
+EV_JAW_CLEAR = 104  # internal: an airborne ball's centre comes over a jaw post (logged as EV_OFF_TABLE, target -1)
 # [m] A ball that lands this close outside a cushion line still lies on the playing surface (rounding).
 LANDING_TOL = 1e-6
 
@@ -115,13 +116,10 @@ def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, p,
     for k in range(jaws.shape[0]):
         if _circle_off_box(box, i, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R):
             continue
-        handled, dt = straight_circle_time(x, y, vx, vy, 0.0, 0.0, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
-        if not handled:
-            dt = ball_circle_time(x, y, vx, vy, 0.0, 0.0, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
-        # the jaw is a post as high as the nose: a ball whose centre is above it passes over (its bottom clears
-        # the rounded top by the time it would reach the post's face)
-        if dt < best and zc + vzi * dt - 0.5 * g * dt * dt <= zn:
-            best, kind, ident = dt, EV_JAW, k
+        dt, what = air_jaw_time(x, y, zc, vx, vy, vzi, g, jaws[k, 0], jaws[k, 1], jaws[k, 2], R, zn, tau)
+        if dt < best:
+            best, ident = dt, k
+            kind = EV_JAW if what == AIR_FACE else (EV_JAW_CLEAR if what == AIR_CLEAR else EV_JAW_NOSE)
     t_rail[i] = t + best
     rail_kind[i] = kind
     rail_id[i] = ident
@@ -193,6 +191,54 @@ def _vertical(i, vzi, e, vel, spin, motion, hz, vz, p):
     vz[i] = 0.0
     _reclassify(i, vel, spin, motion, p)
     return False
+
+
+@njit(cache=True, inline="always")
+def _separation(i, j, pos, vel, hz, vz):
+    """Speed at which ball j moves away from ball i along the 3-D line of centres (negative: approaching)."""
+    nx = pos[j, 0] - pos[i, 0]
+    ny = pos[j, 1] - pos[i, 1]
+    nz = hz[j] - hz[i]
+    d = math.sqrt(nx * nx + ny * ny + nz * nz)
+    return ((vel[j, 0] - vel[i, 0]) * nx + (vel[j, 1] - vel[i, 1]) * ny + (vz[j] - vz[i]) * nz) / d
+
+
+@njit(cache=True)
+def _part_air(i, j, pos, vel, hz, vz):
+    """End the sustained contact of airborne ball i resting on ball j: turn i's 3-D velocity, at constant
+    speed, just enough for it to part from j at ZENO_PART (along the line of centres at its full speed when it
+    is too slow for that).
+
+    Gravity drives a ball that lies on another (on its top or its shoulder) back into it: the bounces form a
+    geometric (Zeno) series, as in the flat loop's sustained contacts. Parted this way the ball hops on the
+    other ball's surface in short flights and slides off it, pushing it, with no energy added.
+    """
+    nx = pos[i, 0] - pos[j, 0]
+    ny = pos[i, 1] - pos[j, 1]
+    nz = hz[i] - hz[j]
+    d = math.sqrt(nx * nx + ny * ny + nz * nz)
+    nx /= d
+    ny /= d
+    nz /= d
+    vjn = vel[j, 0] * nx + vel[j, 1] * ny + vz[j] * nz
+    vx, vy, vzi = vel[i, 0], vel[i, 1], vz[i]
+    vin = vx * nx + vy * ny + vzi * nz
+    target = vjn + ZENO_PART
+    if vin >= target:
+        return
+    speed = math.sqrt(vx * vx + vy * vy + vzi * vzi)
+    tx = vx - vin * nx
+    ty = vy - vin * ny
+    tz = vzi - vin * nz
+    tn = math.sqrt(tx * tx + ty * ty + tz * tz)
+    if speed <= abs(target) or tn == 0.0:
+        k = math.copysign(speed, target)
+        vel[i, 0], vel[i, 1], vz[i] = k * nx, k * ny, k * nz
+        return
+    k = math.sqrt(speed * speed - target * target) / tn
+    vel[i, 0] = target * nx + k * tx
+    vel[i, 1] = target * ny + k * ty
+    vz[i] = target * nz + k * tz
 
 
 @njit(cache=True, inline="always")
@@ -312,10 +358,14 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
             elif not bounce:
                 _reclassify(a, vel, spin, motion, p)
         elif kind == EV_BALL_BALL and (motion[a] == AIRBORNE or motion[b] == AIRBORNE):
+            since = t - last_pair_time[a, b]
             last_pair_time[a, b] = t
             R = p[P_R]
             air_a = motion[a] == AIRBORNE
             air_b = motion[b] == AIRBORNE
+            upper = a if hz[a] >= hz[b] else b
+            lower = b if upper == a else a
+            zeno = since <= ZENO_WINDOW and _separation(lower, upper, pos, vel, hz, vz) > -ZENO_SPEED
             r3 = ball_ball_3d(pos[a, 0], pos[a, 1], R + hz[a], vel[a, 0], vel[a, 1], vz[a], spin[a, 0], spin[a, 1],
                               spin[a, 2], pos[b, 0], pos[b, 1], R + hz[b], vel[b, 0], vel[b, 1], vz[b], spin[b, 0],
                               spin[b, 1], spin[b, 2], p[P_EB], p)
@@ -329,6 +379,8 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
                 vz[b] = r3[8]
             elif _vertical(b, r3[8], p[P_E_TABLE], vel, spin, motion, hz, vz, p):
                 leaves = b
+            if zeno and motion[upper] == AIRBORNE:
+                _part_air(upper, lower, pos, vel, hz, vz)
         elif (kind == EV_CUSHION or kind == EV_JAW) and motion[a] == AIRBORNE:  # face or jaw post: vz kept
             target = rail_id[a]
             if kind == EV_CUSHION:
@@ -355,8 +407,17 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
             norm = math.hypot(d, dz)
             vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], d * nx / norm, d * ny / norm,
                                                       dz / norm, p[P_EC])
+        elif kind == EV_JAW_NOSE:
+            target = rail_id[a]
+            kind = EV_JAW
+            nx, ny, nz = jaw_edge_normal(pos[a, 0], pos[a, 1], p[P_R] + hz[a], jaws[target, 0], jaws[target, 1],
+                                         jaws[target, 2], p[P_CUSHION_H])
+            vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], nx, ny, nz, p[P_EC])
         elif kind == EV_OFF_TABLE:  # an airborne ball clears a cushion
             target = rail_id[a]
+            _take_off(a, motion, pocket, vel, spin, hz, vz)
+        elif kind == EV_JAW_CLEAR:  # an airborne ball comes over a jaw post, onto the cushion: it leaves
+            kind = EV_OFF_TABLE
             _take_off(a, motion, pocket, vel, spin, hz, vz)
         else:  # balls on the cloth: the flat loop's event
             kind, target = _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail_id, pocket_id,
