@@ -35,7 +35,7 @@ from physics.params import P_CUSHION_H, P_E_STRIKE, P_E_TABLE, P_EB, P_EC, P_G, 
 EV_AIRBORNE, EV_LANDING = 10, 11
 EV_NOSE = 102  # internal: an airborne ball meets a cushion's nose (logged as EV_CUSHION)
 EV_JAW_NOSE = 103  # internal: an airborne ball meets a jaw's rounded top edge (logged as EV_JAW)
-EV_JAW_CLEAR = 104  # internal: an airborne ball's centre comes over a jaw post (logged as EV_OFF_TABLE, target -1)
+EV_JAW_CLEAR = 104  # internal: an airborne ball's centre comes over a jaw post (then over the rail, not logged)
 # [m] A ball that lands this close outside a cushion line still lies on the playing surface (rounding).
 LANDING_TOL = 1e-6
 
@@ -142,12 +142,30 @@ def _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, ac
 
 
 @njit(cache=True)
-def _refresh(i, skip, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+def _rail_exit_time(i, k, pos, vel, hz, vz, segments, rail, g):
+    """Time until airborne ball i, over the rail behind cushion k after clearing it, leaves the table: its bottom
+    comes down onto the rail's top (rail[1] above the cloth) or its centre passes the rail's outer edge
+    (rail[0] behind the cushion line), whichever comes first."""
+    nx = segments[k, 4]
+    ny = segments[k, 5]
+    behind = -(nx * (pos[i, 0] - segments[k, 0]) + ny * (pos[i, 1] - segments[k, 1]))
+    out = -(nx * vel[i, 0] + ny * vel[i, 1])
+    t_edge = max((rail[0] - behind) / out, 0.0) if out > 0.0 else INF
+    dh = hz[i] - rail[1]
+    t_land = 0.0 if dh <= 0.0 else (vz[i] + math.sqrt(vz[i] * vz[i] + 2.0 * g * dh)) / g
+    return min(t_edge, t_land)
+
+
+@njit(cache=True)
+def _refresh(i, skip, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
              t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
     """Every cached event time that involves ball i, in the air or on the cloth (absolute times)."""
     if motion[i] == AIRBORNE:
         _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, p,
                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, acc, box)
+        if over[i] >= 0:  # over a rail: it meets balls (3-D, as above), no cushion, and leaves at its exit
+            t_trans[i] = t + _rail_exit_time(i, over[i], pos, vel, hz, vz, segments, rail, p[P_G])
+            t_rail[i] = INF
         return
     _refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                   t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
@@ -253,7 +271,7 @@ def _take_off(i, motion, pocket, vel, spin, hz, vz):
 
 
 @njit(cache=True)
-def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, width, length, p,
+def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, width, length, rail, p,
                         max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
     """``loop.simulate_kernel`` for a strike that lifts the cue ball (``lifts_off``): the same arguments and
     returns, flags with FLAG_AIRBORNE, and ev_air (rows, 4), zeroed by the caller, gets the height of the
@@ -277,6 +295,7 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
     air = np.zeros((2, n))  # per ball: height of its bottom above the cloth [m], vertical velocity [m/s]
     hz = air[0]
     vz = air[1]
+    over = np.full(n, -1, dtype=np.int64)  # per ball: the cushion whose rail it flies over after clearing it
     t = 0.0
     count = 0
     flags = FLAG_AIRBORNE
@@ -314,7 +333,7 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
             _path_box(i, t_trans[i], pos, vel, acc, motion, box)
     for i in range(n):
         if motion[i] < POCKETED or motion[i] == AIRBORNE:  # caches start at inf: balls off the table need none
-            _refresh(i, -1, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+            _refresh(i, -1, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     while True:
         te, kind, a, b = _next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket)
@@ -334,7 +353,11 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
         t = te
         target = -1
         leaves = -1  # a ball this event lifts off the cloth (logged as EV_AIRBORNE after the event)
-        if kind == 100 and motion[a] == AIRBORNE:  # landing
+        if kind == 100 and over[a] >= 0:  # over a rail: it comes down on the rail or passes its outer edge
+            kind, target = EV_OFF_TABLE, over[a]
+            over[a] = -1
+            _take_off(a, motion, pocket, vel, spin, hz, vz)
+        elif kind == 100 and motion[a] == AIRBORNE:  # landing
             hz[a] = 0.0
             vx, vy, up, wx, wy, wz, bounce = slate_bounce(vel[a, 0], vel[a, 1], vz[a], spin[a, 0], spin[a, 1],
                                                           spin[a, 2], p[P_E_TABLE], p)
@@ -413,37 +436,51 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
             nx, ny, nz = jaw_edge_normal(pos[a, 0], pos[a, 1], p[P_R] + hz[a], jaws[target, 0], jaws[target, 1],
                                          jaws[target, 2], p[P_CUSHION_H])
             vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], nx, ny, nz, p[P_EC])
-        elif kind == EV_OFF_TABLE:  # an airborne ball clears a cushion
-            target = rail_id[a]
-            _take_off(a, motion, pocket, vel, spin, hz, vz)
-        elif kind == EV_JAW_CLEAR:  # an airborne ball comes over a jaw post, onto the cushion: it leaves
-            kind = EV_OFF_TABLE
-            _take_off(a, motion, pocket, vel, spin, hz, vz)
+        elif kind == EV_OFF_TABLE or kind == EV_JAW_CLEAR:
+            # an airborne ball clears a cushion (or comes over a jaw post): from now on it flies over the rail
+            # (of the jaw's cushion) and leaves the table when it comes down on it or passes it (not logged now)
+            over[a] = rail_id[a] if kind == EV_OFF_TABLE else rail_id[a] // 2
+            kind = -1
         else:  # balls on the cloth: the flat loop's event
             kind, target = _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail_id, pocket_id,
                                     last_pair_time, last_rail_time, last_zeno_time, last_zeno_with, p)
-        if count < ev_time.shape[0]:
-            _record(count, t, kind, a, b, target, pos, vel, spin, motion,
-                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-            _record_air(count, a, b, hz, vz, ev_air)
-        count += 1
+        if kind >= 0:
+            if count < ev_time.shape[0]:
+                _record(count, t, kind, a, b, target, pos, vel, spin, motion,
+                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+                _record_air(count, a, b, hz, vz, ev_air)
+            count += 1
         if leaves >= 0:
             if count < ev_time.shape[0]:
                 _record(count, t, EV_AIRBORNE, leaves, -1, -1, pos, vel, spin, motion,
                         ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
                 _record_air(count, leaves, -1, hz, vz, ev_air)
             count += 1
-        _refresh(a, b, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+        if kind == EV_BALL_BALL:
+            for q in (a, b):
+                if over[q] >= 0:  # it met a ball over the rail: the contact is resolved, and it leaves then
+                    k = over[q]
+                    over[q] = -1
+                    _take_off(q, motion, pocket, vel, spin, hz, vz)
+                    if count < ev_time.shape[0]:
+                        _record(count, t, EV_OFF_TABLE, q, -1, k, pos, vel, spin, motion,
+                                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+                        _record_air(count, q, -1, hz, vz, ev_air)
+                    count += 1
+        _refresh(a, b, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
                  t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
         if b >= 0:
-            _refresh(b, -1, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+            _refresh(b, -1, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     for i in range(n):
         if motion[i] == AIRBORNE:  # a cap stopped the shot with this ball in the air: it cannot be put down
+            # (one over a rail was leaving anyway)
+            k = over[i]
             _take_off(i, motion, pocket, vel, spin, hz, vz)
-            flags |= FLAG_UNRESOLVED
+            if k < 0:
+                flags |= FLAG_UNRESOLVED
             if count < ev_time.shape[0]:
-                _record(count, t, EV_OFF_TABLE, i, -1, -1, pos, vel, spin, motion,
+                _record(count, t, EV_OFF_TABLE, i, -1, k, pos, vel, spin, motion,
                         ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
             count += 1
     return _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,

@@ -38,20 +38,24 @@ z_n (PhysicsParams.cushion_height) on the cushion line, and above it the rounded
 line at height z_n along the cushion line. A ball whose centre is at or below z_n meets the face (the flat
 cushion model resolves it, vertical velocity kept); one whose centre is above z_n meets the nose edge
 (a frictionless impulse along the 3-D normal with restitution e_c, which throws it up or down); one whose
-bottom is above the nose when its centre crosses the cushion line has cleared the cushion: it is off the
-table from that moment (the rail top behind the cushion slopes outward: a ball that clears the nose lands
-on it or beyond and does not come back: Motion.OFF_TABLE). A cushion counts only over its length; past its
-ends the pocket jaws take over (``air_jaw_time``): each is a post of the jaw radius up to z_n whose top edge,
-the circle of that radius at z_n, joins the nose edges of the cushion and of the pocket facing (tangent to
-both), so the nose edge runs unbroken around the pocket: a ball above the nose meets that edge (the same
-frictionless impulse) or, if its bottom clears it, comes over the post onto the cushion and is off the table.
+bottom is above the nose when its centre crosses the cushion line has cleared the cushion and flies on over
+the rail (TableSpec.rail_width from the nose outwards, cushion included; its top TableSpec.rail_height above
+the cloth): it leaves the table (Motion.OFF_TABLE, logged then) when its bottom comes down onto the rail's top
+(which slopes off outward: it does not come back) or its centre passes the rail's outer edge, whichever comes
+first. Over the rail it meets no cushion, but it does meet balls (a ball frozen to the cushion): that 3-D
+contact is resolved as any other, and it leaves the table at that moment.
+A cushion counts only over its length; past its ends the pocket jaws take over (``air_jaw_time``): each is a
+post of the jaw radius up to z_n whose top edge, the circle of that radius at z_n, joins the nose edges of the
+cushion and of the pocket facing (tangent to both), so the nose edge runs unbroken around the pocket: a ball
+above the nose meets that edge (the same frictionless impulse) or, if its bottom clears it, comes over the post
+onto the cushion and flies on over that cushion's rail, as above.
 The edge's contact time is the first root of a degree-8 polynomial (roots.first_crossing_poly).
 A ball that lands on another one (on its top or shoulder) is driven back into it by gravity in a geometric
 series of bounces; the flat loop's sustained-contact rule (ZENO_WINDOW, ZENO_SPEED) ends each such contact
 by turning the upper ball's velocity at constant speed until it parts at ZENO_PART, so it hops off the other
-ball in short flights and slides off it with no energy added. The rail itself (its width and top height) is not
-modelled: a ball that leaves through a pocket mouth without landing in the pocket's capture circle is taken
-off when it comes down to the cloth's level outside the table, not when it passes the rail.
+ball in short flights and slides off it with no energy added. A ball that leaves through a pocket mouth
+(between the facings, over no cushion) without landing in the pocket's capture circle is taken off when it
+comes down to the cloth's level outside the table: the pocket's liner and the rail around it are not modelled.
 """
 
 import math

@@ -300,7 +300,9 @@ def _near_jaw_shot(jaw: int, dist: float, along: float, miss: float, theta: floa
     dx, dy = jx - x, jy - y
     dd = math.hypot(dx, dy)
     phi = math.atan2(dy, dx) + math.asin(max(-1.0, min(1.0, miss / dd)))
-    return (x, y), physics.Shot(V0=V0, phi=math.degrees(phi), theta=theta, a=a, b=u * math.sin(math.radians(theta)))
+    b = u * math.sin(math.radians(theta))
+    scale = min(1.0, 0.89 / max(math.hypot(a, b), 1e-12))  # within the tip's reach (physics.shot.MAX_TIP_OFFSET)
+    return (x, y), physics.Shot(V0=V0, phi=math.degrees(phi), theta=theta, a=a * scale, b=b * scale)
 
 
 @settings(max_examples=150, deadline=None)
@@ -322,3 +324,53 @@ def test_elevated_shots_at_the_jaws_never_enter_the_rubber(jaw, dist, along, mis
     physics.validate_state(r.state, TABLE, P)
     if r.events.air is not None:
         _assert_never_in_the_rubber(r, n=200)
+
+
+@pytest.mark.parametrize("x0, V0, theta, b, how", [(0.9, 4.0, 45.0, 0.5, "onto the rail"),
+                                                   (0.9, 4.5, 30.0, 0.5, "onto the rail"),
+                                                   (0.6, 8.0, 45.0, 0.707, "over the edge")])
+def test_a_ball_that_clears_a_cushion_leaves_over_the_rail(x0, V0, theta, b, how) -> None:
+    """A ball whose bottom clears the nose when its centre crosses the cushion line flies on over the rail
+    (TableSpec.rail_width, rail_height) and leaves the table when it comes down onto the rail's top or its
+    centre passes the rail's outer edge: the closed-form flight from its last logged state gives both."""
+    spec = TABLE.spec
+    r = physics.simulate(physics.place_balls({0: (x0, 1.0)}), physics.Shot(V0=V0, phi=0.0, theta=theta, b=b))
+    ev = r.events
+    k = int(np.flatnonzero(ev.kind == K.BALL_OFF_TABLE)[0])
+    assert ev.ball_a[k] == 0 and ev.target[k] == 4  # the right cushion (x = width, y < L/2)
+    j = max(i for i in range(k) if ev.ball_a[i] == 0 or ev.ball_b[i] == 0)  # its last logged state in the air
+    s0, a0 = (ev.state_a[j], ev.air_a[j]) if ev.ball_a[j] == 0 else (ev.state_b[j], ev.air_b[j])
+    assert s0[7] == Motion.AIRBORNE
+    dt = ev.time[k] - ev.time[j]
+    x, h = s0[0] + s0[2] * dt, a0[0] + a0[1] * dt - 0.5 * G * dt * dt
+    assert ev.state_a[k, 0] == pytest.approx(x, abs=1e-9)
+    # it cleared the cushion: at the crossing of the line its bottom was above the nose
+    tx = (spec.width - s0[0]) / s0[2]
+    assert 0.0 <= tx <= dt and a0[0] + a0[1] * tx - 0.5 * G * tx * tx >= ZN - 1e-9
+    if how == "onto the rail":
+        assert spec.width <= x < spec.width + spec.rail_width
+        assert h == pytest.approx(spec.rail_height, abs=1e-9) or (h < spec.rail_height and dt == pytest.approx(tx))
+    else:
+        assert x == pytest.approx(spec.width + spec.rail_width, abs=1e-9) and h >= spec.rail_height - 1e-9
+    assert r.state.motion[0] == Motion.OFF_TABLE and not r.unresolved
+
+
+def test_a_ball_over_the_rail_meets_a_ball_frozen_to_the_cushion() -> None:
+    """soak.run_airborne(100000, 2) shot 9523 with the rail: the cue ball clears the head cushion and, over the
+    rail, comes down on the 3 frozen to that cushion (their spheres overlapped when balls over a rail met
+    nothing). The contact is exact in 3-D; the cue ball leaves the table there, the 3 is driven into the cloth."""
+    balls = {0: (0.3387286347150382, 0.029672920307248767), 1: (1.0166219635847449, 2.4792091345850125),
+             2: (1.1126883501472755, 1.835386702122603), 3: (0.6184881983437844, 0.028575000071613572),
+             4: (1.0718878012398716, 2.4571788420010297), 5: (0.14231968382468035, 0.2621624399688186)}
+    shot = physics.Shot(10.240579091446488, 289.41254417360716, 74.39509135813985, -0.5728490765196493,
+                        -0.10256443294430555)
+    r = physics.simulate(physics.place_balls(balls), shot)
+    ev = r.events
+    k = next(i for i in range(len(ev)) if ev.kind[i] == K.BALL_BALL and {ev.ball_a[i], ev.ball_b[i]} == {0, 3})
+    assert ev.state_a[k, 1] < 0.0  # the cue ball is behind the head cushion's line, over the rail
+    za, zb = R + ev.air_a[k, 0], R + ev.air_b[k, 0]
+    d = np.hypot(*(ev.state_a[k, :2] - ev.state_b[k, :2]))
+    assert math.hypot(d, za - zb) == pytest.approx(2 * R, abs=1e-9)
+    assert ev.kind[k + 2] == K.BALL_OFF_TABLE and ev.ball_a[k + 2] == 0 and ev.time[k + 2] == ev.time[k]
+    assert r.state.motion[0] == Motion.OFF_TABLE and r.state.motion[3] == Motion.STATIONARY
+    _assert_never_in_the_rubber(r)
