@@ -20,7 +20,9 @@ from nineball_env.rules import BallInHand, Phase, RackState
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, PhysicsParams, Table
 
 #: What an agent meant its last decision to be (``Agent.intent``), for the pot-success statistics.
-INTENTS = ("break", "pot", "safety", "push-out", "choice")
+INTENTS = ("break", "pot", "safety", "push-out", "choice", "jump", "jump-pot")
+#: Intents of a jump shot: over a blocking ball at the lowest ball, or a jump pot.
+JUMP_INTENTS = ("jump", "jump-pot")
 
 
 @dataclass(frozen=True)
@@ -135,6 +137,8 @@ class BaseAgent:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self.intent: str | None = None
+        #: decisions taken per jump intent ("jump", "jump-pot") since the agent was made
+        self.jumps: dict[str, int] = {k: 0 for k in JUMP_INTENTS}
 
     def seed(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)

@@ -4,7 +4,10 @@ It ranks every clear pot of the lowest ball (and combinations into the 9) by the
 of success (cut angle, both distances, the pocket's window: ``agents.shots``), corrects the aim
 for throw with a two-ball simulation, picks a speed that gets the ball to the pocket, places the
 cue ball for an easy shot with ball in hand, pushes out or passes back when the shot is poor,
-and plays a full-ball (or one-rail kick) safety when nothing is makeable. It never looks ahead.
+and plays a full-ball (or one-rail kick) safety when nothing is makeable. When a ball blocks the path to the
+lowest one it also considers jump shots over it (``agents.shots.jump_candidates``: at the ball, or jump pots)
+and plays the best of them instead of the kick when a few simulations under the game's noise (from a fixed
+seed: the agent stays deterministic) score it higher. It never looks ahead.
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ import numpy as np
 
 import physics
 from agents.base import TableView, ViewAgent
-from agents.shots import PotOption, aim_sigma, corrected_phi, cue_spots, pot_options, rolling_speed_for
+from agents.shots import (
+    JumpCandidate, PotOption, aim_sigma, corrected_phi, cue_spots, jump_candidates, pot_options, rolling_speed_for,
+)
 from nineball_env import actions, placement
 from nineball_env.aiming import direction_deg, path_clear
+from nineball_env.noise import perturb
 from nineball_env.rules import Phase
 from physics import Shot
 
@@ -40,6 +46,8 @@ class GhostBallConfig:
         push_below: push out (when allowed) when the best pot's estimated success is below this.
         pass_back_below: after the opponent's push-out, pass the shot back below this.
         correct_throw: correct the aim for throw and squirt with a two-ball simulation.
+        jumps: consider jump shots when a ball blocks the path to the lowest one (False: the kick, as before).
+        jump_samples: noisy simulations per jump finalist (and of the kick or safety it competes with).
         assumed_noise: noise preset assumed when no ``TableView`` is given (as an env opponent).
     """
 
@@ -51,12 +59,16 @@ class GhostBallConfig:
     push_below: float = 0.35
     pass_back_below: float = 0.5
     correct_throw: bool = True
+    jumps: bool = True
+    jump_samples: int = 8
     assumed_noise: str = "icga"
 
     def __post_init__(self) -> None:
         if not 0.0 < self.break_speed <= physics.shot.MAX_SPEED:
             raise ValueError(f"break_speed: expected a speed in (0, {physics.shot.MAX_SPEED}] m/s, "
                              f"got {self.break_speed!r}")
+        if isinstance(self.jump_samples, bool) or not isinstance(self.jump_samples, int) or self.jump_samples < 1:
+            raise ValueError(f"jump_samples: expected a whole number >= 1, got {self.jump_samples!r}")
         for name in ("combo_min_ease", "safety_below", "push_below", "pass_back_below"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name}: expected a probability in [0, 1], got {getattr(self, name)!r}")
@@ -95,8 +107,14 @@ class GhostBallAgent(ViewAgent):
                 self.intent = "push-out"
                 return self._encode(view, push, spot, push_out=True)
         if best is None or best.ease < self.config.safety_below:
+            safety = self.safety(view, cue)
+            jump = self.jump(view, cue, safety) if self.config.jumps else None
+            if jump is not None:
+                self.intent = "jump" if jump.pocket is None else "jump-pot"
+                self.jumps[self.intent] += 1
+                return self._encode(view, jump.shot, spot)
             self.intent = "safety"
-            return self._encode(view, self.safety(view, cue), spot)
+            return self._encode(view, safety, spot)
         self.intent = "pot"
         return self._encode(view, self.pot_shot(view, cue, best), spot)
 
@@ -160,6 +178,44 @@ class GhostBallAgent(ViewAgent):
         if kick is not None:
             return Shot(V0=3.0, phi=kick)
         return Shot(V0=2.5, phi=direction_deg(cue, obj))
+
+    def jump(self, view: TableView, cue: np.ndarray, safety: Shot, finalists: int = 4) -> JumpCandidate | None:
+        """A jump over the balls blocking the lowest one, when one scores better than ``safety`` (the kick).
+
+        Every candidate is simulated once without noise; the legal ones (the lowest ball first, no foul) are
+        worth 1, and 2 when they pot. The best ``finalists`` and the safety are then simulated ``jump_samples``
+        times under the game's noise, from a fixed seed; the best mean wins if it beats the safety's.
+        None when nothing blocks the path or no jump is better.
+        """
+        from agents.search import judge
+
+        candidates = jump_candidates(cue, view.balls.pos, view.on, view.rack.lowest, view.table, view.params,
+                                     tip_max=view.scale.tip_max, v_max=view.scale.v_max)
+        if not candidates:
+            return None
+        state = _with_cue(view, cue)
+
+        def value(shot: Shot) -> float:
+            try:
+                result = physics.simulate(state, shot, view.table, view.params, max_events=1000, max_time=60.0)
+            except ValueError:
+                return 0.0
+            out = judge(view, result)
+            return 0.0 if out.foul else (2.0 if out.potted else 1.0)
+
+        scored = [(value(c.shot), -i, c) for i, c in enumerate(candidates)]
+        scored = sorted((s for s in scored if s[0] > 0.0), key=lambda s: (s[0], s[1]), reverse=True)[:finalists]
+        if not scored:
+            return None
+        rng = np.random.default_rng(0)
+        n = self.config.jump_samples
+
+        def noisy(shot: Shot) -> float:
+            return float(np.mean([value(perturb(shot, view.noise, rng, view.params)) for _ in range(n)]))
+
+        baseline = noisy(safety)
+        best_value, best = max(((noisy(c.shot), c) for _, _, c in scored), key=lambda item: item[0])
+        return best if best_value > baseline else None
 
     def push_out(self, view: TableView, cue: np.ndarray) -> Shot | None:
         """A soft roll that leaves a shot of about even difficulty (the opponent may hand it back), with no foul."""

@@ -19,7 +19,7 @@ from typing import Iterator, Protocol, Sequence
 
 import numpy as np
 
-from agents.base import Agent, BaseAgent, TableView
+from agents.base import JUMP_INTENTS, Agent, BaseAgent, TableView
 from nineball_env import actions, opponents
 from nineball_env.game import Game, GameConfig, Outcome
 from nineball_env.noise import NoiseConfig, make_noise
@@ -61,6 +61,9 @@ class Tally:
         legal_pots: ordinary shots that legally pocketed at least one object ball.
         pot_attempts, pots_made: shots the agent meant as pots (``intent == "pot"``; every ordinary
             shot for agents that do not say), and those that legally pocketed a ball.
+        jump_attempts, jumps_legal: shots the agent meant as jumps (``intent`` "jump" or "jump-pot": over a ball
+            blocking the lowest one), and those that were legal (the lowest ball hit first, no foul).
+        jump_pot_attempts, jump_pots_made: jumps meant as pots ("jump-pot"), and those that legally pocketed a ball.
         fouls: fouls of every kind (break fouls included).
         breaks, legal_breaks, break_and_runs: racks broken, legal breaks, racks won from the break
             without the opponent ever coming to the table.
@@ -74,6 +77,10 @@ class Tally:
     legal_pots: int = 0
     pot_attempts: int = 0
     pots_made: int = 0
+    jump_attempts: int = 0
+    jumps_legal: int = 0
+    jump_pot_attempts: int = 0
+    jump_pots_made: int = 0
     fouls: int = 0
     breaks: int = 0
     legal_breaks: int = 0
@@ -213,6 +220,12 @@ def _tally(tally: Tally, outcome: Outcome, intent: str | None, think: float) -> 
     if intent in (None, "pot"):
         tally.pot_attempts += 1
         tally.pots_made += int(potted)
+    elif intent in JUMP_INTENTS:
+        tally.jump_attempts += 1
+        tally.jumps_legal += int(not ruling.foul)
+        if intent == "jump-pot":
+            tally.jump_pot_attempts += 1
+            tally.jump_pots_made += int(potted)
 
 
 # -- series --------------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ best pot is still hard (``hard_below``) the pots are searched again more widely.
 The shot with the best mean value is played. When no pot is worth ``safety_below`` it also
 searches safeties (hits of the lowest ball at several fractions, speeds and spins); right after
 the break it may push out, and after the opponent's push-out it passes back a position worth < 0.5.
+When a ball blocks the path to the lowest one, jump shots over it (``agents.shots.jump_candidates``: at the
+ball, and jump pots) are searched beside the safeties and kicks, scored the same way.
 The break is chosen among a few candidates found offline (``BREAK_BOOK``) by their chance of a legal
 pot that leaves a makeable shot, each sampled under noise in one batch (``physics.simulate_batch_packed``).
 """
@@ -31,7 +33,9 @@ import numpy as np
 
 import physics
 from agents.base import TableView, ViewAgent
-from agents.shots import aim_sigma, best_ease, corrected_phi, cue_spots, pot_options, rolling_speed_for
+from agents.shots import (
+    aim_sigma, best_ease, corrected_phi, cue_spots, jump_candidates, pot_options, rolling_speed_for,
+)
 from nineball_env import actions, placement
 from nineball_env.aiming import direction_deg
 from nineball_env.noise import MIN_SPEED, perturb
@@ -83,6 +87,7 @@ HARD_OPTIONS = 6  # pots searched again when the best one is hard (``hard_below`
 LOOK_OPTIONS = 2  # pots of the next ball the look-ahead plays
 LOOK_GRID = ((1.0, -0.4), (1.0, 0.0), (1.0, 0.4), (1.7, -0.4), (1.7, 0.0), (1.7, 0.4), (2.6, -0.4), (2.6, 0.4))
 BREAK_LOG = 300  # events kept per simulated break (the rest are re-simulated when needed)
+JUMP_TOP, JUMP_REFINE = 6, 2  # jump candidates sampled under noise, and refined, per kind (at the ball, pots)
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,7 @@ class SearchConfig:
             fixed centre break.
         lookahead: samples per pot finalist whose leaves are valued two shots deep (``_lookahead``);
             0 ranks the finalists by the one-shot value alone.
+        jumps: when a ball blocks the path to the lowest one, also search jump shots over it (with the safeties).
         hard_below: when the best pot's estimated success is below this (cue ball not in hand), pots are
             searched again with twice the candidates, every pot option, twice the sampled candidates and half as
             many more refined ones, and the better plan is played; 0 never does.
@@ -122,6 +128,7 @@ class SearchConfig:
     break_samples: int = 16
     lookahead: int = 16
     hard_below: float = 0.8
+    jumps: bool = True
     assumed_noise: str = "icga"
 
     def __post_init__(self) -> None:
@@ -186,6 +193,8 @@ class SearchAgent(ViewAgent):
                 plan = Plan(push.shot, push.value, 0.0, "push-out", plan.spot)
                 push_out = True
         self.intent, self.last_plan = plan.intent, plan
+        if plan.intent in self.jumps:
+            self.jumps[plan.intent] += 1
         return self._encode(view, plan.shot, plan.spot, push_out)
 
     def plan(self, view: TableView, cue: np.ndarray) -> Plan:
@@ -204,6 +213,10 @@ class SearchAgent(ViewAgent):
             safe = self._evaluate(view, state, self._safety_candidates(view, state, budget), "safety")
             if safe is not None and (best is None or safe.value > best.value):
                 best = safe
+            if self.config.jumps:
+                for jump in self._jump_plans(view, state):
+                    if best is None or jump.value > best.value:
+                        best = jump
         if best is None:  # nothing simulated at all: hit the lowest ball softly
             best = Plan(Shot(V0=2.0, phi=direction_deg(cue, state.pos[view.rack.lowest])), FOUL, 0.0, "safety")
         return best
@@ -348,6 +361,19 @@ class SearchAgent(ViewAgent):
             for V in (2.0, 3.5):
                 kicks.append(Shot(V0=V, phi=direction_deg(cue, image)))
         return _spread(shots, max(budget - len(kicks), 1)) + kicks
+
+    def _jump_plans(self, view: TableView, state: BallState) -> list[Plan]:
+        """The best jump at the lowest ball and the best jump pot over the balls blocking it (none when the path
+        is clear), each searched like the other shots with fewer finalists (``JUMP_TOP``, ``JUMP_REFINE``)."""
+        found = jump_candidates(state.pos[0], state.pos, state.on_table(), view.rack.lowest, view.table,
+                                view.params, tip_max=view.scale.tip_max, v_max=view.scale.v_max)
+        plans = []
+        for intent, group in (("jump", [c.shot for c in found if c.pocket is None]),
+                              ("jump-pot", [c.shot for c in found if c.pocket is not None])):
+            plan = self._evaluate(view, state, group, intent, top=JUMP_TOP, refine=JUMP_REFINE)
+            if plan is not None:
+                plans.append(plan)
+        return plans
 
     # -- evaluation -------------------------------------------------------------------------------
 

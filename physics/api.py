@@ -169,7 +169,8 @@ def simulate(
             air = np.zeros((rows, AIR_LOG_W))
             count, flags, code, i, j = run_arrays_air(
                 *arrays, shot_arr, table.segments, table.jaws, table.pockets, p, table.spec.width, table.spec.length,
-                OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin, motion, pocket, initial,
+                table.rail, OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin, motion, pocket,
+                initial,
             )
         else:
             count, flags, code, i, j = run_arrays(

@@ -213,7 +213,8 @@ def simulate_batch_packed(
         numba.set_num_threads(int(threads))
     try:
         run_batch(work, shot_arr, strike, table.segments, table.jaws, table.pockets, params_array(params),
-                  table.spec.width, table.spec.length, OVERLAP_TOL, int(max_events), float(max_time), logs, out)
+                  table.spec.width, table.spec.length, table.rail, OVERLAP_TOL, int(max_events), float(max_time), logs,
+                  out)
     finally:
         if previous is not None:
             numba.set_num_threads(previous)

@@ -40,6 +40,11 @@ class TableSpec:
         corner_pocket_radius, side_pocket_radius: radius of the capture circle [m].
         corner_capture_depth, side_capture_depth: how far past the mouth line a ball's centre
             must travel before it is captured [m].
+        rail_width: width of each rail from the cushion nose outwards, cushion included [m] (WPA: 4–7.5 in).
+        rail_height: height of the rail's top above the cloth [m]: the cap, flush with the cushion's top,
+            a little above the nose (1.43 in for the WPA nose at 63.5 % of the ball's diameter).
+            A ball in the air that clears a cushion flies over the rail: it leaves the table when it comes
+            down onto the rail's top or passes the rail's outer edge, whichever comes first.
     """
 
     length: float = 100 * INCH
@@ -54,6 +59,8 @@ class TableSpec:
     side_pocket_radius: float = 0.065
     corner_capture_depth: float = 0.015
     side_capture_depth: float = 0.01
+    rail_width: float = 6.0 * INCH
+    rail_height: float = 1.5 * INCH
 
     def __post_init__(self) -> None:
         check_numbers(self, minimum=0.0, exclusive=True)
@@ -171,6 +178,11 @@ class Table:
     @classmethod
     def seven_foot(cls) -> "Table":
         return cls.from_spec(TableSpec.seven_foot())
+
+    @property
+    def rail(self) -> np.ndarray:
+        """(rail_width, rail_height) [m], as the airborne kernel reads them (a new array)."""
+        return np.array([self.spec.rail_width, self.spec.rail_height])
 
     @property
     def width(self) -> float:

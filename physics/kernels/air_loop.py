@@ -18,16 +18,15 @@ import math
 import numpy as np
 from numba import njit
 
-from physics.kernels.detect import ball_circle_time, straight_circle_time
 from physics.kernels.flight import (
-    AIR_CLEAR, AIR_FACE, AIRBORNE, air_cushion_time, ball_ball_3d, ball_ball_time_3d, landing_time, nose_impact, rises,
-    slate_bounce,
+    AIR_CLEAR, AIR_FACE, AIRBORNE, air_cushion_time, air_jaw_time, ball_ball_3d, ball_ball_time_3d, jaw_edge_normal,
+    landing_time, nose_impact, rises, slate_bounce,
 )
 from physics.kernels.layout import IN_POCKET, OK, ball_region
 from physics.kernels.loop import (
     EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_OFF_TABLE, EV_POCKET, EV_STICK, FLAG_AIRBORNE, FLAG_EVENT_CAP,
-    FLAG_TIME_CAP, FLAG_UNRESOLVED, INF, OFF_TABLE, _advance_all, _axis_range, _boxes_apart, _circle_off_box,
-    _next_event, _path_box, _reclassify, _record, _refresh_ball, _resolve, _safety_net,
+    FLAG_TIME_CAP, FLAG_UNRESOLVED, INF, OFF_TABLE, ZENO_PART, ZENO_SPEED, ZENO_WINDOW, _advance_all, _axis_range,
+    _boxes_apart, _circle_off_box, _next_event, _path_box, _reclassify, _record, _refresh_ball, _resolve, _safety_net,
 )
 from physics.kernels.motion import POCKETED, acceleration, transition_time
 from physics.kernels.resolve import ball_cushion, ball_jaw, cue_strike
@@ -35,6 +34,8 @@ from physics.params import P_CUSHION_H, P_E_STRIKE, P_E_TABLE, P_EB, P_EC, P_G, 
 
 EV_AIRBORNE, EV_LANDING = 10, 11
 EV_NOSE = 102  # internal: an airborne ball meets a cushion's nose (logged as EV_CUSHION)
+EV_JAW_NOSE = 103  # internal: an airborne ball meets a jaw's rounded top edge (logged as EV_JAW)
+EV_JAW_CLEAR = 104  # internal: an airborne ball's centre comes over a jaw post (then over the rail, not logged)
 # [m] A ball that lands this close outside a cushion line still lies on the playing surface (rounding).
 LANDING_TOL = 1e-6
 
@@ -115,13 +116,10 @@ def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, p,
     for k in range(jaws.shape[0]):
         if _circle_off_box(box, i, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R):
             continue
-        handled, dt = straight_circle_time(x, y, vx, vy, 0.0, 0.0, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
-        if not handled:
-            dt = ball_circle_time(x, y, vx, vy, 0.0, 0.0, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
-        # the jaw is a post as high as the nose: a ball whose centre is above it passes over (its bottom clears
-        # the rounded top by the time it would reach the post's face)
-        if dt < best and zc + vzi * dt - 0.5 * g * dt * dt <= zn:
-            best, kind, ident = dt, EV_JAW, k
+        dt, what = air_jaw_time(x, y, zc, vx, vy, vzi, g, jaws[k, 0], jaws[k, 1], jaws[k, 2], R, zn, tau)
+        if dt < best:
+            best, ident = dt, k
+            kind = EV_JAW if what == AIR_FACE else (EV_JAW_CLEAR if what == AIR_CLEAR else EV_JAW_NOSE)
     t_rail[i] = t + best
     rail_kind[i] = kind
     rail_id[i] = ident
@@ -144,12 +142,30 @@ def _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, ac
 
 
 @njit(cache=True)
-def _refresh(i, skip, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+def _rail_exit_time(i, k, pos, vel, hz, vz, segments, rail, g):
+    """Time until airborne ball i, over the rail behind cushion k after clearing it, leaves the table: its bottom
+    comes down onto the rail's top (rail[1] above the cloth) or its centre passes the rail's outer edge
+    (rail[0] behind the cushion line), whichever comes first."""
+    nx = segments[k, 4]
+    ny = segments[k, 5]
+    behind = -(nx * (pos[i, 0] - segments[k, 0]) + ny * (pos[i, 1] - segments[k, 1]))
+    out = -(nx * vel[i, 0] + ny * vel[i, 1])
+    t_edge = max((rail[0] - behind) / out, 0.0) if out > 0.0 else INF
+    dh = hz[i] - rail[1]
+    t_land = 0.0 if dh <= 0.0 else (vz[i] + math.sqrt(vz[i] * vz[i] + 2.0 * g * dh)) / g
+    return min(t_edge, t_land)
+
+
+@njit(cache=True)
+def _refresh(i, skip, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
              t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
     """Every cached event time that involves ball i, in the air or on the cloth (absolute times)."""
     if motion[i] == AIRBORNE:
         _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, p,
                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, acc, box)
+        if over[i] >= 0:  # over a rail: it meets balls (3-D, as above), no cushion, and leaves at its exit
+            t_trans[i] = t + _rail_exit_time(i, over[i], pos, vel, hz, vz, segments, rail, p[P_G])
+            t_rail[i] = INF
         return
     _refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                   t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
@@ -196,6 +212,54 @@ def _vertical(i, vzi, e, vel, spin, motion, hz, vz, p):
 
 
 @njit(cache=True, inline="always")
+def _separation(i, j, pos, vel, hz, vz):
+    """Speed at which ball j moves away from ball i along the 3-D line of centres (negative: approaching)."""
+    nx = pos[j, 0] - pos[i, 0]
+    ny = pos[j, 1] - pos[i, 1]
+    nz = hz[j] - hz[i]
+    d = math.sqrt(nx * nx + ny * ny + nz * nz)
+    return ((vel[j, 0] - vel[i, 0]) * nx + (vel[j, 1] - vel[i, 1]) * ny + (vz[j] - vz[i]) * nz) / d
+
+
+@njit(cache=True)
+def _part_air(i, j, pos, vel, hz, vz):
+    """End the sustained contact of airborne ball i resting on ball j: turn i's 3-D velocity, at constant
+    speed, just enough for it to part from j at ZENO_PART (along the line of centres at its full speed when it
+    is too slow for that).
+
+    Gravity drives a ball that lies on another (on its top or its shoulder) back into it: the bounces form a
+    geometric (Zeno) series, as in the flat loop's sustained contacts. Parted this way the ball hops on the
+    other ball's surface in short flights and slides off it, pushing it, with no energy added.
+    """
+    nx = pos[i, 0] - pos[j, 0]
+    ny = pos[i, 1] - pos[j, 1]
+    nz = hz[i] - hz[j]
+    d = math.sqrt(nx * nx + ny * ny + nz * nz)
+    nx /= d
+    ny /= d
+    nz /= d
+    vjn = vel[j, 0] * nx + vel[j, 1] * ny + vz[j] * nz
+    vx, vy, vzi = vel[i, 0], vel[i, 1], vz[i]
+    vin = vx * nx + vy * ny + vzi * nz
+    target = vjn + ZENO_PART
+    if vin >= target:
+        return
+    speed = math.sqrt(vx * vx + vy * vy + vzi * vzi)
+    tx = vx - vin * nx
+    ty = vy - vin * ny
+    tz = vzi - vin * nz
+    tn = math.sqrt(tx * tx + ty * ty + tz * tz)
+    if speed <= abs(target) or tn == 0.0:
+        k = math.copysign(speed, target)
+        vel[i, 0], vel[i, 1], vz[i] = k * nx, k * ny, k * nz
+        return
+    k = math.sqrt(speed * speed - target * target) / tn
+    vel[i, 0] = target * nx + k * tx
+    vel[i, 1] = target * ny + k * ty
+    vz[i] = target * nz + k * tz
+
+
+@njit(cache=True, inline="always")
 def _take_off(i, motion, pocket, vel, spin, hz, vz):
     """Ball i leaves the table: motion OFF_TABLE, at rest."""
     motion[i] = OFF_TABLE
@@ -207,7 +271,7 @@ def _take_off(i, motion, pocket, vel, spin, hz, vz):
 
 
 @njit(cache=True)
-def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, width, length, p,
+def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, width, length, rail, p,
                         max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
     """``loop.simulate_kernel`` for a strike that lifts the cue ball (``lifts_off``): the same arguments and
     returns, flags with FLAG_AIRBORNE, and ev_air (rows, 4), zeroed by the caller, gets the height of the
@@ -231,6 +295,7 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
     air = np.zeros((2, n))  # per ball: height of its bottom above the cloth [m], vertical velocity [m/s]
     hz = air[0]
     vz = air[1]
+    over = np.full(n, -1, dtype=np.int64)  # per ball: the cushion whose rail it flies over after clearing it
     t = 0.0
     count = 0
     flags = FLAG_AIRBORNE
@@ -268,7 +333,7 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
             _path_box(i, t_trans[i], pos, vel, acc, motion, box)
     for i in range(n):
         if motion[i] < POCKETED or motion[i] == AIRBORNE:  # caches start at inf: balls off the table need none
-            _refresh(i, -1, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+            _refresh(i, -1, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     while True:
         te, kind, a, b = _next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket)
@@ -288,7 +353,11 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
         t = te
         target = -1
         leaves = -1  # a ball this event lifts off the cloth (logged as EV_AIRBORNE after the event)
-        if kind == 100 and motion[a] == AIRBORNE:  # landing
+        if kind == 100 and over[a] >= 0:  # over a rail: it comes down on the rail or passes its outer edge
+            kind, target = EV_OFF_TABLE, over[a]
+            over[a] = -1
+            _take_off(a, motion, pocket, vel, spin, hz, vz)
+        elif kind == 100 and motion[a] == AIRBORNE:  # landing
             hz[a] = 0.0
             vx, vy, up, wx, wy, wz, bounce = slate_bounce(vel[a, 0], vel[a, 1], vz[a], spin[a, 0], spin[a, 1],
                                                           spin[a, 2], p[P_E_TABLE], p)
@@ -312,10 +381,14 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
             elif not bounce:
                 _reclassify(a, vel, spin, motion, p)
         elif kind == EV_BALL_BALL and (motion[a] == AIRBORNE or motion[b] == AIRBORNE):
+            since = t - last_pair_time[a, b]
             last_pair_time[a, b] = t
             R = p[P_R]
             air_a = motion[a] == AIRBORNE
             air_b = motion[b] == AIRBORNE
+            upper = a if hz[a] >= hz[b] else b
+            lower = b if upper == a else a
+            zeno = since <= ZENO_WINDOW and _separation(lower, upper, pos, vel, hz, vz) > -ZENO_SPEED
             r3 = ball_ball_3d(pos[a, 0], pos[a, 1], R + hz[a], vel[a, 0], vel[a, 1], vz[a], spin[a, 0], spin[a, 1],
                               spin[a, 2], pos[b, 0], pos[b, 1], R + hz[b], vel[b, 0], vel[b, 1], vz[b], spin[b, 0],
                               spin[b, 1], spin[b, 2], p[P_EB], p)
@@ -329,6 +402,8 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
                 vz[b] = r3[8]
             elif _vertical(b, r3[8], p[P_E_TABLE], vel, spin, motion, hz, vz, p):
                 leaves = b
+            if zeno and motion[upper] == AIRBORNE:
+                _part_air(upper, lower, pos, vel, hz, vz)
         elif (kind == EV_CUSHION or kind == EV_JAW) and motion[a] == AIRBORNE:  # face or jaw post: vz kept
             target = rail_id[a]
             if kind == EV_CUSHION:
@@ -355,34 +430,57 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
             norm = math.hypot(d, dz)
             vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], d * nx / norm, d * ny / norm,
                                                       dz / norm, p[P_EC])
-        elif kind == EV_OFF_TABLE:  # an airborne ball clears a cushion
+        elif kind == EV_JAW_NOSE:
             target = rail_id[a]
-            _take_off(a, motion, pocket, vel, spin, hz, vz)
+            kind = EV_JAW
+            nx, ny, nz = jaw_edge_normal(pos[a, 0], pos[a, 1], p[P_R] + hz[a], jaws[target, 0], jaws[target, 1],
+                                         jaws[target, 2], p[P_CUSHION_H])
+            vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], nx, ny, nz, p[P_EC])
+        elif kind == EV_OFF_TABLE or kind == EV_JAW_CLEAR:
+            # an airborne ball clears a cushion (or comes over a jaw post): from now on it flies over the rail
+            # (of the jaw's cushion) and leaves the table when it comes down on it or passes it (not logged now)
+            over[a] = rail_id[a] if kind == EV_OFF_TABLE else rail_id[a] // 2
+            kind = -1
         else:  # balls on the cloth: the flat loop's event
             kind, target = _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail_id, pocket_id,
                                     last_pair_time, last_rail_time, last_zeno_time, last_zeno_with, p)
-        if count < ev_time.shape[0]:
-            _record(count, t, kind, a, b, target, pos, vel, spin, motion,
-                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-            _record_air(count, a, b, hz, vz, ev_air)
-        count += 1
+        if kind >= 0:
+            if count < ev_time.shape[0]:
+                _record(count, t, kind, a, b, target, pos, vel, spin, motion,
+                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+                _record_air(count, a, b, hz, vz, ev_air)
+            count += 1
         if leaves >= 0:
             if count < ev_time.shape[0]:
                 _record(count, t, EV_AIRBORNE, leaves, -1, -1, pos, vel, spin, motion,
                         ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
                 _record_air(count, leaves, -1, hz, vz, ev_air)
             count += 1
-        _refresh(a, b, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+        if kind == EV_BALL_BALL:
+            for q in (a, b):
+                if over[q] >= 0:  # it met a ball over the rail: the contact is resolved, and it leaves then
+                    k = over[q]
+                    over[q] = -1
+                    _take_off(q, motion, pocket, vel, spin, hz, vz)
+                    if count < ev_time.shape[0]:
+                        _record(count, t, EV_OFF_TABLE, q, -1, k, pos, vel, spin, motion,
+                                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+                        _record_air(count, q, -1, hz, vz, ev_air)
+                    count += 1
+        _refresh(a, b, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
                  t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
         if b >= 0:
-            _refresh(b, -1, t, pos, vel, spin, motion, hz, vz, segments, jaws, pockets, p,
+            _refresh(b, -1, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     for i in range(n):
         if motion[i] == AIRBORNE:  # a cap stopped the shot with this ball in the air: it cannot be put down
+            # (one over a rail was leaving anyway)
+            k = over[i]
             _take_off(i, motion, pocket, vel, spin, hz, vz)
-            flags |= FLAG_UNRESOLVED
+            if k < 0:
+                flags |= FLAG_UNRESOLVED
             if count < ev_time.shape[0]:
-                _record(count, t, EV_OFF_TABLE, i, -1, -1, pos, vel, spin, motion,
+                _record(count, t, EV_OFF_TABLE, i, -1, k, pos, vel, spin, motion,
                         ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
             count += 1
     return _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,

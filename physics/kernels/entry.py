@@ -52,16 +52,16 @@ def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, 
 
 
 @njit(cache=True)
-def _check_and_simulate_air(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, p, width, length, tol,
-                            max_events, max_time, log, air_log):
+def _check_and_simulate_air(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, p, width, length, rail,
+                            tol, max_events, max_time, log, air_log):
     """``_check_and_simulate`` for a strike that lifts the cue ball: the airborne loop, which also fills ``air_log``
     (rows, AIR_LOG_W), zeroed by the caller, as far as it has rows."""
     code, bad_i, bad_j = _layout_code(pos, vel, spin, motion, pocket, True, segments, jaws, pockets, p, width, length,
                                       tol)
     if code != OK:
         return 0, 0, code, bad_i, bad_j
-    count, flags = simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, width, length, p,
-                                       max_events, max_time, log[:, 0], log[:, 1], log[:, 2], log[:, 3], log[:, 4],
+    count, flags = simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, width, length,
+                                       rail, p, max_events, max_time, log[:, 0], log[:, 1], log[:, 2], log[:, 3], log[:, 4],
                                        log[:, 5:13], log[:, 13:21], air_log)
     return count, flags, OK, -1, -1
 
@@ -82,7 +82,7 @@ def _pack(pos, vel, spin, motion, pocket, state):
 
 
 @njit(cache=True)
-def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, tol, max_events, max_time, log):
+def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time, log):
     """Check and simulate one packed (n, 9) state in place: returns (n_events, flags, layout_code, i, j)."""
     n = state.shape[0]
     pos = np.ascontiguousarray(state[:, 0:2])
@@ -102,7 +102,7 @@ def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, tol
         pocket[i] = np.int64(q)
     if strike and lifts_off(shot, p):  # a batch's logs have no air columns
         result = _check_and_simulate_air(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, p, width,
-                                         length, tol, max_events, max_time, log, np.zeros((0, AIR_LOG_W)))
+                                         length, rail, tol, max_events, max_time, log, np.zeros((0, AIR_LOG_W)))
     else:
         result = _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width,
                                      length, tol, max_events, max_time, log)
@@ -136,19 +136,20 @@ def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, shot, strike, segm
 
 @njit(cache=True)
 def run_arrays_air(pos_in, vel_in, spin_in, motion_in, pocket_in, shot, segments, jaws, pockets, p, width, length,
-                   tol, max_events, max_time, log, air_log, pos, vel, spin, motion, pocket, initial):
+                   rail, tol, max_events, max_time, log, air_log, pos, vel, spin, motion, pocket, initial):
     """``run_arrays`` for a strike that lifts the cue ball: the airborne loop, with its (rows, 4) ``air_log``."""
     _copy_in(pos_in, vel_in, spin_in, motion_in, pocket_in, pos, vel, spin, motion, pocket, initial)
     return _check_and_simulate_air(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, p, width, length,
-                                   tol, max_events, max_time, log, air_log)
+                                   rail, tol, max_events, max_time, log, air_log)
 
 
 @njit(cache=True, parallel=True)
-def run_batch(states, shots, strike, segments, jaws, pockets, p, width, length, tol, max_events, max_time, logs, out):
+def run_batch(states, shots, strike, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time, logs,
+              out):
     """``run_shot`` on B tables in parallel; out[k] = (n_events, flags, layout_code, i, j)."""
     for k in prange(states.shape[0]):
-        c, f, code, i, j = run_shot(states[k], shots[k], strike[k], segments, jaws, pockets, p, width, length, tol,
-                                    max_events, max_time, logs[k])
+        c, f, code, i, j = run_shot(states[k], shots[k], strike[k], segments, jaws, pockets, p, width, length, rail,
+                                    tol, max_events, max_time, logs[k])
         out[k, 0] = c
         out[k, 1] = f
         out[k, 2] = code

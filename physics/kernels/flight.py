@@ -38,11 +38,24 @@ z_n (PhysicsParams.cushion_height) on the cushion line, and above it the rounded
 line at height z_n along the cushion line. A ball whose centre is at or below z_n meets the face (the flat
 cushion model resolves it, vertical velocity kept); one whose centre is above z_n meets the nose edge
 (a frictionless impulse along the 3-D normal with restitution e_c, which throws it up or down); one whose
-bottom is above the nose when its centre crosses the cushion line has cleared the cushion: it is off the
-table from that moment (the rail top behind the cushion slopes outward: a ball that clears the nose lands
-on it or beyond and does not come back: Motion.OFF_TABLE). The rail itself (its width and top height) is not
-modelled: a ball that leaves through a pocket mouth without landing in the pocket's capture circle is taken
-off when it comes down to the cloth's level outside the table, not when it passes the rail.
+bottom is above the nose when its centre crosses the cushion line has cleared the cushion and flies on over
+the rail (TableSpec.rail_width from the nose outwards, cushion included; its top TableSpec.rail_height above
+the cloth): it leaves the table (Motion.OFF_TABLE, logged then) when its bottom comes down onto the rail's top
+(which slopes off outward: it does not come back) or its centre passes the rail's outer edge, whichever comes
+first. Over the rail it meets no cushion, but it does meet balls (a ball frozen to the cushion): that 3-D
+contact is resolved as any other, and it leaves the table at that moment.
+A cushion counts only over its length; past its ends the pocket jaws take over (``air_jaw_time``): each is a
+post of the jaw radius up to z_n whose top edge, the circle of that radius at z_n, joins the nose edges of the
+cushion and of the pocket facing (tangent to both), so the nose edge runs unbroken around the pocket: a ball
+above the nose meets that edge (the same frictionless impulse) or, if its bottom clears it, comes over the post
+onto the cushion and flies on over that cushion's rail, as above.
+The edge's contact time is the first root of a degree-8 polynomial (roots.first_crossing_poly).
+A ball that lands on another one (on its top or shoulder) is driven back into it by gravity in a geometric
+series of bounces; the flat loop's sustained-contact rule (ZENO_WINDOW, ZENO_SPEED) ends each such contact
+by turning the upper ball's velocity at constant speed until it parts at ZENO_PART, so it hops off the other
+ball in short flights and slides off it with no energy added. A ball that leaves through a pocket mouth
+(between the facings, over no cushion) without landing in the pocket's capture circle is taken off when it
+comes down to the cloth's level outside the table: the pocket's liner and the rail around it are not modelled.
 """
 
 import math
@@ -51,7 +64,7 @@ import numpy as np
 from numba import njit
 
 from physics.kernels.detect import CONTACT_BAND
-from physics.kernels.roots import first_crossing
+from physics.kernels.roots import first_crossing, first_crossing_poly
 from physics.params import (
     P_G, P_M, P_MIN_BOUNCE, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_U_TABLE,
 )
@@ -125,46 +138,134 @@ def ball_ball_time_3d(x1, y1, z1, vx1, vy1, vz1, ax1, ay1, az1, x2, y2, z2, vx2,
     return first_crossing(c4, c3, c2, c1, c0, T, 4.0 * R * CONTACT_BAND)
 
 
-@njit(cache=True, inline="always")
-def _on_segment(x, y, x1, y1, x2, y2):
-    ex = x2 - x1
-    ey = y2 - y1
-    s = ((x - x1) * ex + (y - y1) * ey) / (ex * ex + ey * ey)
-    return 0.0 <= s <= 1.0
-
-
 @njit(cache=True)
 def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
     """First contact of an airborne ball (centre height zc) with the cushion (x1, y1)–(x2, y2) of inward normal
-    (nx, ny) within [0, T]: (t, AIR_FACE | AIR_NOSE | AIR_CLEAR), (inf, -1) if none (see the module notes)."""
+    (nx, ny) within [0, T]: (t, AIR_FACE | AIR_NOSE | AIR_CLEAR), (inf, -1) if none (see the module notes).
+
+    Only contacts while the centre's projection lies on the segment count; past its ends the jaws take over
+    (``air_jaw_time``), so the search runs on the window of time in which the projection is on the segment:
+    a ball that meets the line's face or nose beyond an end can still meet the cushion once it comes over it.
+    """
     d0 = nx * (x - x1) + ny * (y - y1)
     d1 = nx * vx + ny * vy
     if d1 >= 0.0 or d0 < 0.0:
+        return INF, -1
+    # the window [lo, hi] in which the centre's projection s(t) = s0 + s1 t lies on the segment
+    ex = x2 - x1
+    ey = y2 - y1
+    e2 = ex * ex + ey * ey
+    s0 = ((x - x1) * ex + (y - y1) * ey) / e2
+    s1 = (vx * ex + vy * ey) / e2
+    lo = 0.0
+    hi = T
+    if s1 == 0.0:
+        if not 0.0 <= s0 <= 1.0:
+            return INF, -1
+    else:
+        ta = -s0 / s1
+        tb = (1.0 - s0) / s1
+        lo = max(0.0, min(ta, tb))
+        hi = min(T, max(ta, tb))
+    if not lo <= hi:
         return INF, -1
     # face: the centre reaches distance R of the cushion line with the centre at or below the nose
     tf = (d0 - R) / (-d1)
     if tf < 0.0:
         tf = 0.0 if d0 - R >= -CONTACT_BAND else -1.0
-    if 0.0 <= tf <= T:
-        z = zc + vz * tf - 0.5 * g * tf * tf
-        if z <= zn:
-            if _on_segment(x + vx * tf, y + vy * tf, x1, y1, x2, y2):
-                return tf, AIR_FACE
-            return INF, -1
-    # nose edge: (d0 + d1 t)² + (zc − zn + vz t − ½ g t²)² = R² with the centre above the nose
-    c = zc - zn
+    if tf > hi:
+        return INF, -1  # farther than R from the line while over the segment: no face, nose or clearing
+    if tf >= lo and zc + vz * tf - 0.5 * g * tf * tf <= zn:
+        return tf, AIR_FACE
+    # nose edge: (d + d1 t)² + (c + vz t − ½ g t²)² = R² with the centre above the nose, from the window's start
+    d = d0 + d1 * lo
+    c = zc - zn + vz * lo - 0.5 * g * lo * lo
+    w1 = vz - g * lo
     e = -0.5 * g
-    t = first_crossing(e * e, 2.0 * vz * e, vz * vz + 2.0 * c * e + d1 * d1, 2.0 * c * vz + 2.0 * d0 * d1,
-                       c * c + d0 * d0 - R * R, T, 2.0 * R * CONTACT_BAND)
+    t = first_crossing(e * e, 2.0 * w1 * e, w1 * w1 + 2.0 * c * e + d1 * d1, 2.0 * c * w1 + 2.0 * d * d1,
+                       c * c + d * d - R * R, hi - lo, 2.0 * R * CONTACT_BAND) + lo
     tx = d0 / (-d1)  # the centre crosses the cushion line
-    if t < tx and t <= T:
-        z = zc + vz * t - 0.5 * g * t * t
-        if z > zn and _on_segment(x + vx * t, y + vy * t, x1, y1, x2, y2):
+    if t < tx and t <= hi:
+        if zc + vz * t - 0.5 * g * t * t > zn:
             return t, AIR_NOSE
         return INF, -1
-    if tx <= T and _on_segment(x + vx * tx, y + vy * tx, x1, y1, x2, y2):
+    if lo <= tx <= hi:
         return tx, AIR_CLEAR
     return INF, -1
+
+
+@njit(cache=True)
+def air_jaw_time(x, y, zc, vx, vy, vz, g, jx, jy, rj, R, zn, T):
+    """First contact of an airborne ball (centre height zc) with the pocket jaw (jx, jy, rj) within [0, T]:
+    (t, AIR_FACE: its post | AIR_NOSE: its rounded top edge | AIR_CLEAR: the centre passes over the post onto
+    the cushion), (inf, -1) if none.
+
+    The jaw is the cushion's corner rounded in plan: a vertical post of radius rj up to the nose height zn,
+    whose top edge, the circle of radius rj at zn, joins the nose edges of the cushion and of the pocket facing
+    (it is tangent to both). A ball whose centre is at or below zn when it reaches distance R + rj in plan meets
+    the post; one above it meets the edge where (ρ − rj)² + w² = R² (ρ: plan distance to the jaw's centre, w:
+    the centre's height above zn), unless its centre comes over the post first, its bottom above the edge.
+    """
+    px = x - jx
+    py = y - jy
+    q2 = vx * vx + vy * vy
+    q1 = 2.0 * (px * vx + py * vy)
+    q0 = px * px + py * py
+    rc = R + rj
+    tm = 0.0
+    if q2 > 0.0:
+        tm = min(max(-q1 / (2.0 * q2), 0.0), T)
+    if q0 + (q1 + q2 * tm) * tm >= rc * rc:
+        return INF, -1  # never within R + rj in plan
+    tp = first_crossing(0.0, 0.0, q2, q1, q0 - rc * rc, T, 2.0 * rc * CONTACT_BAND)
+    if tp <= T and zc + vz * tp - 0.5 * g * tp * tp <= zn:
+        return tp, AIR_FACE
+    # The edge, squared twice: (ρ² + rj² + w² − R²)² − 4 rj² ρ² = 0, of degree 8 in t. It is the product of
+    # (ρ − rj)² + w² − R² and (ρ + rj)² + w² − R² (the larger one): from outside, its first root is the edge's.
+    w0 = zc - zn
+    w1 = vz
+    w2 = -0.5 * g
+    a = np.empty(5)
+    a[0] = q0 + w0 * w0 + rj * rj - R * R
+    a[1] = q1 + 2.0 * w0 * w1
+    a[2] = q2 + w1 * w1 + 2.0 * w0 * w2
+    a[3] = 2.0 * w1 * w2
+    a[4] = w2 * w2
+    c = np.zeros(9)
+    for i in range(5):
+        for j in range(5):
+            c[i + j] += a[i] * a[j]
+    k = 4.0 * rj * rj
+    c[0] -= k * q0
+    c[1] -= k * q1
+    c[2] -= k * q2
+    tt = first_crossing_poly(c, T, 2.0 * R * CONTACT_BAND * 4.0 * rj * rc)
+    tc = first_crossing(0.0, 0.0, q2, q1, q0 - rj * rj, T, 0.0)  # the centre comes over the post
+    if tt <= T and tt <= tc and zc + vz * tt - 0.5 * g * tt * tt >= zn:
+        return tt, AIR_NOSE
+    if tc <= T:
+        return tc, AIR_CLEAR
+    return INF, -1
+
+
+@njit(cache=True)
+def jaw_edge_normal(x, y, zc, jx, jy, rj, zn):
+    """Unit normal (from the jaw's top edge to the ball centre) of a ball touching the edge: the edge point
+    nearest to the centre is on the circle of radius rj at height zn, under the centre's plan direction."""
+    px = x - jx
+    py = y - jy
+    rho = math.hypot(px, py)
+    if rho > 0.0:
+        ex = jx + rj * px / rho
+        ey = jy + rj * py / rho
+    else:
+        ex = jx
+        ey = jy
+    dx = x - ex
+    dy = y - ey
+    dz = zc - zn
+    norm = math.sqrt(dx * dx + dy * dy + dz * dz)
+    return dx / norm, dy / norm, dz / norm
 
 
 @njit(cache=True)

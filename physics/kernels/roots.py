@@ -163,3 +163,107 @@ def first_crossing(c4, c3, c2, c1, c0, T, band=0.0):
         lo = hi
         flo = fhi
     return INF
+
+
+@njit(cache=True)
+def _poly_eval(d, k, n, t):
+    """Horner evaluation of row k of the derivative table d (ascending coefficients 0..n) at t."""
+    v = 0.0
+    for j in range(n, -1, -1):
+        v = v * t + d[k, j]
+    return v
+
+
+@njit(cache=True)
+def _bracket_root_row(d, k, n, lo, hi, flo, tol):
+    """Root of row k of the derivative table in [lo, hi] (a sign change, monotone there): Newton + bisection,
+    the derivative being row k + 1."""
+    t = 0.5 * (lo + hi)
+    for _ in range(_MAX_ITER):
+        ft = _poly_eval(d, k, n - k, t)
+        if ft == 0.0:
+            return t
+        if (ft > 0.0) == (flo > 0.0):
+            lo = t
+            flo = ft
+        else:
+            hi = t
+        dft = _poly_eval(d, k + 1, n - k - 1, t)
+        tn = t - ft / dft if dft != 0.0 else 0.5 * (lo + hi)
+        if not (lo < tn < hi):
+            tn = 0.5 * (lo + hi)
+        if hi - lo <= tol * (1.0 + abs(hi)) or abs(tn - t) <= 0.1 * tol * (1.0 + abs(t)):
+            return tn
+        t = tn
+    return t
+
+
+@njit(cache=True)
+def first_crossing_poly(c, T, band=0.0):
+    """``first_crossing`` for a polynomial of any degree: c holds its coefficients in ascending powers.
+
+    The same method: the window is split at the real roots of f', found the same way from f'' and so on
+    down to a linear derivative, so that f is monotone on each piece; the first piece where f goes from > 0
+    to ≤ 0 is solved by bracketed Newton–bisection. The same start rules (approaching contact at t = 0,
+    ``band``) apply.
+    """
+    n = c.shape[0] - 1
+    while n > 0 and c[n] == 0.0:
+        n -= 1
+    if not (T > 0.0):
+        T = 0.0
+    c0 = c[0]
+    if c0 <= 0.0:
+        lead = 0.0
+        for j in range(1, n + 1):
+            if c[j] != 0.0:
+                lead = c[j]
+                break
+        if lead < 0.0:
+            return 0.0
+        if c0 >= -band:
+            c0 = 0.0
+    if T == 0.0 or n == 0:
+        return INF
+    # derivative table: row k holds the k-th derivative (degree n − k)
+    d = np.zeros((n + 1, n + 1))
+    for j in range(n + 1):
+        d[0, j] = c[j]
+    d[0, 0] = c0
+    for k in range(1, n + 1):
+        for j in range(n - k + 1):
+            d[k, j] = d[k - 1, j + 1] * (j + 1)
+    # roots of each derivative in (0, T), from the linear one up to f'
+    splits = np.empty(n + 1)
+    m = 0  # number of roots of row k + 1 found, in splits[0:m], sorted
+    roots = np.empty(n + 1)
+    for k in range(n - 1, 0, -1):
+        r = 0
+        lo = 0.0
+        flo = _poly_eval(d, k, n - k, 0.0)
+        for piece in range(m + 1):
+            hi = splits[piece] if piece < m else T
+            fhi = _poly_eval(d, k, n - k, hi)
+            if (flo < 0.0 < fhi) or (flo > 0.0 > fhi):
+                roots[r] = _bracket_root_row(d, k, n, lo, hi, flo, _CRIT_TOL)
+                r += 1
+            elif fhi == 0.0 and hi < T:
+                roots[r] = hi
+                r += 1
+            lo = hi
+            flo = fhi
+        for q in range(r):
+            splits[q] = roots[q]
+        m = r
+    lo = 0.0
+    flo = c0
+    for piece in range(m + 1):
+        hi = splits[piece] if piece < m else T
+        fhi = _poly_eval(d, 0, n, hi)
+        if flo > 0.0 and fhi <= 0.0:
+            if fhi == 0.0:
+                return hi
+            return _bracket_root_row(d, 0, n, lo, hi, flo, _ROOT_TOL)
+        lo = hi
+        flo = fhi
+    return INF

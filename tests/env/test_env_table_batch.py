@@ -38,7 +38,7 @@ def test_tables_play_like_games(noise, race_to, break_order, log_capacity, max_e
     config = GameConfig(race_to=race_to, break_order=break_order, max_events=max_events)
     n = 16  # enough tables that every case is covered (balls can now jump: fewer fouls pot the 9)
     games, batch = _twins(n, config, noise, log_capacity)
-    rng = np.random.default_rng(11)  # a seed whose play covers every case under the 0–70° elevation range
+    rng = np.random.default_rng(12)  # a seed whose play covers every case (0–70°; seed 11 spots no 9 since the jaw fix)
     policy = AimingPolicy()
     seen = set()
     for _ in range(80):

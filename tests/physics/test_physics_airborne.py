@@ -97,9 +97,11 @@ def test_a_hard_elevated_shot_into_a_cushion_leaves_the_table() -> None:
     off = r.events.of_kind(K.BALL_OFF_TABLE)
     assert len(off) == 1 and off[0].ball_a == 0 and off[0].target >= 0
     assert r.state.motion[0] == Motion.OFF_TABLE and not r.unresolved
-    # it leaves when its centre crosses the right cushion's line, x = width
+    # it clears the right cushion (x = width) and leaves the table over the rail's outer edge (or onto the rail:
+    # tests/physics/test_physics_airborne_cushions.py)
     i = [e.kind for e in r.events].index(K.BALL_OFF_TABLE)
-    assert r.events.state_a[i, 0] == pytest.approx(physics.DEFAULT_TABLE.width, abs=1e-9)
+    spec = physics.DEFAULT_TABLE.spec
+    assert r.events.state_a[i, 0] == pytest.approx(spec.width + spec.rail_width, abs=1e-9)
     assert r.events.air_a[i - 0, 0] == 0.0  # logged after it left (vertical state cleared)
 
 

@@ -46,7 +46,7 @@ def test_the_airborne_loop_runs_flat_shots_as_the_flat_loop() -> None:
         air = np.zeros((512, 4))
         count, flags = simulate_air_kernel(
             pos, vel, spin, motion, pocket, physics.api.shot_array(shot), table.segments, table.jaws, table.pockets,
-            table.spec.width, table.spec.length, p, 4000, 120.0, log[:, 0], log[:, 1], log[:, 2], log[:, 3],
+            table.spec.width, table.spec.length, table.rail, p, 4000, 120.0, log[:, 0], log[:, 1], log[:, 2], log[:, 3],
             log[:, 4], log[:, 5:13], log[:, 13:21], air)
         assert count == ref["counts"][k], k
         final = physics.BallState(pos, vel, spin, motion, pocket).packed()

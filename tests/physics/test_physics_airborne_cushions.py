@@ -1,0 +1,376 @@
+"""Airborne balls against the cushions' ends and the pocket jaws: the jaw's rounded top edge, the segment's
+window, the polynomial root search behind them, and sustained contacts of a ball lying on another ball.
+
+The oracle is independent of the kernels: the rubber as a solid (behind each cushion line over its length, up
+to the nose height; each jaw a post of its radius up to the nose height) and the 3-D distance from every
+airborne ball's centre to it, sampled densely along the closed-form flights of the event log. A ball on the
+table is never nearer than R to the rubber; one that clears a cushion is off the table from then on.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+import physics
+from physics import EventKind as K
+from physics import Motion
+from physics.kernels.flight import AIR_CLEAR, AIR_FACE, AIR_NOSE, air_cushion_time, air_jaw_time
+from physics.kernels.roots import first_crossing, first_crossing_poly
+
+P = physics.DEFAULT_PARAMS
+TABLE = physics.DEFAULT_TABLE
+R, G = P.R, P.g
+ZN = P.cushion_height_factor * 2 * R  # the nose height (PhysicsParams.cushion_height)
+RUBBER_DEPTH = 0.05  # [m] how far behind a cushion line the oracle's solid reaches
+
+
+def test_the_nose_height_is_the_kernels() -> None:
+    assert ZN == pytest.approx(physics.api.params_array(P)[physics.params.P_CUSHION_H], rel=1e-15)
+
+
+# ---------------------------------------------------------------------------------------------------- roots
+
+
+@pytest.mark.parametrize("roots", [(0.3,), (0.2, 0.5), (0.1, 0.4, 0.7, 0.9), (0.05, 0.3, 0.3, 0.6, 0.61, 0.8, 1.4, 2.0),
+                                   (-0.5, 0.25, 0.25, 1.5), (0.999999, 1.000001)])
+def test_the_polynomial_search_finds_the_first_downward_crossing(roots: tuple[float, ...]) -> None:
+    """f = Π (t − r) (sign chosen so that f(0) > 0): the first root in (0, 1] where f goes from + to ≤ 0."""
+    c = np.array([1.0])
+    for r in roots:
+        c = np.convolve(c, [-r, 1.0])  # ascending powers
+    if c[0] < 0:
+        c = -c
+    expected = math.inf
+    for r in sorted(x for x in roots if 0 < x <= 1.0):
+        f = lambda t: np.polyval(c[::-1], t)  # noqa: E731
+        if f(r - 1e-7) > 0 and f(r + 1e-7) <= 0:
+            expected = r
+            break
+        if f(r - 1e-7) > 0 and f(r + 1e-7) > 0:  # a double root touching from above counts as a contact
+            expected = r
+            break
+    got = first_crossing_poly(np.ascontiguousarray(c), 1.0, 0.0)
+    assert got == pytest.approx(expected, abs=1e-6) if math.isfinite(expected) else got == math.inf
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(-3.0, 3.0), min_size=5, max_size=5), st.floats(0.01, 5.0))
+def test_the_polynomial_search_agrees_with_the_quartic_one(c: list[float], T: float) -> None:
+    a = first_crossing(c[4], c[3], c[2], c[1], c[0], T, 0.0)
+    b = first_crossing_poly(np.array(c), T, 0.0)
+    assert (a == b == math.inf) or a == pytest.approx(b, abs=1e-9)
+
+
+# ------------------------------------------------------------------------------------------------ the jaw
+
+
+def _jaw_gap(x: float, y: float, zc: float, jx: float, jy: float, rj: float) -> float:
+    """3-D distance from a centre to the jaw post (a cylinder of radius rj up to the nose) minus R."""
+    rho = math.hypot(x - jx, y - jy)
+    w = zc - ZN
+    if rho <= rj:
+        return max(w, 0.0) - R
+    if w <= 0:
+        return rho - rj - R
+    return math.hypot(rho - rj, w) - R
+
+
+def _segment_gap(x: float, y: float, zc: float, seg: np.ndarray) -> float:
+    """3-D distance from a centre to the rubber behind cushion segment ``seg`` (over its length) minus R."""
+    x1, y1, x2, y2, nx, ny = seg
+    ex, ey = x2 - x1, y2 - y1
+    s = ((x - x1) * ex + (y - y1) * ey) / (ex * ex + ey * ey)
+    if not 0.0 <= s <= 1.0:
+        return math.inf  # past its ends the jaws are the rubber
+    d = (x - x1) * nx + (y - y1) * ny
+    if d < -RUBBER_DEPTH:
+        return math.inf
+    w = zc - ZN
+    if d <= 0:
+        return max(w, 0.0) - R
+    if w <= 0:
+        return d - R
+    return math.hypot(d, w) - R
+
+
+def _rubber_gap(x: float, y: float, zc: float) -> float:
+    gaps = [_segment_gap(x, y, zc, seg) for seg in TABLE.segments]
+    gaps += [_jaw_gap(x, y, zc, *jaw) for jaw in TABLE.jaws]
+    return min(gaps)
+
+
+def _sampled_first_contact(x, y, zc, vx, vy, vz, gap, T, n=4000):
+    """First time in [0, T] at which ``gap`` of the flight reaches 0, by dense sampling and bisection (inf if none)."""
+    at = lambda t: gap(x + vx * t, y + vy * t, zc + vz * t - 0.5 * G * t * t)  # noqa: E731
+    ts = np.linspace(0.0, T, n)
+    prev = ts[0]
+    for t in ts[1:]:
+        if at(t) <= 0.0:
+            lo, hi = prev, t
+            for _ in range(80):
+                mid = 0.5 * (lo + hi)
+                lo, hi = (lo, mid) if at(mid) <= 0.0 else (mid, hi)
+            return hi
+        prev = t
+    return math.inf
+
+
+def test_a_ball_dropping_onto_the_jaw_edge_meets_it_at_the_analytic_time() -> None:
+    """A ball at rest in plan at 0.6 R outside the post's circle, falling: it meets the edge when its centre is
+    0.8 R above the nose (0.6² + 0.8² = 1), after t = √(2 (h₀ − 0.8 R) / g)."""
+    jx, jy, rj = TABLE.jaws[5]
+    h0 = ZN + 0.8 * R + 0.02
+    t, what = air_jaw_time(jx + rj + 0.6 * R, jy, h0, 0.0, 0.0, 0.0, G, jx, jy, rj, R, ZN, 1.0)
+    assert what == AIR_NOSE
+    assert t == pytest.approx(math.sqrt(2 * 0.02 / G), rel=1e-12)
+
+
+def test_a_ball_low_enough_meets_the_post_and_one_high_enough_comes_over_it() -> None:
+    jx, jy, rj = TABLE.jaws[5]
+    # horizontal flight at its apex, 1 mm below the nose: the post, at plan distance R + rj
+    t, what = air_jaw_time(jx + 0.3, jy, ZN - 1e-3, -3.0, 0.0, 0.0, G, jx, jy, rj, R, ZN, 1.0)
+    assert what == AIR_FACE and t == pytest.approx((0.3 - rj - R) / 3.0, rel=1e-12)
+    # 2 R above the nose at the apex over the post: its centre comes over the post (off the table)
+    t, what = air_jaw_time(jx + 0.3, jy, ZN + 2 * R + 0.5 * G * 0.1 ** 2, -3.0, 0.0, G * 0.1, G, jx, jy, rj, R, ZN, 1.0)
+    assert what == AIR_CLEAR and t == pytest.approx((0.3 - rj) / 3.0, rel=1e-12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.floats(0.0, 2 * math.pi), st.floats(-0.06, 0.06), st.floats(0.3, 6.0), st.floats(-0.02, 0.09),
+       st.floats(-2.0, 2.0))
+def test_the_jaw_time_is_the_first_sampled_contact_with_the_post_or_its_edge(heading, miss, speed, w0, vz) -> None:
+    """Flights aimed past the jaw at any side offset and height: air_jaw_time gives the first time the ball
+    reaches distance R of the post (its side or its top edge), or its centre's passage over the post."""
+    jx, jy, rj = TABLE.jaws[5]
+    ux, uy = math.cos(heading), math.sin(heading)
+    x0, y0 = jx - 0.15 * ux - miss * uy, jy - 0.15 * uy + miss * ux
+    vx, vy = speed * ux, speed * uy
+    zc = ZN + w0
+    T = 0.3 / speed
+    if _jaw_gap(x0, y0, zc, jx, jy, rj) <= 0.0:
+        return
+    t, what = air_jaw_time(x0, y0, zc, vx, vy, vz, G, jx, jy, rj, R, ZN, T)
+    jaw_gap = lambda x, y, z: _jaw_gap(x, y, z, jx, jy, rj)  # noqa: E731
+    over_gap = lambda x, y, z: math.hypot(x - jx, y - jy) - rj  # noqa: E731
+    expected = min(_sampled_first_contact(x0, y0, zc, vx, vy, vz, jaw_gap, T),
+                   _sampled_first_contact(x0, y0, zc, vx, vy, vz, over_gap, T))
+    # no contact is missed: nothing comes before the kernel's time (sampling can only miss a graze, never invent)
+    if not math.isfinite(t):
+        assert expected == math.inf
+        return
+    assert expected >= t - 1e-9 * (1 + t), (t, expected)
+    # and what it reports is a contact at that time
+    x, y, z = x0 + vx * t, y0 + vy * t, zc + vz * t - 0.5 * G * t * t
+    if what == AIR_CLEAR:
+        assert math.hypot(x - jx, y - jy) == pytest.approx(rj, abs=1e-9) and z - ZN >= R - 1e-9
+    else:
+        assert _jaw_gap(x, y, z, jx, jy, rj) == pytest.approx(0.0, abs=1e-9)
+        assert (what == AIR_FACE) == (z <= ZN)
+    if math.isfinite(expected):
+        assert t == pytest.approx(expected, abs=2e-6 * T + 1e-9)
+
+
+def test_a_cushion_is_met_over_its_length_after_the_ball_passes_its_end() -> None:
+    """A ball that reaches the face distance beyond the segment's end, low, then rises and comes over the
+    segment: its nose contact over the segment is found (the window starts where the projection enters it)."""
+    seg = TABLE.segments[0]  # head rail, y = 0, x from 0.0808 to 1.189, normal +y
+    x1 = seg[0]
+    # start beyond the segment's start (x < x1), 0.9 R from the line, below the nose, rising, moving along +x
+    x0, y0, zc, vx, vy, vz = x1 - 0.02, 0.9 * R, ZN - 0.004, 1.0, -0.05, 1.5
+    t, what = air_cushion_time(x0, y0, zc, vx, vy, vz, G, *seg, R, ZN, 0.5)
+    gap = lambda x, y, z: _segment_gap(x, y, z, seg)  # noqa: E731
+    expected = _sampled_first_contact(x0, y0, zc, vx, vy, vz, gap, 0.5, n=20000)
+    assert what == AIR_NOSE and math.isfinite(expected)
+    assert t == pytest.approx(expected, abs=1e-7)
+
+
+# ----------------------------------------------------------------------------------- shots through the loop
+
+
+def _flights(r: physics.ShotResult):
+    """Every airborne stretch of the log: (ball, t0, t1, x, y, zc, vx, vy, vz) with the state at t0."""
+    ev = r.events
+    assert ev.air is not None
+    last: dict[int, tuple] = {}
+    out = []
+    for k in range(len(ev)):
+        for ball, state, air in ((ev.ball_a[k], ev.state_a[k], ev.air_a[k]), (ev.ball_b[k], ev.state_b[k], ev.air_b[k])):
+            if ball < 0:
+                continue
+            if ball in last:
+                t0, s0, a0 = last.pop(ball)
+                out.append((ball, t0, ev.time[k], s0[0], s0[1], R + a0[0], s0[2], s0[3], a0[1]))
+            if state[7] == Motion.AIRBORNE:
+                last[ball] = (ev.time[k], state.copy(), air.copy())
+    assert not last, "a ball is still in the air at the end of the log"
+    return out
+
+
+def _assert_never_in_the_rubber(r: physics.ShotResult, n: int = 400) -> None:
+    for ball, t0, t1, x, y, zc, vx, vy, vz in _flights(r):
+        for t in np.linspace(0.0, t1 - t0, n):
+            g = _rubber_gap(x + vx * t, y + vy * t, zc + vz * t - 0.5 * G * t * t)
+            assert g >= -1e-7, f"ball {ball} at t = {t0 + t:.6f} is {-g:.2e} m into a cushion"
+
+
+REPRODUCERS = [  # benchmarks/soak.py run_airborne(3000, 0) shots 1189 and 2750: through a jaw's top before the fix
+    ((7.3295931013963, -152.19481968238634, 19.144179461137465, -0.4001129959867478, -0.04438070243296598),
+     {0: (0.3722409366491092, 2.181158979842704), 1: (1.229025758562195, 2.5254298883413853),
+      2: (0.1881834245924212, 2.1257548092756307), 3: (1.2589062981040986, 1.30286997262975),
+      4: (0.02857500000175549, 1.3921356398924556), 5: (0.14482486023926563, 2.0695022160878747),
+      6: (0.30808616413710516, 0.62876848778793), 7: (0.42799853442383196, 2.193697432314689),
+      8: (0.8495593963417746, 1.6259893071658729)}, 5),
+    ((5.5182789076525625, 154.26054902973462, 12.812131081959553, 0.145328371247729, 0.4352913144954218),
+     {0: (0.037423679973408897, 0.020545898491701922), 1: (0.635, 1.905), 2: (0.606424995, 1.9544933604865347),
+      3: (0.663575005, 1.9544933604865347), 4: (0.57784999, 2.0039867209730695), 5: (0.635, 2.0039867209730695),
+      6: (0.69215001, 2.0039867209730695), 7: (0.606424995, 2.053480081459604), 8: (0.663575005, 2.053480081459604),
+      9: (0.635, 2.1029734419461388)}, 0),
+]
+
+
+@pytest.mark.parametrize("shot, balls, jaw", REPRODUCERS)
+def test_the_soak_reproducers_meet_the_jaw_and_stay_out_of_the_rubber(shot, balls, jaw) -> None:
+    """Before the fix the cue ball flew through the jaw's top (the jaw was a post only: a centre above the
+    nose passed over it) and came down inside the cushion; now it meets the jaw's rounded top edge."""
+    r = physics.simulate(physics.place_balls(balls), physics.Shot(*shot))
+    jaw_hits = [e for e in r.events if e.kind == K.BALL_JAW and e.ball_a == 0 and e.target == jaw]
+    assert jaw_hits, "the cue ball does not meet the jaw"
+    _assert_never_in_the_rubber(r)
+    assert not r.unresolved and not r.hit_event_cap
+    physics.validate_state(r.state, TABLE, P)
+
+
+LYING_ON_A_BALL = [  # run_airborne(20000, 2) shots 6296 and 13246: the cue ball lands on another and stays on it
+    ((5.997170805222451, 288.2865746832194, 87.91507696962154, -0.10361744295767956, 0.431091587444841),
+     {0: (1.1950586253525979, 1.21443796512634), 1: (1.0681656724885078, 1.619628370038571),
+      2: (1.1759667940154583, 1.3344036010278646), 3: (1.1194152463284217, 1.3426525402228917)}),
+    ((11.111866189326774, 112.06023220561585, 75.71425291352492, 0.4856802477405326, 0.42225767952948423),
+     {0: (0.04783642915757717, 1.138340224843609), 1: (0.09413973461869905, 1.1048418687409782),
+      2: (0.08771908666618405, 1.1792730496033592), 3: (0.10633901496814475, 2.1925329078562674),
+      4: (0.4905980159520858, 0.9503623533464503), 5: (1.24141001247751, 0.39074314567028534),
+      6: (1.2060672199410074, 2.0600464698054544)}),
+]
+
+
+def _total_energy(r: physics.ShotResult, k: int, last: dict) -> float:
+    ev = r.events
+    for ball, state, air in ((ev.ball_a[k], ev.state_a[k], ev.air_a[k]), (ev.ball_b[k], ev.state_b[k], ev.air_b[k])):
+        if ball >= 0:
+            last[ball] = (state.copy(), air.copy())
+    e = 0.0
+    for state, air in last.values():
+        if state[7] in (Motion.POCKETED, Motion.OFF_TABLE):
+            continue
+        e += 0.5 * P.m * (state[2] ** 2 + state[3] ** 2 + air[1] ** 2) + 0.5 * P.inertia * float(np.sum(state[4:7] ** 2))
+        e += P.m * G * air[0]
+    return e
+
+
+@pytest.mark.parametrize("shot, balls", LYING_ON_A_BALL)
+def test_a_ball_lying_on_another_slides_off_it(shot, balls) -> None:
+    """Gravity drives a ball that lands on another one's shoulder back into it, in a geometric series of
+    bounces (before the fix: the event cap, the cue ball taken off unresolved). The sustained contact is parted
+    at constant speed: the ball hops off, the shot ends at rest with every ball on the table, no energy added."""
+    r = physics.simulate(physics.place_balls(balls), physics.Shot(*shot))
+    assert not r.unresolved and not r.hit_event_cap and not r.hit_time_cap
+    assert r.state.motion[0] == Motion.STATIONARY
+    physics.validate_state(r.state, TABLE, P)
+    _assert_never_in_the_rubber(r, n=20)
+    # the energy at each event (balls that an event does not touch keep their state since their last one:
+    # only a bound, the ones on the cloth lose energy meanwhile), after the stick, never rises
+    last = {i: (np.array([*balls[i], 0, 0, 0, 0, 0, 0], float), np.zeros(2)) for i in balls}
+    energies = [_total_energy(r, k, last) for k in range(len(r.events))][1:]
+    assert np.all(np.diff(energies) <= 1e-9 * energies[0])
+    assert len(r.events) < 2000
+
+
+def _near_jaw_shot(jaw: int, dist: float, along: float, miss: float, theta: float, V0: float, u: float, a: float):
+    """The cue ball ``dist`` from jaw ``jaw`` into the table (``along`` the rail), aimed to pass ``miss`` from
+    the jaw's centre, at elevation theta, the tip at u·sin θ above the centre (u = 1: the cue axis through it)."""
+    jx, jy, rj = TABLE.jaws[jaw]
+    seg = TABLE.segments[jaw // 2]  # jaws come in pairs, one per end of each rail segment
+    nx, ny = seg[4], seg[5]
+    tx, ty = -ny, nx
+    x, y = jx + nx * dist + tx * along, jy + ny * dist + ty * along
+    dx, dy = jx - x, jy - y
+    dd = math.hypot(dx, dy)
+    phi = math.atan2(dy, dx) + math.asin(max(-1.0, min(1.0, miss / dd)))
+    b = u * math.sin(math.radians(theta))
+    scale = min(1.0, 0.89 / max(math.hypot(a, b), 1e-12))  # within the tip's reach (physics.shot.MAX_TIP_OFFSET)
+    return (x, y), physics.Shot(V0=V0, phi=math.degrees(phi), theta=theta, a=a * scale, b=b * scale)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 11), st.floats(0.06, 0.6), st.floats(-0.3, 0.3), st.floats(-0.07, 0.07), st.floats(5.0, 75.0),
+       st.floats(0.5, 9.0), st.floats(0.0, 1.0), st.floats(-0.3, 0.3))
+@example(5, 0.25, 0.0, 0.012, 40.0, 4.0, 0.9, 0.0)
+@example(0, 0.1, 0.05, -0.03, 20.0, 6.0, 0.8, 0.1)
+def test_elevated_shots_at_the_jaws_never_enter_the_rubber(jaw, dist, along, miss, theta, V0, u, a) -> None:
+    """Elevated shots crowded against the segment ends and jaws: no airborne ball ever comes nearer than R to the
+    rubber (3-D), nothing is unresolved, the final layout is legal."""
+    xy, shot = _near_jaw_shot(jaw, dist, along, miss, theta, V0, u, a)
+    state = physics.place_balls({0: xy})
+    try:
+        physics.validate_state(state, TABLE, P)
+    except ValueError:
+        return  # not a legal place for the cue ball (behind a rail or in a pocket)
+    r = physics.simulate(state, shot)
+    assert not r.unresolved and not r.hit_event_cap and not r.hit_time_cap
+    physics.validate_state(r.state, TABLE, P)
+    if r.events.air is not None:
+        _assert_never_in_the_rubber(r, n=200)
+
+
+@pytest.mark.parametrize("x0, V0, theta, b, how", [(0.9, 4.0, 45.0, 0.5, "onto the rail"),
+                                                   (0.9, 4.5, 30.0, 0.5, "onto the rail"),
+                                                   (0.6, 8.0, 45.0, 0.707, "over the edge")])
+def test_a_ball_that_clears_a_cushion_leaves_over_the_rail(x0, V0, theta, b, how) -> None:
+    """A ball whose bottom clears the nose when its centre crosses the cushion line flies on over the rail
+    (TableSpec.rail_width, rail_height) and leaves the table when it comes down onto the rail's top or its
+    centre passes the rail's outer edge: the closed-form flight from its last logged state gives both."""
+    spec = TABLE.spec
+    r = physics.simulate(physics.place_balls({0: (x0, 1.0)}), physics.Shot(V0=V0, phi=0.0, theta=theta, b=b))
+    ev = r.events
+    k = int(np.flatnonzero(ev.kind == K.BALL_OFF_TABLE)[0])
+    assert ev.ball_a[k] == 0 and ev.target[k] == 4  # the right cushion (x = width, y < L/2)
+    j = max(i for i in range(k) if ev.ball_a[i] == 0 or ev.ball_b[i] == 0)  # its last logged state in the air
+    s0, a0 = (ev.state_a[j], ev.air_a[j]) if ev.ball_a[j] == 0 else (ev.state_b[j], ev.air_b[j])
+    assert s0[7] == Motion.AIRBORNE
+    dt = ev.time[k] - ev.time[j]
+    x, h = s0[0] + s0[2] * dt, a0[0] + a0[1] * dt - 0.5 * G * dt * dt
+    assert ev.state_a[k, 0] == pytest.approx(x, abs=1e-9)
+    # it cleared the cushion: at the crossing of the line its bottom was above the nose
+    tx = (spec.width - s0[0]) / s0[2]
+    assert 0.0 <= tx <= dt and a0[0] + a0[1] * tx - 0.5 * G * tx * tx >= ZN - 1e-9
+    if how == "onto the rail":
+        assert spec.width <= x < spec.width + spec.rail_width
+        assert h == pytest.approx(spec.rail_height, abs=1e-9) or (h < spec.rail_height and dt == pytest.approx(tx))
+    else:
+        assert x == pytest.approx(spec.width + spec.rail_width, abs=1e-9) and h >= spec.rail_height - 1e-9
+    assert r.state.motion[0] == Motion.OFF_TABLE and not r.unresolved
+
+
+def test_a_ball_over_the_rail_meets_a_ball_frozen_to_the_cushion() -> None:
+    """soak.run_airborne(100000, 2) shot 9523 with the rail: the cue ball clears the head cushion and, over the
+    rail, comes down on the 3 frozen to that cushion (their spheres overlapped when balls over a rail met
+    nothing). The contact is exact in 3-D; the cue ball leaves the table there, the 3 is driven into the cloth."""
+    balls = {0: (0.3387286347150382, 0.029672920307248767), 1: (1.0166219635847449, 2.4792091345850125),
+             2: (1.1126883501472755, 1.835386702122603), 3: (0.6184881983437844, 0.028575000071613572),
+             4: (1.0718878012398716, 2.4571788420010297), 5: (0.14231968382468035, 0.2621624399688186)}
+    shot = physics.Shot(10.240579091446488, 289.41254417360716, 74.39509135813985, -0.5728490765196493,
+                        -0.10256443294430555)
+    r = physics.simulate(physics.place_balls(balls), shot)
+    ev = r.events
+    k = next(i for i in range(len(ev)) if ev.kind[i] == K.BALL_BALL and {ev.ball_a[i], ev.ball_b[i]} == {0, 3})
+    assert ev.state_a[k, 1] < 0.0  # the cue ball is behind the head cushion's line, over the rail
+    za, zb = R + ev.air_a[k, 0], R + ev.air_b[k, 0]
+    d = np.hypot(*(ev.state_a[k, :2] - ev.state_b[k, :2]))
+    assert math.hypot(d, za - zb) == pytest.approx(2 * R, abs=1e-9)
+    assert ev.kind[k + 2] == K.BALL_OFF_TABLE and ev.ball_a[k + 2] == 0 and ev.time[k + 2] == ev.time[k]
+    assert r.state.motion[0] == Motion.OFF_TABLE and r.state.motion[3] == Motion.STATIONARY
+    _assert_never_in_the_rubber(r)
