@@ -38,7 +38,8 @@ class Args:
             its macro action when played (``agents.macro.MacroPlanner.rerank``; 0: as is); not used in training.
         imitation_matches: > 0 warm-starts the actor by behaviour cloning of Search (``agents.imitation``): its
             decisions in this many races to 3 against GhostBall, played in imitation_jobs processes by Search
-            with the options imitation_search (``key=value,...``), seeded from ``seed``; needs leaves. The
+            with the options imitation_search (``key=value,...``; its jumps are off by default, as no macro
+            action expresses a jump), seeded from ``seed``; needs leaves. The
             dataset is saved as ``imitation.npz`` in the run folder; imitation_data reuses such a file instead.
         dagger_rounds, dagger_matches: DAgger rounds after the first cloning: the cloned policy plays
             dagger_matches races (the next match indices of the same series), Search labels its positions,
@@ -73,7 +74,7 @@ class Args:
     rerank_samples: int = 0
     imitation_matches: int = 0
     imitation_jobs: int = 2
-    imitation_search: str = "candidates=96,top=6,samples=10,refine=2,lookahead=8,hard_below=0"
+    imitation_search: str = "candidates=96,top=6,samples=10,refine=2,lookahead=8,hard_below=0,jumps=false"
     imitation_data: str = ""
     dagger_rounds: int = 0
     dagger_matches: int = 0
