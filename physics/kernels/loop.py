@@ -345,10 +345,10 @@ def _part_pair(a, b, pos, vel, spin, p):
 def _next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket):
     """The earliest cached event, ties in the fixed order of the module notes: (time, kind, ball a, ball b).
 
-    This and ``_resolve`` / ``_safety_net`` are the steps of ``simulate_kernel`` for the airborne loop
-    (air_loop.py); the flat kernel keeps them written out inline, so that flat shots run main's code
-    unchanged (a call boundary cost ~3 % there). test_physics_flat_identity runs the flat reference
-    shots through both loops: they must agree bit for bit.
+    This and ``_safety_net`` are steps of ``simulate_kernel`` shared with the airborne loop (air_loop.py);
+    ``_resolve`` is the airborne loop's, while the flat kernel keeps its body written out inline (calling it
+    measured about 3 % slower on flat shots, in-process ``simulate``). test_physics_flat_identity runs the
+    flat reference shots through both loops: they must agree bit for bit.
     """
     n = t_trans.shape[0]
     te = INF
@@ -540,24 +540,7 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             _refresh_ball(i, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                           t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     while True:
-        # next event
-        te = INF
-        kind = -1
-        a = -1
-        b = -1
-        for i in range(n):
-            if t_trans[i] < te:
-                te, kind, a, b = t_trans[i], 100, i, -1
-        for i in range(n):
-            for j in range(i + 1, n):
-                if t_pair[i, j] < te:
-                    te, kind, a, b = t_pair[i, j], EV_BALL_BALL, i, j
-        for i in range(n):
-            if t_rail[i] < te:
-                te, kind, a, b = t_rail[i], rail_kind[i], i, -1
-        for i in range(n):
-            if t_pocket[i] < te:
-                te, kind, a, b = t_pocket[i], EV_POCKET, i, -1
+        te, kind, a, b = _next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket)
         if te == INF:
             break
         if te > max_time:
@@ -652,27 +635,6 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
         if b >= 0:
             _refresh_ball(b, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                           t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
-    # safety net: a ball off the playing surface is flagged and taken off; one in a capture circle drops
-    for i in range(n):
-        if motion[i] >= POCKETED:
-            continue
-        code, k = ball_region(pos[i, 0], pos[i, 1], width, length, segments, jaws, pockets, p[P_R], CONTACT_BAND)
-        if code == OK:
-            continue
-        vel[i, 0] = vel[i, 1] = 0.0
-        spin[i, 0] = spin[i, 1] = spin[i, 2] = 0.0
-        if code == IN_POCKET:
-            motion[i] = POCKETED
-            pocket[i] = k
-            kind = EV_POCKET
-        else:
-            motion[i] = OFF_TABLE
-            pocket[i] = -1
-            kind = EV_OFF_TABLE
-            flags |= FLAG_UNRESOLVED
-        if count < ev_time.shape[0]:
-            _record(count, t, kind, i, -1, k, pos, vel, spin, motion,
-                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-        count += 1
-    return count, flags
+    return _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
+                       ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
 
