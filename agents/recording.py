@@ -13,7 +13,7 @@ import gzip
 import json
 import math
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -24,6 +24,7 @@ from agents.version import __version__
 from nineball_env import actions
 from nineball_env.game import Game, GameConfig, Outcome
 from nineball_env.noise import NoiseConfig
+from nineball_env.rules import Phase
 from physics import PhysicsParams, SimResult, Table, TableSpec
 
 FORMAT = "nineball-match-record"
@@ -303,7 +304,7 @@ def replay(record: MatchFile) -> Iterator[ReplayedShot]:
     header = record.header
     config, scale, _ = game_config(header)
     game_ss = match_seed(header["seed"], header["index"]).spawn(4)[0]
-    game = Game(config, np.random.default_rng(game_ss), header["first_breaker"])
+    game = Game(config, np.random.default_rng(game_ss), header["first_breaker"], scale=scale)
     shots = iter(record.shots)
     for rack in record.racks:
         where = f"rack {rack.rack}"
@@ -316,18 +317,16 @@ def replay(record: MatchFile) -> Iterator[ReplayedShot]:
             if game.to_move != shot.player:
                 raise ReplayMismatch(f"{where}: the replay does not reproduce the record: player {game.to_move} "
                                      f"is to move, the record says {shot.player}")
-            decision = game.decode(np.asarray(shot.action), scale)
-            if (decision.shot is None) != (shot.cue is None):
+            if (game.rack.phase is Phase.PUSH_OUT_CHOICE) != (shot.cue is None):
                 raise ReplayMismatch(f"{where}: the replay does not reproduce the record: the action decodes "
                                      "to another kind of decision")
-            if shot.cue is not None:
-                try:
-                    decision = replace(decision, shot=physics.Shot(**shot.cue))
-                except ValueError as err:
-                    raise RecordError(f"{record.path}: {where}: bad cue parameters ({err})") from None
+            try:
+                cue = None if shot.cue is None else physics.Shot(**shot.cue)
+            except ValueError as err:
+                raise RecordError(f"{record.path}: {where}: bad cue parameters ({err})") from None
             score = tuple(game.match.racks_won)
             before = game.balls.copy()
-            outcome = game.apply(shot.player, decision)
+            outcome = game.play(shot.player, np.asarray(shot.action), shot=cue)
             if outcome.placement is not None:
                 before.place(0, *outcome.placement)
             final = _final(game, outcome)

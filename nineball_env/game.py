@@ -18,9 +18,7 @@ import numpy as np
 
 import physics
 from nineball_env import actions, placement, rules
-from nineball_env.actions import Decision
-from nineball_env.kernels.codes import DECLARATIONS, MAX_CITED, OBS_SIZE, RACK_W, BallInHandCode, DeclarationCode
-from nineball_env.kernels.codes import PhaseCode
+from nineball_env.kernels.codes import DECLARATIONS, MAX_CITED, OBS_SIZE, RACK_W, BallInHandCode, PhaseCode
 from nineball_env.kernels.codes import RackCol as C
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.round import apply_round, move_cue, prepare_round
@@ -280,14 +278,15 @@ class TableBatch:
     # -- decisions ----------------------------------------------------------------------------------
 
     def play(self, ks: np.ndarray, player: int, acts: np.ndarray,
-             noise_rngs: list[np.random.Generator] | None = None) -> list[Outcome]:
+             noise_rngs: list[np.random.Generator] | None = None, shots: np.ndarray | None = None) -> list[Outcome]:
         """Play ``player``'s checked actions ``acts`` (one row per table of ``ks``, each awaiting ``player``):
         decode, execution noise (drawn from ``noise_rngs[i]``, default each table's generator), ball-in-hand
-        placement, then ``_resolve``. Raises ValueError before anything changes but generator draws (the
-        caller restores those) when ``strict_placement`` is set and a placement is not free."""
+        placement, then ``_resolve``. ``shots`` (rows V0, phi, theta, a, b) replace the decoded strikes and
+        get no noise (a recorded shot is replayed so). Raises ValueError before anything changes but generator
+        draws (the caller restores those) when ``strict_placement`` is set and a placement is not free."""
         n = len(ks)
         errors = self._errors[:n]
-        noisy = not self.noise.silent
+        noisy = not self.noise.silent and shots is None
         if noisy:
             for i, phase in enumerate(self.rack[ks, _PHASE].tolist()):  # each shooting table's draws
                 if phase != _CHOICE:
@@ -299,6 +298,8 @@ class TableBatch:
         free = np.empty(n, dtype=np.bool_)
         prepare_round(self.balls, self.rack, ks, acts, errors, noisy, self._sigma, self.config.params.R, self._scale,
                       LIMITS, self._box, self._pockets, start, rows, declaration, placed, free)
+        if shots is not None:
+            rows[:] = np.where(np.isnan(rows), rows, shots)  # the push-out choice keeps its empty row
         return self._resolve(ks, player, declaration, start, rows, placed, ~free)
 
     def _resolve(self, ks: np.ndarray, player: int, declaration: np.ndarray, start: np.ndarray, rows: np.ndarray,
@@ -409,9 +410,7 @@ class Game:
 
     def __init__(self, config: GameConfig, rng: np.random.Generator, first_breaker: int = 0,
                  noise: NoiseConfig = SILENT, scale: actions.ActionScale = actions.DEFAULT_SCALE) -> None:
-        if not isinstance(rng, np.random.Generator):
-            raise ValueError(f"rng: expected a numpy.random.Generator, got {type(rng).__name__}")
-        self.config = config
+        self.config = config  # a bad rng is refused by the deal (``rules.rack_order``)
         self.tables = TableBatch(config, [rng], noise, scale, breakers=[first_breaker])
 
     @classmethod
@@ -424,25 +423,13 @@ class Game:
     # -- state ------------------------------------------------------------------------------------
 
     @property
-    def rng(self) -> np.random.Generator:
-        return self.tables.rngs[0]
-
-    @property
     def balls(self) -> BallState:
-        """A copy of the balls (assign to change them)."""
+        """A copy of the balls (``restore`` a snapshot to set them)."""
         return BallState.from_packed(self.tables.balls[0])
-
-    @balls.setter
-    def balls(self, balls: BallState) -> None:
-        self.tables.balls[0] = balls.packed()
 
     @property
     def rack(self) -> rules.RackState:
         return rules.RackState.from_packed(self.tables.rack[0])
-
-    @rack.setter
-    def rack(self, rack: rules.RackState) -> None:
-        self.tables.rack[0] = rack.packed()
 
     @property
     def match(self) -> rules.Match:
@@ -468,7 +455,7 @@ class Game:
 
     def snapshot(self) -> GameSnapshot:
         """A copy of the game's state, the generator's included."""
-        return GameSnapshot(self.balls, self.rack, self.match, self.rng.bit_generator.state, self.last)
+        return GameSnapshot(self.balls, self.rack, self.match, self.tables.rngs[0].bit_generator.state, self.last)
 
     def restore(self, snap: GameSnapshot) -> None:
         """Put the game back to ``snap`` (the generator too)."""
@@ -485,55 +472,21 @@ class Game:
 
     # -- decisions --------------------------------------------------------------------------------
 
-    def decode(self, act: np.ndarray, scale: actions.ActionScale | None = None) -> Decision:
-        """What the checked action ``act`` means in the current phase (unused components are ignored)."""
-        rack, cfg = self.rack, self.config
-        return actions.decode(act, ball_in_hand=rack.ball_in_hand, push_out_allowed=rack.phase is rules.Phase.PUSH_OUT_ALLOWED,
-                              choice=rack.phase is rules.Phase.PUSH_OUT_CHOICE, table=cfg.table, params=cfg.params,
-                              scale=scale or self.tables.scale)
-
     def observe(self, player: int) -> np.ndarray:
         """The observation of ``player`` (``nineball_env.observation``)."""
         return self.tables.encode(_ROW0, player)[0]
 
-    def play(self, player: int, act: np.ndarray, rng: np.random.Generator | None = None) -> Outcome:
+    def play(self, player: int, act: np.ndarray, rng: np.random.Generator | None = None,
+             shot: physics.Shot | None = None) -> Outcome:
         """One turn of ``player`` from a checked action: decoded for the phase, execution noise drawn from ``rng``
-        (default: the game's generator), simulated, ruled and applied. Every env and match plays so. Raises
-        ValueError when it is not that player's turn (nothing changed) or a strict placement is illegal (nothing
-        changed but the noise draws)."""
+        (default: the game's generator), simulated, ruled and applied. Every env and match plays so; a replay
+        passes the recorded ``shot``, played as it is instead of the action's. Raises ValueError when it is not
+        that player's turn (nothing changed) or a strict placement is illegal (nothing changed but the noise
+        draws)."""
         self._check_turn(player)
-        return self.tables.play(_ROW0, player, np.asarray(act, dtype=np.float64)[None], None if rng is None else [rng])[0]
-
-    def apply(self, player: int, decision: Decision) -> Outcome:
-        """Play a decoded ``decision`` (its shot played as it is: no noise) for ``player``; ValueError (nothing
-        changed) as ``play``, or when the decision does not fit the phase."""
-        self._check_turn(player)
-        t, rack = self.tables, self.rack
-        start = t.balls[:1].copy()
-        rows = np.full((1, 5), np.nan)
-        placed, blocked = np.zeros(1, dtype=np.bool_), np.zeros(1, dtype=np.bool_)
-        if rack.phase is rules.Phase.PUSH_OUT_CHOICE:
-            code = DeclarationCode.PASS_BACK if decision.pass_back else DeclarationCode.SHOOT
-        elif decision.shot is None:
-            raise ValueError(f"player {player} must shoot in phase {rack.phase}, not choose (R-PUSH-CHOICE)")
-        else:
-            s = decision.shot
-            rows[0] = (s.V0, s.phi, s.theta, s.a, s.b)
-            code = DeclarationCode.PUSH_OUT if (decision.push_out and rack.phase is rules.Phase.PUSH_OUT_ALLOWED) \
-                else DeclarationCode.SHOT
-            if rack.ball_in_hand is not rules.BallInHand.NONE:
-                if decision.placement is None:
-                    raise ValueError("placement: the player has ball in hand and must place the cue ball (R-BIH)")
-                x, y = float(decision.placement[0]), float(decision.placement[1])
-                on = self.on_table()
-                on[0] = False
-                cfg = self.config
-                blocked[0] = not placement.is_free(x, y, start[0, on, 0:2], cfg.table, cfg.params,
-                                                   rack.ball_in_hand is rules.BallInHand.KITCHEN)
-                placed[0] = True
-                move_cue(start, 0, x, y)
-        declaration = np.array([int(code)], dtype=np.int64)
-        return t._resolve(_ROW0, player, declaration, start, rows, placed, blocked)[0]
+        shots = None if shot is None else np.array([[shot.V0, shot.phi, shot.theta, shot.a, shot.b]], dtype=np.float64)
+        return self.tables.play(_ROW0, player, np.asarray(act, dtype=np.float64)[None], None if rng is None else [rng],
+                                shots)[0]
 
     def _check_turn(self, player: int) -> None:
         if self.over:

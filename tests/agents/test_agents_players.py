@@ -50,10 +50,7 @@ def test_agents_act_in_every_phase(make):
         seen.add(str(game.rack.phase))
         action = agent.act(_obs_from_game(game), view)
         assert action.shape == (9,) and np.all(np.abs(action) <= 1.0)
-        decision = actions.decode(actions.check_action(action), ball_in_hand=str(game.rack.ball_in_hand),
-                                  push_out_allowed=game.rack.phase == "push-out-allowed",
-                                  choice=game.rack.phase == "push-out-choice")
-        game.apply(game.to_move, decision)
+        game.play(game.to_move, actions.check_action(action))
     assert "break" in seen
 
 

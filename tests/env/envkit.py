@@ -28,7 +28,7 @@ def position(env, balls: dict[int, tuple[float, float]], *, phase: str = "normal
     on = frozenset(b for b in balls if b != 0)
     rack = rules.RackState(breaker, shooter, on, rules.Phase(phase), rules.BallInHand(bih), counts)
     snap = GameSnapshot(physics.place_balls(balls), rack, match or rules.Match(race_to=1, breaker=breaker),
-                        game.rng.bit_generator.state, None)
+                        game.tables.rngs[0].bit_generator.state, None)
     (env.unwrapped if hasattr(env, "unwrapped") else env).set_state(snap)
 
 

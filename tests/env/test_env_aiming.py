@@ -111,7 +111,7 @@ def test_policy_decisions_on_game_positions_are_legal_and_batch_equals_one_by_on
             seen.append((obs, rack, game.balls.pos[game.on_table()][1 if game.on_table()[0] else 0:]))
             phases.add((str(rack.phase), str(rack.ball_in_hand)))
             act = policy.act(obs) if rng.random() < 0.5 else rng.uniform(-1, 1, 9)  # the policy's own play too
-            game.apply(rack.shooter, game.decode(np.asarray(act, dtype=np.float64)))
+            game.play(rack.shooter, np.asarray(act, dtype=np.float64))
     assert {("break", "kitchen"), ("normal", "anywhere"), ("normal", "none"), ("push-out-allowed", "none")} <= phases
     batch = policy.act_batch(np.stack([obs for obs, _, _ in seen]))
     assert batch.dtype == np.float32 and batch.shape == (len(seen), 9)

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import physics
-from nineball_env import actions
+from nineball_env import actions, rules
 from nineball_env.aiming import direction_deg, ghost_ball, pocket_aims
-from nineball_env.game import Game, GameConfig
+from nineball_env.game import Game, GameConfig, GameSnapshot
 
 
 def _game(seed=0, **kw):
@@ -34,7 +34,7 @@ def test_only_the_player_to_move_may_act_and_nothing_changes():
     g = _game()
     before = g.snapshot()
     with pytest.raises(ValueError, match="player 1 cannot act"):
-        g.apply(1, g.decode(np.zeros(9)))
+        g.play(1, np.zeros(9))
     assert g.balls == before.balls and g.rack == before.rack
 
 
@@ -42,22 +42,22 @@ def test_clone_and_snapshot_replay_the_same_decision():
     g = _game(3)
     twin = g.clone()
     snap = g.snapshot()
-    d = g.decode(np.full(9, 0.4))
-    first = g.apply(0, d)
-    assert twin.apply(0, d).ruling == first.ruling and twin.balls == g.balls
+    act = np.full(9, 0.4)
+    first = g.play(0, act)
+    assert twin.play(0, act).ruling == first.ruling and twin.balls == g.balls
     g.restore(snap)
-    assert g.apply(0, d).ruling == first.ruling
+    assert g.play(0, act).ruling == first.ruling
 
 
 def test_match_racks_again_after_a_rack_ends():
     g = _game(race_to=2)
-    g.rack = g.rack.__class__(0, 0, frozenset({9}), "normal", "anywhere", (0, 0))
-    g.balls = physics.place_balls({9: (0.2, 2.2)})
+    rack = rules.RackState(0, 0, frozenset({9}), "normal", "anywhere", (0, 0))
+    g.restore(GameSnapshot(physics.place_balls({9: (0.2, 2.2)}), rack, g.match, g.tables.rngs[0].bit_generator.state, None))
     # The cue ball in hand straight behind the 9 towards the foot-left corner pocket.
     target = pocket_aims()[4]
     spot = (0.3, 1.9)
     shot = physics.Shot(V0=3.0, phi=direction_deg(spot, ghost_ball(np.array([0.2, 2.2]), target)))
-    out = g.apply(0, actions.Decision(shot=shot, placement=spot))
+    out = g.play(0, actions.shot_to_action(shot, placement=spot), shot=shot)
     assert out.rack_winner == 0 and g.match.racks_won == (1, 0) and not g.over
     assert g.rack.breaker == 1 and g.to_move == 1 and str(g.rack.phase) == "break"  # alternate breaks (R-MATCH)
     assert g.on_table()[1:].all()

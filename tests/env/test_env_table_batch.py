@@ -27,7 +27,7 @@ def _same(game: Game, batch: TableBatch, k: int) -> None:
     assert np.array_equal(batch.balls[k], game.tables.balls[0])
     assert RackState.from_packed(batch.rack[k]) == game.rack
     assert tuple(batch.won[k].tolist()) == game.match.racks_won
-    assert batch.rngs[k].bit_generator.state == game.rng.bit_generator.state
+    assert batch.rngs[k].bit_generator.state == game.tables.rngs[0].bit_generator.state
 
 
 @pytest.mark.parametrize("noise, race_to, break_order, log_capacity, max_events", [

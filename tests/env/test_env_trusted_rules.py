@@ -24,7 +24,7 @@ def test_log_summaries_and_derived_states_match_the_validating_paths() -> None:
         game = Game(GameConfig(), np.random.default_rng(seed), first_breaker=seed % 2)
         while not game.over and shots < 300:
             rack, start = game.rack, game.balls
-            outcome = game.apply(rack.shooter, game.decode(rng.uniform(-1.0, 1.0, actions.N_ACTION)))
+            outcome = game.play(rack.shooter, rng.uniform(-1.0, 1.0, actions.N_ACTION))
             if outcome.shot is not None:  # the shot again, from where it was played, to rest
                 if outcome.placement is not None:
                     start.place(0, *outcome.placement)
