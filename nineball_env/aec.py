@@ -59,10 +59,8 @@ class NineBallAEC(GameEnv, AECEnv):
         self.max_decisions = max_decisions
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        self._action_space = spaces.Box(-1.0, 1.0, (actions.N_ACTION,), np.float32)
-        self._observation_space = observation.observation_space()
-        self.action_spaces = {a: self._action_space for a in AGENTS}
-        self.observation_spaces = {a: self._observation_space for a in AGENTS}
+        self.action_spaces = dict.fromkeys(AGENTS, spaces.Box(-1.0, 1.0, (actions.N_ACTION,), np.float32))
+        self.observation_spaces = dict.fromkeys(AGENTS, observation.observation_space())
         self.np_random, _ = seeding.np_random(None)
 
     def observation_space(self, agent: str) -> spaces.Box:

@@ -220,13 +220,9 @@ class TableBatch:
 
     # -- state --------------------------------------------------------------------------------------
 
-    def over(self, ks: np.ndarray) -> np.ndarray:
-        """Which of tables ``ks`` have their match decided."""
-        return self.done[ks]
-
     def to_move(self, ks: np.ndarray, player: int) -> np.ndarray:
         """Which of tables ``ks`` await a decision of ``player``."""
-        return (self.rack[ks, _SHOOTER] == player) & ~self.over(ks)
+        return (self.rack[ks, _SHOOTER] == player) & ~self.done[ks]
 
     def snapshot(self) -> tuple:
         """Copies of every array and generator state, and the latest decisions (``restore`` puts them back)."""

@@ -33,12 +33,7 @@ def query(opponent: Opponent, obs: np.ndarray, info: dict) -> np.ndarray:
         action, _ = opponent.predict(obs, deterministic=True)
     else:
         action = opponent(obs, info)
-    arr = np.asarray(action, dtype=np.float64).reshape(-1)
-    if arr.shape == (N_ACTION,) and _in_unit_box(arr):  # the usual case (NaN fails it)
-        return arr
-    if arr.shape != (N_ACTION,) or not np.all(np.isfinite(arr)):
-        raise ValueError(f"opponent action: expected {N_ACTION} finite numbers, got {action!r}")
-    return np.clip(arr, -1.0, 1.0)
+    return _checked(np.asarray(action, dtype=np.float64).reshape(-1), (N_ACTION,), "opponent action")
 
 
 def batched(opponent: Opponent) -> bool:
@@ -60,13 +55,16 @@ def query_batch(opponent: Opponent, obs: np.ndarray, infos: list[dict] | None) -
             raise ValueError("infos: this opponent decides row by row and needs one info dict per observation")
         return np.stack([query(opponent, row, info) for row, info in zip(obs, infos)]) if len(obs) else \
             np.zeros((0, N_ACTION))
-    if hasattr(opponent, "act_batch"):
-        actions = opponent.act_batch(obs)
-    else:
-        actions, _ = opponent.predict(obs, deterministic=True)
-    arr = np.asarray(actions, dtype=np.float64)
-    if arr.shape != (len(obs), N_ACTION) or not np.all(np.isfinite(arr)):
-        raise ValueError(f"opponent actions: expected ({len(obs)}, {N_ACTION}) finite numbers, got shape {arr.shape}")
+    actions = opponent.act_batch(obs) if hasattr(opponent, "act_batch") else opponent.predict(obs, deterministic=True)[0]
+    return _checked(np.asarray(actions, dtype=np.float64), (len(obs), N_ACTION), "opponent actions")
+
+
+def _checked(arr: np.ndarray, shape: tuple[int, ...], what: str) -> np.ndarray:
+    """``arr`` clipped to [-1, 1] (itself when inside, the usual case), or ValueError naming ``what``."""
+    if arr.shape == shape and _in_unit_box(arr.ravel()):  # NaN fails it
+        return arr
+    if arr.shape != shape or not np.all(np.isfinite(arr)):
+        raise ValueError(f"{what}: expected {shape} finite numbers, got shape {arr.shape}")
     return np.clip(arr, -1.0, 1.0)
 
 

@@ -79,21 +79,18 @@ class SB3VecEnvAdapter(VecEnv):
     def close(self) -> None:
         self.venv.close()
 
-    def _tables(self, indices) -> list[int]:
-        return list(self._get_indices(indices))
-
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
-        return [getattr(self.base.envs[k], attr_name) for k in self._tables(indices)]
+        return [getattr(self.base.envs[k], attr_name) for k in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
-        for k in self._tables(indices):
+        for k in self._get_indices(indices):
             setattr(self.base.envs[k], attr_name, value)
 
     def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
-        return [getattr(self.base.envs[k], method_name)(*method_args, **method_kwargs) for k in self._tables(indices)]
+        return [getattr(self.base.envs[k], method_name)(*method_args, **method_kwargs) for k in self._get_indices(indices)]
 
     def env_is_wrapped(self, wrapper_class: type, indices=None) -> Sequence[bool]:
-        return [False for _ in self._tables(indices)]
+        return [False for _ in self._get_indices(indices)]
 
     def get_images(self) -> Sequence[np.ndarray | None]:
         return [None for _ in range(self.num_envs)]

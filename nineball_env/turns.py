@@ -64,7 +64,7 @@ def deal(tables: TableBatch, seats: Sequence[Any], ks: Sequence[int], stepping: 
 def _over(tables: TableBatch, ks: Sequence[int]) -> list[int]:
     """The tables of ``ks`` whose match is decided."""
     arr = np.asarray(ks, dtype=np.int64)
-    return arr[tables.over(arr)].tolist() if len(ks) else []
+    return arr[tables.done[arr]].tolist() if len(ks) else []
 
 
 def opponent_turns(tables: TableBatch, seats: Sequence[Any], ks: Sequence[int]) -> dict[int, list[Outcome]]:

@@ -113,7 +113,7 @@ class NineBallVectorEnv(VectorEnv):
         reward = np.zeros(B, dtype=np.float64)
         terminated = np.zeros(B, dtype=bool)
         truncated = np.zeros(B, dtype=bool)
-        over = self.tables.over(self._all)
+        over = self.tables.done
         shaping = self.envs[0].shaping
         for k in stepping.tolist():
             parts = rewards.reward_parts((mine[k], *theirs[k]), LEARNER, shaping)
@@ -125,10 +125,6 @@ class NineBallVectorEnv(VectorEnv):
         self._autoreset = terminated | truncated
         return self.tables.encode(self._all, LEARNER), reward, terminated, truncated, self._batch_infos([infos[k] for k in range(B)],
                                                                                       list(range(B)))
-
-    def close_extras(self, **kwargs: Any) -> None:
-        for env in self.envs:
-            env.close()
 
     # -- internals --------------------------------------------------------------------------------
 
