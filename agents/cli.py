@@ -40,7 +40,7 @@ def _shot_command(args: argparse.Namespace) -> int:
         summary["log"] = [event_row(e) for e in result.events]
     print(json.dumps(summary, indent=2))
     if args.png:
-        from nineball_env.render import Renderer, save_png
+        from nineball_env.render import Renderer
 
         renderer = Renderer(table)
         frame = mark_flights(renderer, renderer.draw(result.state, result), result)
@@ -53,6 +53,26 @@ def _shot_command(args: argparse.Namespace) -> int:
         save_png(frame, args.png)
         print(f"wrote {args.png}", file=sys.stderr)
     return 0
+
+
+def save_png(frame: np.ndarray, path: str) -> None:
+    """Write an (H, W, 3) uint8 frame as a PNG file (stdlib zlib only, no image library needed)."""
+    import struct
+    import zlib
+
+    frame = np.ascontiguousarray(frame, dtype=np.uint8)
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise ValueError(f"frame: expected an (H, W, 3) uint8 array, got shape {frame.shape}")
+    height, width = frame.shape[:2]
+    raw = b"".join(b"\x00" + frame[row].tobytes() for row in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    with open(path, "wb") as fh:
+        fh.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6))
+                 + chunk(b"IEND", b""))
 
 
 def mark_flights(renderer, frame: np.ndarray, result) -> np.ndarray:

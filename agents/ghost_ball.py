@@ -20,10 +20,10 @@ import numpy as np
 import physics
 from agents.base import TableView, ViewAgent
 from agents.shots import (
-    JumpCandidate, PotOption, aim_sigma, corrected_phi, cue_spots, jump_candidates, pot_options, rolling_speed_for,
+    JumpCandidate, PotOption, aim_sigma, corrected_phi, cue_spots, direction_deg, jump_candidates, path_clear,
+    pot_options, rolling_speed_for,
 )
 from nineball_env import actions, placement
-from nineball_env.aiming import direction_deg, path_clear
 from nineball_env.noise import perturb
 from nineball_env.rules import Phase
 from physics import Shot

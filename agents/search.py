@@ -34,10 +34,9 @@ import numpy as np
 import physics
 from agents.base import TableView, ViewAgent
 from agents.shots import (
-    aim_sigma, best_ease, corrected_phi, cue_spots, jump_candidates, pot_options, rolling_speed_for,
+    aim_sigma, best_ease, corrected_phi, cue_spots, direction_deg, jump_candidates, pot_options, rolling_speed_for,
 )
 from nineball_env import actions, placement
-from nineball_env.aiming import direction_deg
 from nineball_env.noise import MIN_SPEED, perturb
 from nineball_env import rules
 from nineball_env.rules import BallInHand, Phase

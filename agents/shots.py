@@ -1,6 +1,6 @@
 """Pot geometry shared by the agents: pocket windows, aim points, pot options and their estimated success.
 
-Builds on ``nineball_env.aiming`` (ghost ball, cut angle, clear paths). The pocket windows below
+Builds on the default opponent's geometry (``nineball_env.kernels.aiming``: ghost ball, clear paths). The pocket windows below
 were measured with the physics: a ball sent at each pocket from 0.5–0.6 m, shifted sideways in
 0.5 mm steps, at approach angles from −60° to 60° (see ``PocketModel``).
 """
@@ -15,13 +15,37 @@ import numpy as np
 from numba import njit
 
 import physics
-from nineball_env.aiming import direction_deg, ghost_ball, path_clear, pocket_aims, unit
+from nineball_env.aiming import pocket_aims
+from nineball_env.kernels import aiming as kernel
 from nineball_env.noise import NoiseConfig
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, PhysicsParams, Shot, Table
 
 CORNERS = (0, 1, 4, 5)
 SIDES = (2, 3)
 NINE = 9
+
+
+def unit(v: np.ndarray) -> np.ndarray:
+    """``v`` scaled to length 1 (the zero vector stays zero)."""
+    return np.array(kernel.unit(float(v[0]), float(v[1])))
+
+
+def direction_deg(start: np.ndarray, end: np.ndarray) -> float:
+    """The aim angle phi [deg, CCW from +x] from ``start`` towards ``end``."""
+    d = np.asarray(end, dtype=float) - np.asarray(start, dtype=float)
+    return math.degrees(math.atan2(d[1], d[0]))
+
+
+def ghost_ball(obj: np.ndarray, target: np.ndarray, R: float = DEFAULT_PARAMS.R) -> np.ndarray:
+    """Where the cue ball's centre must be at contact to send ``obj`` straight towards ``target``."""
+    return np.array(kernel.ghost(float(obj[0]), float(obj[1]), float(target[0]), float(target[1]), float(R))[:2])
+
+
+def path_clear(start: np.ndarray, end: np.ndarray, obstacles: np.ndarray, R: float = DEFAULT_PARAMS.R) -> bool:
+    """A ball rolling from ``start`` to ``end`` passes every obstacle centre (k, 2) without touching it."""
+    obstacles = np.ascontiguousarray(obstacles, dtype=np.float64).reshape(-1, 2)
+    return kernel.path_clear(float(start[0]), float(start[1]), float(end[0]), float(end[1]), obstacles,
+                             len(obstacles), (2.0 * R) ** 2)
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,13 @@
-"""The default opponent: a ghost-ball aiming policy, and the pure geometry helpers it is built from.
+"""The default opponent: a ghost-ball aiming policy (and a uniform random one for baselines).
 
 The policy (``kernels.aiming``) shoots the lowest ball into the pocket with the smallest cut angle
 (clear paths preferred) at a medium speed; with ball in hand it places the cue ball for a straight-in
 shot; it breaks hard from the middle of the head string, never pushes out, and on a choice it shoots.
-The geometry helpers (ghost ball, cut angle, clear path, pocket aims) are the kernel's own, for ``agents/`` to reuse.
+Its geometry (ghost ball, cut angle, clear path) is the kernel's; ``agents.shots`` offers it to the agents.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -18,17 +17,6 @@ from nineball_env.kernels import aiming as kernel
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
 
 
-def unit(v: np.ndarray) -> np.ndarray:
-    """``v`` scaled to length 1 (the zero vector stays zero)."""
-    return np.array(kernel.unit(float(v[0]), float(v[1])))
-
-
-def direction_deg(start: np.ndarray, end: np.ndarray) -> float:
-    """The aim angle phi [deg, CCW from +x] from ``start`` towards ``end``."""
-    d = np.asarray(end, dtype=float) - np.asarray(start, dtype=float)
-    return math.degrees(math.atan2(d[1], d[0]))
-
-
 def pocket_aims(table: Table = DEFAULT_TABLE) -> np.ndarray:
     """(6, 2) points [m] to send an object ball at: the pockets' capture centres (corners) and the
     side pockets' mouth centres on the rail line."""
@@ -36,24 +24,6 @@ def pocket_aims(table: Table = DEFAULT_TABLE) -> np.ndarray:
     aims[2] = (0.0, table.length / 2.0)
     aims[3] = (table.width, table.length / 2.0)
     return aims
-
-
-def ghost_ball(obj: np.ndarray, target: np.ndarray, R: float = DEFAULT_PARAMS.R) -> np.ndarray:
-    """Where the cue ball's centre must be at contact to send ``obj`` straight towards ``target``."""
-    return np.array(kernel.ghost(float(obj[0]), float(obj[1]), float(target[0]), float(target[1]), float(R))[:2])
-
-
-def cut_angle(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, R: float = DEFAULT_PARAMS.R) -> float:
-    """The cut angle [deg] between the cue ball's path to the ghost ball and the object ball's path to ``target``."""
-    gx, gy, ux, uy = kernel.ghost(float(obj[0]), float(obj[1]), float(target[0]), float(target[1]), float(R))
-    return kernel.cut_deg(float(cue[0]), float(cue[1]), gx, gy, ux, uy)
-
-
-def path_clear(start: np.ndarray, end: np.ndarray, obstacles: np.ndarray, R: float = DEFAULT_PARAMS.R) -> bool:
-    """A ball rolling from ``start`` to ``end`` passes every obstacle centre (k, 2) without touching it."""
-    obstacles = np.ascontiguousarray(obstacles, dtype=np.float64).reshape(-1, 2)
-    return kernel.path_clear(float(start[0]), float(start[1]), float(end[0]), float(end[1]), obstacles,
-                             len(obstacles), (2.0 * R) ** 2)
 
 
 class AimingPolicy:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from nineball_env.kernels.placement import free_mask as kernel_free_mask
-from nineball_env.kernels.placement import is_free as kernel_is_free
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
 
 GAP = 1e-6  # [m] clearance an adjusted placement keeps from the ball or pocket that blocked it
@@ -25,27 +24,18 @@ def is_free(x: float, y: float, others: np.ndarray | list, table: Table = DEFAUL
             params: PhysicsParams = DEFAULT_PARAMS, kitchen: bool = False, margin: float = 0.0) -> bool:
     """A cue ball centred at (x, y) is a legal placement among the ball centres ``others`` (k, 2) [m]
     (``kernels.placement.is_free``, the one legality check of the env, its opponent and the vector env)."""
-    balls = _centres(others)
-    return bool(kernel_is_free(float(x), float(y), balls, len(balls), params.R, table.width, table.length,
-                               table.head_string_y, bool(kitchen), _pockets(table), float(margin)))
+    return bool(free_mask(np.array([[x, y]], dtype=np.float64), others, table, params, kitchen, margin)[0])
 
 
-def free_mask(points: np.ndarray, others: np.ndarray, table: Table = DEFAULT_TABLE,
-              params: PhysicsParams = DEFAULT_PARAMS, kitchen: bool = False) -> np.ndarray:
+def free_mask(points: np.ndarray, others: np.ndarray | list, table: Table = DEFAULT_TABLE,
+              params: PhysicsParams = DEFAULT_PARAMS, kitchen: bool = False, margin: float = 0.0) -> np.ndarray:
     """``is_free`` for many candidate centres (n, 2) at once: a boolean mask (n,)."""
-    balls = _centres(others)
+    balls = np.ascontiguousarray(np.asarray(others, dtype=np.float64).reshape(-1, 2))
     out = np.empty(len(points), dtype=np.bool_)
+    pockets = np.ascontiguousarray(table.pockets, dtype=np.float64)
     kernel_free_mask(np.ascontiguousarray(points, dtype=np.float64), balls, len(balls), params.R, table.width,
-                     table.length, table.head_string_y, bool(kitchen), _pockets(table), 0.0, out)
+                     table.length, table.head_string_y, bool(kitchen), pockets, float(margin), out)
     return out
-
-
-def _centres(others: np.ndarray | list) -> np.ndarray:
-    return np.ascontiguousarray(np.asarray(others, dtype=np.float64).reshape(-1, 2))
-
-
-def _pockets(table: Table) -> np.ndarray:
-    return np.ascontiguousarray(table.pockets, dtype=np.float64)
 
 
 def _boundary_points(centres: np.ndarray, radii: np.ndarray, box: tuple[float, float, float, float],

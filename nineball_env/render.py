@@ -206,26 +206,6 @@ class HumanWindow:
         self._pg.quit()
 
 
-def save_png(frame: np.ndarray, path: str) -> None:
-    """Write an (H, W, 3) uint8 frame as a PNG file (stdlib zlib only, no image library needed)."""
-    import struct
-    import zlib
-
-    frame = np.ascontiguousarray(frame, dtype=np.uint8)
-    if frame.ndim != 3 or frame.shape[2] != 3:
-        raise ValueError(f"frame: expected an (H, W, 3) uint8 array, got shape {frame.shape}")
-    height, width = frame.shape[:2]
-    raw = b"".join(b"\x00" + frame[row].tobytes() for row in range(height))
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    with open(path, "wb") as fh:
-        fh.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6))
-                 + chunk(b"IEND", b""))
-
-
 class GameScreen:
     """What an env's ``render()`` does: draw the game (its last shot's paths too) as an RGB frame, and show it
     in a window in ``"human"`` mode. Pickles without its window and renderer, which are rebuilt on demand."""

@@ -87,7 +87,8 @@ class SB3VecEnvAdapter(VecEnv):
             setattr(self.base.envs[k], attr_name, value)
 
     def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
-        return [getattr(self.base.envs[k], method_name)(*method_args, **method_kwargs) for k in self._get_indices(indices)]
+        envs = [self.base.envs[k] for k in self._get_indices(indices)]
+        return [getattr(env, method_name)(*method_args, **method_kwargs) for env in envs]
 
     def env_is_wrapped(self, wrapper_class: type, indices=None) -> Sequence[bool]:
         return [False for _ in self._get_indices(indices)]

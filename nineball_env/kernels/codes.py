@@ -87,6 +87,15 @@ class RuleId(StrEnum):
     GAME_END = "R-GAME-END"
 
 
+#: The rules a shot can break (the foul reasons a ruling reports); R-FOUL-JUMP-SHOT is listed but never arises.
+FOUL_IDS: frozenset[RuleId] = frozenset({
+    RuleId.BREAK_FIRST, RuleId.BREAK_LEGAL, RuleId.BREAK_SCRATCH, RuleId.BREAK_JUMP,
+    RuleId.FOUL_WRONG_BALL, RuleId.FOUL_NO_RAIL, RuleId.FOUL_SCRATCH, RuleId.FOUL_JUMP,
+    RuleId.FOUL_JUMP_SHOT,
+})
+#: The ways a rack ends (R-GAME-END).
+RACK_ENDINGS: frozenset[RuleId] = frozenset({RuleId.WIN_9, RuleId.THREE_FOULS, RuleId.FORFEIT})
+
 def _codes(name: str, words: type[StrEnum]) -> type[IntEnum]:
     """The integer codes of ``words``: each member's position in the definition order, under the same name."""
     return IntEnum(name, [(member.name, i) for i, member in enumerate(words)])  # type: ignore[return-value]

@@ -21,7 +21,7 @@ from nineball_env.rules.events import (
     pocket,
     rail,
 )
-from nineball_env.rules.ids import FOUL_IDS, RACK_ENDINGS, RuleId
+from nineball_env.kernels.codes import FOUL_IDS, RACK_ENDINGS, RuleId
 from nineball_env.rules.match import BreakOrder, Match, next_breaker
 from nineball_env.rules.rack import new_rack, rack_order, spot_nine
 from nineball_env.rules.facts import ShotFacts, ShotSummary, summarize

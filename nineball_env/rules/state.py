@@ -7,11 +7,10 @@ from typing import Iterable
 
 import numpy as np
 
-from nineball_env.kernels.codes import (BALL_IN_HAND, NO_PLAYER, PHASES, RACK_W, RULES, BallInHand, Phase, RackCol,
-                                        RuleId)
+from nineball_env.kernels.codes import (BALL_IN_HAND, NO_PLAYER, PHASES, RACK_ENDINGS, RACK_W, RULES, BallInHand, Phase,
+                                        RackCol, RuleId)
 from nineball_env.rules.events import NINE, OBJECT_BALLS
 from nineball_env.rules.facts import BALL_SETS, bits
-from nineball_env.rules.ids import RACK_ENDINGS
 
 PLAYERS = (0, 1)
 

@@ -10,8 +10,8 @@ from agents.base import TableView
 from agents.leaves import leave_ease, shot_value
 from agents.macro import (LEAVE_FEATURES, LEAVE_GRID, MACRO_DIM, MACRO_OBS_SIZE, N_POTS, MacroActionWrapper,
                           MacroPlanner, macro_obs_size)
+from agents.shots import direction_deg
 from nineball_env import actions, observation
-from nineball_env.aiming import direction_deg
 from nineball_env.noise import make_noise
 from nineball_env.rules import Match, RackState
 from physics import Shot

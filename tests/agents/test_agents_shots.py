@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 
 import physics
-from agents.shots import corrected_phi, cue_spots, pocket_target, pot_options, pot_probability, rolling_speed_for
+from agents.shots import (corrected_phi, cue_spots, direction_deg, ghost_ball, path_clear, pocket_target, pot_options,
+                          pot_probability, rolling_speed_for)
 
 T = physics.DEFAULT_TABLE
+R = physics.DEFAULT_PARAMS.R
 
 
 def test_pocket_targets_mirror_across_the_long_axis():
@@ -89,3 +91,21 @@ def test_compiled_best_ease_equals_the_readable_options():
         lowest = int(np.flatnonzero(on[1:])[0]) + 1
         options = pot_options(pos[0], pos, on, lowest, T, combos=False)
         assert best_ease(pos[0], pos, on, lowest, T) == pytest.approx(options[0].ease if options else 0.0, abs=1e-9)
+
+
+def test_ghost_ball_sits_two_radii_behind_the_object_ball():
+    g = ghost_ball(np.array([0.5, 1.0]), np.array([0.5, 2.0]), R)
+    np.testing.assert_allclose(g, [0.5, 1.0 - 2 * R])
+
+
+def test_path_clear():
+    obstacles = np.array([[0.5, 1.0]])
+    assert not path_clear(np.array([0.5, 0.5]), np.array([0.5, 1.5]), obstacles, R)
+    assert path_clear(np.array([0.5 + 2 * R + 1e-6, 0.5]), np.array([0.5 + 2 * R + 1e-6, 1.5]), obstacles, R)
+    assert path_clear(np.array([0.5, 0.5]), np.array([0.5, 0.95]), obstacles, R) is False  # ends touching it
+    assert path_clear(np.array([0.5, 0.5]), np.array([0.5, 1.5]), np.zeros((0, 2)), R)
+
+
+def test_direction_deg():
+    assert direction_deg((0, 0), (0, 1)) == pytest.approx(90.0)
+    assert direction_deg((0, 0), (-1, 0)) == pytest.approx(180.0)

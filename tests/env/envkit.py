@@ -9,7 +9,8 @@ import numpy as np
 
 import physics
 from nineball_env import actions, rules
-from nineball_env.aiming import direction_deg, ghost_ball, pocket_aims
+from agents.shots import direction_deg, ghost_ball
+from nineball_env.aiming import pocket_aims
 from nineball_env.game import GameSnapshot
 
 TABLE = physics.DEFAULT_TABLE

@@ -1,4 +1,4 @@
-"""The default opponent's geometry helpers and the aiming policy itself."""
+"""The default opponent: its geometry kernel and the aiming policy itself."""
 
 from __future__ import annotations
 
@@ -10,32 +10,20 @@ from envkit import FOOT_LEFT, R, TABLE, Scripted, position
 
 import physics
 from nineball_env import actions
-from nineball_env.aiming import AimingPolicy, RandomPolicy, cut_angle, direction_deg, ghost_ball, path_clear
+from agents.shots import direction_deg
+from nineball_env.aiming import AimingPolicy, RandomPolicy
+from nineball_env.kernels import aiming as kernel
 from nineball_env.env import NineBallEnv
 
 
-def test_ghost_ball_sits_two_radii_behind_the_object_ball():
-    g = ghost_ball(np.array([0.5, 1.0]), np.array([0.5, 2.0]), R)
-    np.testing.assert_allclose(g, [0.5, 1.0 - 2 * R])
+def test_the_kernels_cut_angle():
+    """The policy's cut angle (``kernels.aiming.cut_deg`` from the ghost ball): 0 straight in, 90 at right angles."""
+    def cut(cue, obj, target):
+        gx, gy, ux, uy = kernel.ghost(*obj, *target, R)
+        return kernel.cut_deg(*cue, gx, gy, ux, uy)
 
-
-def test_cut_angle():
-    assert cut_angle(np.array([0.5, 0.5]), np.array([0.5, 1.0]), np.array([0.5, 2.0]), R) == pytest.approx(0.0)
-    cut = cut_angle(np.array([0.0, 1.0 - 2 * R]), np.array([0.5, 1.0]), np.array([0.5, 2.0]), R)
-    assert cut == pytest.approx(90.0, abs=1e-6)
-
-
-def test_path_clear():
-    obstacles = np.array([[0.5, 1.0]])
-    assert not path_clear(np.array([0.5, 0.5]), np.array([0.5, 1.5]), obstacles, R)
-    assert path_clear(np.array([0.5 + 2 * R + 1e-6, 0.5]), np.array([0.5 + 2 * R + 1e-6, 1.5]), obstacles, R)
-    assert path_clear(np.array([0.5, 0.5]), np.array([0.5, 0.95]), obstacles, R) is False  # ends touching it
-    assert path_clear(np.array([0.5, 0.5]), np.array([0.5, 1.5]), np.zeros((0, 2)), R)
-
-
-def test_direction_deg():
-    assert direction_deg((0, 0), (0, 1)) == pytest.approx(90.0)
-    assert direction_deg((0, 0), (-1, 0)) == pytest.approx(180.0)
+    assert cut((0.5, 0.5), (0.5, 1.0), (0.5, 2.0)) == pytest.approx(0.0)
+    assert cut((0.0, 1.0 - 2 * R), (0.5, 1.0), (0.5, 2.0)) == pytest.approx(90.0, abs=1e-6)
 
 
 def _play(env, action):

@@ -7,7 +7,8 @@ import pytest
 
 import physics
 from nineball_env import actions, rules
-from nineball_env.aiming import direction_deg, ghost_ball, pocket_aims
+from agents.shots import direction_deg, ghost_ball
+from nineball_env.aiming import pocket_aims
 from nineball_env.game import Game, GameConfig, GameSnapshot
 
 

@@ -7,7 +7,8 @@ import pytest
 from envkit import FOOT_LEFT, MISS, R, TABLE, W, Scripted, act, on_line, pot_action, position
 
 from nineball_env import actions, observation
-from nineball_env.aiming import AimingPolicy, direction_deg, pocket_aims
+from agents.shots import direction_deg
+from nineball_env.aiming import AimingPolicy, pocket_aims
 from nineball_env.env import NineBallEnv
 
 OBJ = {1: (0.3, 1.6), 9: (0.9, 2.0)}  # a quiet layout: the 1 and the 9
