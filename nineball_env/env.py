@@ -15,7 +15,7 @@ from nineball_env.game import Game, GameConfig, GameSnapshot, TableBatch
 from nineball_env.turns import LEARNER
 from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
-from physics import PhysicsParams, Table
+from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
 
 class GameEnv:
     """What NineBall-v0 and the AEC env share: a game configured from their keyword arguments, dealt on
@@ -29,8 +29,11 @@ class GameEnv:
         check_render_mode(render_mode)
         if first_breaker not in (*self.PLAYERS, "random"):
             raise ValueError(f"first_breaker: expected one of {(*self.PLAYERS, 'random')}, got {first_breaker!r}")
+        if match_race is not None and (isinstance(match_race, bool) or not isinstance(match_race, int) or match_race < 1):
+            raise ValueError(f"match_race: expected None (one rack) or a whole number >= 1, got {match_race!r}")
         self.first_breaker = first_breaker
-        self.config = GameConfig.for_env(match_race, break_order, strict_placement, table, params)
+        self.config = GameConfig(table=table or DEFAULT_TABLE, params=params or DEFAULT_PARAMS, race_to=match_race or 1,
+                                 break_order=break_order, strict_placement=bool(strict_placement))
         self.noise = make_noise(noise)
         self.scale = action_scale or actions.DEFAULT_SCALE
         self.render_mode = render_mode

@@ -55,15 +55,6 @@ class GameConfig:
             raise ValueError(f"params: expected a physics.PhysicsParams, got {type(self.params).__name__}")
         rules.Match(self.race_to, self.break_order)  # ValueError for a bad race_to or break_order (R-MATCH)
 
-    @classmethod
-    def for_env(cls, match_race: int | None, break_order: str, strict_placement: bool, table: Table | None,
-                params: PhysicsParams | None) -> GameConfig:
-        """The configuration from an env's arguments (``match_race`` None: one rack; None table/params: defaults)."""
-        if match_race is not None and (isinstance(match_race, bool) or not isinstance(match_race, int) or match_race < 1):
-            raise ValueError(f"match_race: expected None (one rack) or a whole number >= 1, got {match_race!r}")
-        return cls(table=table or DEFAULT_TABLE, params=params or DEFAULT_PARAMS, race_to=match_race or 1,
-                   break_order=break_order, strict_placement=bool(strict_placement))
-
 
 class Outcome(NamedTuple):
     """What one decision did: the rules' ruling in parts, and how the decision was played.

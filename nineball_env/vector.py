@@ -59,8 +59,6 @@ class NineBallVectorEnv(VectorEnv):
                                      else max_episode_steps)
         if self.max_episode_steps < 1:
             raise ValueError(f"max_episode_steps: expected >= 1, got {max_episode_steps!r}")
-        self.threads = threads
-        self.log_capacity = int(log_capacity)
         opp = env_kwargs.pop("opponent", None)
         per_table = opp is not None and callable(getattr(opp, "seed", None))
         self.envs: list[NineBallEnv] = [
@@ -79,7 +77,7 @@ class NineBallVectorEnv(VectorEnv):
         self._started = False
         env0 = self.envs[0]
         self.tables = TableBatch(self.config, [env.np_random for env in self.envs], env0.noise, env0.scale,
-                                 self.log_capacity, threads)
+                                 int(log_capacity), threads)
         self._all = np.arange(self.num_envs)
 
     # -- Gymnasium API ----------------------------------------------------------------------------

@@ -158,7 +158,7 @@ def decide_log(state: RackState, rows: np.ndarray, declaration: Declaration | st
 
 def _rule(state: RackState, declaration: Declaration, rows: np.ndarray) -> Ruling:
     """The kernel's ruling (``kernels.ruling.rule_log``) on an allowed ``declaration`` from ``state`` with log ``rows``."""
-    after, fouls, cited, spotted, pocketed, off = rule_log(rows, state.packed(), _DECLARATION_CODE[declaration],
+    after, fouls, cited, spotted, pocketed, off = rule_log(rows, state.packed(), int(DeclarationCode[declaration.name]),
                                                            SIMULTANEOUS_S)
     return Ruling(state, declaration, foul_rules(int(fouls)), cited_rules(tuple(cited.tolist())), tuple(pocketed.tolist()),
                   tuple(off.tolist()), bool(spotted), state.unpack(after))
@@ -176,9 +176,6 @@ def _as_declaration(declaration: Declaration | str) -> Declaration:
     except ValueError:
         raise IllegalAction(f"declaration: expected one of {[d.value for d in Declaration]}, "
                             f"got {declaration!r} (R-PUSH-DECLARE)") from None
-
-
-_DECLARATION_CODE = {d: int(DeclarationCode[d.name]) for d in Declaration}
 
 
 @functools.cache

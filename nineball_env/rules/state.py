@@ -7,8 +7,8 @@ from typing import Iterable
 
 import numpy as np
 
-from nineball_env.kernels.codes import (BALL_IN_HAND, NO_PLAYER, PHASES, RACK_ENDINGS, RACK_W, RULES, BallInHand, Phase,
-                                        RackCol, RuleId)
+from nineball_env.kernels.codes import (BALL_IN_HAND, NO_PLAYER, PHASES, RACK_ENDINGS, RULES, BallInHand,
+                                        BallInHandCode, Phase, PhaseCode, RackCol, RuleCode, RuleId)
 from nineball_env.rules.events import NINE, OBJECT_BALLS
 from nineball_env.rules.facts import BALL_SETS, bits
 
@@ -97,10 +97,10 @@ class RackState:
         (packed once per state: the state is frozen)."""
         row = self.__dict__.get(_ROW)
         if row is None:
-            row = np.array((NO_PLAYER if self.shooter is None else self.shooter, _PHASE_CODE[self.phase],
-                            _BALL_IN_HAND_CODE[self.ball_in_hand], bits(self.on_table), self.foul_counts[0],
+            row = np.array((NO_PLAYER if self.shooter is None else self.shooter, PhaseCode[self.phase.name],
+                            BallInHandCode[self.ball_in_hand.name], bits(self.on_table), self.foul_counts[0],
                             self.foul_counts[1], self.breaker, NO_PLAYER if self.winner is None else self.winner,
-                            -1 if self.ended_by is None else _RULE_CODE[self.ended_by]), dtype=np.int64)
+                            -1 if self.ended_by is None else RuleCode[self.ended_by.name]), dtype=np.int64)
             row.flags.writeable = False
             self.__dict__[_ROW] = row  # a cache beside the fields: not compared, hashed or shown
         return row
@@ -140,9 +140,6 @@ class RackState:
 
 
 _ROW = "_packed_row"
-_PHASE_CODE = {p: i for i, p in enumerate(PHASES)}
-_BALL_IN_HAND_CODE = {b: i for i, b in enumerate(BALL_IN_HAND)}
-_RULE_CODE = {r: i for i, r in enumerate(RULES)}
 
 
 def _fields(row: np.ndarray) -> dict[str, object]:
