@@ -42,11 +42,8 @@ PHYSICS_KIND_CODES: Mapping[int, ShotEventKind | None] = {
 def _whole(value: Any, what: str) -> int:
     """``value`` as an int when it is a whole number (an int, a numpy integer or an integral finite float),
     else InvalidEventLog naming ``what``: 2.5, inf, NaN, True and "2" are not event codes."""
-    if isinstance(value, bool) or isinstance(value, np.bool_):
-        raise InvalidEventLog(f"{what}: expected a whole number, got {value!r}")
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
+    if not isinstance(value, (bool, np.bool_)) and (isinstance(value, (int, np.integer)) or (
+            isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer())):
         return int(value)
     raise InvalidEventLog(f"{what}: expected a whole number, got {value!r}")
 
@@ -73,12 +70,10 @@ class ShotEvent:
     target: int = -1
 
     def __post_init__(self) -> None:
-        if isinstance(self.time, (bool, str, bytes)):
-            raise InvalidEventLog(f"time: expected a finite time >= 0 s, got {self.time!r}")
-        try:
-            time = float(self.time)
+        try:  # text and bools are not times; NaN fails the test below
+            time = math.nan if isinstance(self.time, (bool, str, bytes)) else float(self.time)
         except (TypeError, ValueError):
-            raise InvalidEventLog(f"time: expected a finite time >= 0 s, got {self.time!r}") from None
+            time = math.nan
         if not (math.isfinite(time) and time >= 0.0):
             raise InvalidEventLog(f"time: expected a finite time >= 0 s, got {self.time!r}")
         code = _whole(self.kind, "kind")
@@ -148,17 +143,12 @@ def from_rows(rows: Iterable[Any]) -> tuple[ShotEvent, ...]:
             raise InvalidEventLog(f"row {i}: expected (time, kind, ball_a, ball_b, target), got {row!r}") from None
         try:
             code = _whole(code, "kind")
-        except InvalidEventLog as err:
-            raise InvalidEventLog(f"row {i}: {err}") from None
-        if code not in PHYSICS_KIND_CODES:
-            raise InvalidEventLog(f"row {i}: unknown event kind code {code}")
-        kind = PHYSICS_KIND_CODES[code]
-        if kind is None:
-            continue
-        try:
+            if code not in PHYSICS_KIND_CODES:
+                raise InvalidEventLog(f"unknown event kind code {code}")
+            kind = PHYSICS_KIND_CODES[code]
             if kind is ShotEventKind.BALL_BALL:
                 events.append(ShotEvent(time, kind, ball_a, ball_b, -1))
-            else:
+            elif kind is not None:  # None: a kind the rules ignore
                 events.append(ShotEvent(time, kind, ball_a, -1, target))
         except InvalidEventLog as err:
             raise InvalidEventLog(f"row {i}: {err}") from None
