@@ -192,7 +192,7 @@ class TableBatch:
                  scale: actions.ActionScale = actions.DEFAULT_SCALE, log_capacity: int = 256,
                  threads: int | None = None, breakers: list[int] | None = None) -> None:
         n = len(rngs)
-        self.config, self.rngs, self.noise, self.scale = config, rngs, noise, scale
+        self.config, self.rngs, self.noise = config, rngs, noise
         self.log_capacity, self.threads = log_capacity, threads
         t, p = config.table, config.params
         self.balls = np.zeros((n, 10, 9))

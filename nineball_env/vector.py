@@ -111,18 +111,17 @@ class NineBallVectorEnv(VectorEnv):
         reward = np.zeros(B, dtype=np.float64)
         terminated = np.zeros(B, dtype=bool)
         truncated = np.zeros(B, dtype=bool)
-        over = self.tables.done
         shaping = self.envs[0].shaping
         for k in stepping.tolist():
             parts = rewards.reward_parts((mine[k], *theirs[k]), LEARNER, shaping)
             reward[k] = float(sum(parts.values()))
-            terminated[k] = over[k]
+            terminated[k] = self.tables.done[k]
             self._elapsed[k] += 1
             truncated[k] = self._elapsed[k] >= self.max_episode_steps
             infos[k] = turns.info(self.tables, k, mine[k], theirs[k], parts, 0)
         self._autoreset = terminated | truncated
-        return self.tables.encode(self._all, LEARNER), reward, terminated, truncated, self._batch_infos([infos[k] for k in range(B)],
-                                                                                      list(range(B)))
+        obs = self.tables.encode(self._all, LEARNER)
+        return obs, reward, terminated, truncated, self._batch_infos([infos[k] for k in range(B)], list(range(B)))
 
     # -- internals --------------------------------------------------------------------------------
 
