@@ -276,15 +276,15 @@ def cue_spots(pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAU
     Spots lie at ``distances`` [m] from the ball, on the line from the pocket turned by ``turns``
     [deg] (a slight angle leaves room for position play); spots that touch a ball or a pocket are skipped.
     """
-    from nineball_env import placement
+    from nineball_env.kernels.placement import free_mask
 
     on = np.asarray(on, dtype=bool).copy()
     on[0] = False
-    others = pos[on]
+    others = np.ascontiguousarray(pos[on], dtype=np.float64).reshape(-1, 2)
     obj = pos[lowest]
     cue_on = on.copy()
     cue_on[0] = True
-    out = []
+    spots, pockets = [], []
     for k in range(6):
         found = pocket_target(obj, k, table)
         if found is None:
@@ -293,13 +293,25 @@ def cue_spots(pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAU
         for dist in distances:
             for turn in turns:
                 c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
-                spot = obj + dist * np.array([c * back[0] - s * back[1], s * back[0] + c * back[1]])
-                if not placement.is_free(spot[0], spot[1], others, table, params, margin=1e-4):
-                    continue
-                options = [o for o in pot_options(spot, pos, cue_on, lowest, table, params, sigma_phi, combos=False)
-                           if o.pocket == k]
-                if options:
-                    out.append(((float(spot[0]), float(spot[1])), options[0]))
+                spots.append(obj + dist * np.array([c * back[0] - s * back[1], s * back[0] + c * back[1]]))
+                pockets.append(k)
+    if not spots:
+        return []
+    points = np.ascontiguousarray(spots, dtype=np.float64)
+    free = np.empty(len(points), dtype=np.bool_)
+    free_mask(points, others, len(others), params.R, table.width, table.length, table.head_string_y, False,
+              np.ascontiguousarray(table.pockets, dtype=np.float64), 1e-4, free)
+    idx = np.flatnonzero(free)
+    if not idx.size:
+        return []
+    rows, n = pot_rows(points[idx], np.broadcast_to(pos, (idx.size, *pos.shape)),
+                       np.broadcast_to(cue_on, (idx.size, *cue_on.shape)), np.full(idx.size, lowest), table, params,
+                       sigma_phi, combos=False)
+    out = []
+    for r, i in enumerate(idx.tolist()):
+        hit = np.flatnonzero(rows[r, :n[r], K.O_POCKET] == pockets[i])
+        if hit.size:
+            out.append(((float(points[i, 0]), float(points[i, 1])), PotOption.from_row(rows[r, hit[0]])))
     out.sort(key=lambda item: -item[1].ease)
     return out
 
