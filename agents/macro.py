@@ -64,6 +64,7 @@ PLACEMENT_SPOTS = 4
 #: Safety candidates (Search's hits and kicks) valued without noise, and the best few of them sampled under noise
 #: (SAFETY_SAMPLES each, seeded by the observation), by ``MacroStyle(safety="search")``.
 SAFETY_BUDGET, SAFETY_FINALISTS, SAFETY_SAMPLES = 24, 3, 4
+_PHASE = observation.LAYOUT["phase"]
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,7 @@ class MacroPlanner:
         for k in new:
             key = keys[k]
             view = None
-            if observation.decode(obs[k], self.table.width, self.table.length)["phase"] != "rack-over":
+            if obs[k, _PHASE].any():  # all phase flags 0: the rack is over
                 view = TableView.from_observation(obs[k], self.table, self.params, self.noise, self.scale)
             s = _Slots(view, None, [None] * N_POTS, zlib.crc32(key))
             if s.deciding and view is not None and view.cue_in_hand:

@@ -135,7 +135,9 @@ class PotOption:
     @classmethod
     def from_row(cls, row: np.ndarray) -> "PotOption":
         """The option of one kernel row (``macro_kernels.O_*`` columns)."""
-        return cls(int(row[K.O_TARGET]), int(row[K.O_BALL]), int(row[K.O_POCKET]), *(float(v) for v in row[3:]))
+        v = row.tolist()
+        return cls(int(v[K.O_TARGET]), int(v[K.O_BALL]), int(v[K.O_POCKET]), v[K.O_PHI], v[K.O_CUT], v[K.O_D_CUE],
+                   v[K.O_D_OBJ], v[K.O_EASE], v[K.O_DIRECTION])
 
 
 def _clear(a: np.ndarray, b: np.ndarray, pos: np.ndarray, balls: list[int], R: float) -> bool:
@@ -284,20 +286,20 @@ def cue_spots(pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAU
     obj = pos[lowest]
     cue_on = on.copy()
     cue_on[0] = True
-    spots, pockets = [], []
+    turn_cs = np.array([(math.cos(math.radians(t)), math.sin(math.radians(t))) for t in turns]).reshape(-1, 2)
+    dist = np.repeat(np.asarray(distances, dtype=float), len(turns))[:, None]
+    c, s = np.tile(turn_cs[:, 0], len(distances)), np.tile(turn_cs[:, 1], len(distances))
+    blocks, pockets = [], []
     for k in range(6):
         found = pocket_target(obj, k, table)
         if found is None:
             continue
         back = unit(obj - found[0])
-        for dist in distances:
-            for turn in turns:
-                c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
-                spots.append(obj + dist * np.array([c * back[0] - s * back[1], s * back[0] + c * back[1]]))
-                pockets.append(k)
-    if not spots:
+        blocks.append(obj + dist * np.column_stack([c * back[0] - s * back[1], s * back[0] + c * back[1]]))
+        pockets += [k] * len(c)
+    if not blocks:
         return []
-    points = np.ascontiguousarray(spots, dtype=np.float64)
+    points = np.ascontiguousarray(np.concatenate(blocks), dtype=np.float64)
     free = np.empty(len(points), dtype=np.bool_)
     free_mask(points, others, len(others), params.R, table.width, table.length, table.head_string_y, False,
               np.ascontiguousarray(table.pockets, dtype=np.float64), 1e-4, free)
@@ -307,11 +309,9 @@ def cue_spots(pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAU
     rows, n = pot_rows(points[idx], np.broadcast_to(pos, (idx.size, *pos.shape)),
                        np.broadcast_to(cue_on, (idx.size, *cue_on.shape)), np.full(idx.size, lowest), table, params,
                        sigma_phi, combos=False)
-    out = []
-    for r, i in enumerate(idx.tolist()):
-        hit = np.flatnonzero(rows[r, :n[r], K.O_POCKET] == pockets[i])
-        if hit.size:
-            out.append(((float(points[i, 0]), float(points[i, 1])), PotOption.from_row(rows[r, hit[0]])))
+    hit = (rows[:, :, K.O_POCKET] == np.asarray(pockets)[idx, None]) & (np.arange(K.MAX_OPTIONS) < n[:, None])
+    out = [((float(points[i, 0]), float(points[i, 1])), PotOption.from_row(rows[r, int(np.argmax(hit[r]))]))
+           for r, i in enumerate(idx.tolist()) if hit[r].any()]
     out.sort(key=lambda item: -item[1].ease)
     return out
 
