@@ -217,7 +217,8 @@ class MacroPlanner:
         rows, n = pot_rows(np.array(cues), np.stack([v.balls.pos for v in views]), np.stack([v.on for v in views]),
                            np.array([v.rack.lowest for v in views]), self.table, self.params,
                            np.array([aim_sigma(v.noise) for v in views]))
-        return [[PotOption.from_row(rows[k, i]) if i < n[k] else None for i in range(N_POTS)] for k in range(len(views))]
+        return [[PotOption.from_row(rows[k, i]) if i < n[k] else None for i in range(N_POTS)]
+                for k in range(len(views))]
 
     def _best_spot(self, view: TableView, seed: int) -> tuple[np.ndarray, list[PotOption | None], np.ndarray]:
         """Ball in hand, ``placement="leave"``: GhostBall's spot and Search's (``PLACEMENT_SPOTS``), the one whose
@@ -412,7 +413,8 @@ class MacroPlanner:
         rng = np.random.default_rng(s.seed + 7)
         noise = rng.standard_normal((samples, 5))  # common random numbers: every candidate meets the same errors
         decoded = self._decode_batch([s] * len(candidates), candidates)
-        noisy = [perturb(shot, view.noise, _Fixed(noise[k]), view.params) for _, shot in decoded for k in range(samples)]
+        noisy = [perturb(shot, view.noise, _Fixed(noise[k]), view.params)
+                 for _, shot in decoded for k in range(samples)]
         values = self._values([s] * len(noisy), noisy).reshape(len(candidates), samples)
         best, best_value = u, -1.0
         for c, row in zip(candidates, values):

@@ -256,8 +256,8 @@ def corrected_phi_batch(template, cue, obj, target, direction, shots, iterations
 @njit(cache=True)
 def shot_values_batch(states, racks, which, shots, aims, axes, m, sigma_phi, segments, jaws, pockets, p, width,
                       length, rail, tol, max_events, max_time, simultaneous, out):
-    """Noise-free values in [0, 1] (``agents.leaves``) of shots (V0, phi°, theta°, a, b) ``shots[i]`` from packed state
-    ``states[which[i]]`` (n, 9), ruled by the rules kernel as an ordinary shot from rack row ``racks[which[i]]``:
+    """Noise-free values in [0, 1] (``agents.leaves``) of shots (V0, phi°, theta°, a, b) ``shots[i]`` from packed
+    state ``states[which[i]]`` (n, 9), ruled by the rules kernel as an ordinary shot from rack row ``racks[which[i]]``:
     0 for a foul or a layout the physics rejects, 1 when the 9 drops legally, else 0.5 ± 0.5·(the leave's ease) as
     the turn stays or passes. ``sigma_phi[which[i]]`` [deg] is the aim noise of the ease."""
     state = np.empty_like(states[0])
