@@ -18,7 +18,7 @@ import numpy as np
 
 from agents import macro_kernels as K
 from agents.base import TableView
-from agents.shots import _AXES, _aims, _model_array, DEFAULT_POCKETS, aim_sigma
+from agents.shots import aim_sigma, check_shot_rows, pocket_geometry
 from nineball_env import rules
 from nineball_env.rules import BallInHand, Phase
 from nineball_env.rules.facts import SIMULTANEOUS_S
@@ -44,7 +44,7 @@ def shot_values(views: Sequence[TableView], states: Sequence[BallState], which: 
         raise ValueError(f"views, states: expected as many views as states (at least one), got {len(views)} and "
                          f"{len(states)}")
     which = np.ascontiguousarray(which, dtype=np.int64).reshape(-1)
-    shots = np.ascontiguousarray(shots, dtype=np.float64).reshape(-1, 5)
+    shots = check_shot_rows(shots)
     if which.shape[0] != shots.shape[0]:
         raise ValueError(f"which: expected one state index per shot ({shots.shape[0]}), got {which.shape[0]}")
     if which.size and not (0 <= which.min() and which.max() < len(views)):
@@ -52,13 +52,11 @@ def shot_values(views: Sequence[TableView], states: Sequence[BallState], which: 
     table, params = views[0].table, views[0].params
     if any(v.table is not table and v.table != table or v.params != params for v in views):
         raise ValueError("views: expected one table and one set of physics parameters for the whole batch")
-    for k in range(shots.shape[0]):
-        Shot(*shots[k])  # ValueError naming the bad field
     packed = np.ascontiguousarray(np.stack([s.packed() for s in states]))
     racks = np.ascontiguousarray(np.stack([shot_rack(v) for v in views]))
     sigma = np.array([aim_sigma(v.noise) for v in views])
     out = np.empty(shots.shape[0])
-    K.shot_values_batch(packed, racks, which, shots, _aims(table), _AXES, _model_array(DEFAULT_POCKETS), sigma,
+    K.shot_values_batch(packed, racks, which, shots, *pocket_geometry(table), sigma,
                         table.segments, table.jaws, table.pockets, params_array(params), float(table.spec.width),
                         float(table.spec.length), table.rail, OVERLAP_TOL, MAX_EVENTS, MAX_TIME, SIMULTANEOUS_S, out)
     return out
@@ -73,7 +71,7 @@ def leave_ease(view: TableView, final: BallState) -> float:
     """Chance of potting the next shot from the resting balls ``final`` (1 once the cue ball or every object
     ball is off the table: the next player shoots with ball in hand or the rack is over)."""
     table = view.table
-    return float(K.leave_ease(np.ascontiguousarray(final.packed()), _aims(table), _AXES, _model_array(DEFAULT_POCKETS),
+    return float(K.leave_ease(np.ascontiguousarray(final.packed()), *pocket_geometry(table),
                               float(table.width), float(table.length), float(view.params.R), aim_sigma(view.noise)))
 
 

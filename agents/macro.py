@@ -14,6 +14,10 @@ the safety — one look ahead at where each candidate leaves the cue ball, which
 ``MacroPlanner.rerank`` lets a player check the policy's choice against those candidates under the game's
 noise before playing it (the shipped agent ``learned`` does, with 6 samples).
 
+The pot options, throw-corrected aims and shot values come from the compiled ``agents.macro_kernels``, for one
+table (``features``, ``action``) or for every table of a vector env in one call each (``features_batch``,
+``actions_batch``, which ``agents.macro_vector`` uses): one implementation for both paths.
+
 ========  ======================================================================================
 index     macro action component (each in [-1, 1])
 ========  ======================================================================================
@@ -269,8 +273,16 @@ class MacroPlanner:
         """The noise-free value (``agents.leaves.shot_values``) of ``shots[i]`` from ``slots[i]``, in one call."""
         if not slots:
             return np.zeros(0)
-        return shot_values([s.view for s in slots], [s.state() for s in slots],  # type: ignore[misc]
-                           np.arange(len(slots)), np.array([shot_row(sh) for sh in shots]))
+        unique: list[_Slots] = []  # each position packed once, however many of the shots start from it
+        index: dict[int, int] = {}
+        which = []
+        for s in slots:
+            if id(s) not in index:
+                index[id(s)] = len(unique)
+                unique.append(s)
+            which.append(index[id(s)])
+        return shot_values([s.view for s in unique], [s.state() for s in unique],  # type: ignore[misc]
+                           np.array(which), np.array([shot_row(sh) for sh in shots]))
 
     def leave_values(self, view: TableView | None, spot: np.ndarray | None, pots: list[PotOption | None],
                      safety: bool = True) -> np.ndarray:

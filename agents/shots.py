@@ -83,6 +83,12 @@ def _model_array(model: PocketModel) -> np.ndarray:
     return arr
 
 
+def pocket_geometry(table: Table = DEFAULT_TABLE, model: PocketModel = DEFAULT_POCKETS
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the kernels read of the pockets: the aim points (6, 2), the axes (6, 2) and the model's numbers."""
+    return _aims(table), _AXES, _model_array(model)
+
+
 def pocket_target(obj: np.ndarray, k: int, table: Table = DEFAULT_TABLE,
                   model: PocketModel = DEFAULT_POCKETS) -> tuple[np.ndarray, float] | None:
     """The point to send a ball at ``obj`` towards to drop it in pocket ``k``, and the accepted half-width [m];
@@ -221,6 +227,21 @@ def rolling_speed_for(d_cue: float, d_obj: float, cut: float, arrive: float = 0.
     return v_start / strike
 
 
+def check_shot_rows(shots: np.ndarray, name: str = "shots") -> np.ndarray:
+    """``shots`` as (N, 5) float64 rows (V0, phi°, theta°, a, b), each a valid ``Shot``: checked in one vectorised
+    pass, ValueError naming the first bad row and ``Shot``'s reason."""
+    rows = np.ascontiguousarray(shots, dtype=np.float64).reshape(-1, 5)
+    ok = (np.isfinite(rows).all(axis=1) & (rows[:, 0] > 0.0) & (rows[:, 0] <= physics.shot.MAX_SPEED)
+          & (rows[:, 2] >= 0.0) & (rows[:, 2] <= physics.shot.MAX_ELEVATION)
+          & (np.hypot(rows[:, 3], rows[:, 4]) <= physics.shot.MAX_TIP_OFFSET))
+    for k in np.flatnonzero(~ok).tolist():
+        try:
+            Shot(*rows[k].tolist())
+        except ValueError as err:
+            raise ValueError(f"{name}[{k}]: {err}") from None
+    return rows
+
+
 @lru_cache(maxsize=4)
 def _empty_packed(n_balls: int) -> np.ndarray:
     arr = physics.BallState.empty(n_balls).packed()
@@ -238,7 +259,7 @@ def corrected_phis(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, directi
     obj = np.ascontiguousarray(obj, dtype=np.float64).reshape(-1, 2)
     target = np.ascontiguousarray(target, dtype=np.int64).reshape(-1)
     direction = np.ascontiguousarray(direction, dtype=np.float64).reshape(-1)
-    shots = np.ascontiguousarray(shots, dtype=np.float64).reshape(-1, 5)
+    shots = check_shot_rows(shots)
     if obj.shape != (N, 2) or target.shape != (N,) or direction.shape != (N,) or shots.shape != (N, 5):
         raise ValueError(f"obj, target, direction, shots: expected {N} rows each, got shapes {obj.shape}, "
                          f"{target.shape}, {direction.shape}, {shots.shape}")
@@ -246,8 +267,6 @@ def corrected_phis(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, directi
         raise ValueError(f"target: expected object-ball numbers 1..{n_balls - 1}, got {target.tolist()}")
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 0:
         raise ValueError(f"iterations: expected a whole number >= 0, got {iterations!r}")
-    for k in range(N):
-        Shot(*shots[k])  # ValueError naming the bad field
     out = np.empty(N)
     K.corrected_phi_batch(_empty_packed(n_balls), cue, obj, target, direction, shots, int(iterations),
                           table.segments, table.jaws, table.pockets, params_array(params), float(table.spec.width),
