@@ -454,6 +454,8 @@ class MacroPlanner:
         if obs.ndim != 2 or u.shape != (obs.shape[0], MACRO_DIM):
             raise ValueError(f"macro: expected shape ({obs.shape[0] if obs.ndim == 2 else '?'}, {MACRO_DIM}), "
                              f"got {u.shape}")
+        if not np.isfinite(u).all():
+            raise ValueError(f"macro: expected finite numbers, got {np.asarray(macro).tolist()}")
         slots = self._slots(obs)
         out = np.zeros((len(slots), actions.N_ACTION), dtype=np.float32)
         chosen = np.full(len(slots), -1, dtype=np.int64)

@@ -155,6 +155,8 @@ def test_bad_input_is_rejected_with_a_clear_error():
         planner.features_batch(DATA["obs"][:2, :50])
     with pytest.raises(ValueError, match="macro"):
         planner.actions_batch(DATA["obs"][:2], np.zeros((3, MACRO_DIM)))
+    with pytest.raises(ValueError, match="finite"):
+        planner.action(DATA["obs"][0], np.full(MACRO_DIM, np.nan))
     with pytest.raises(ValueError, match="cache_size"):
         MacroPlanner(cache_size=0)
 
