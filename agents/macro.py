@@ -14,6 +14,10 @@ the safety — one look ahead at where each candidate leaves the cue ball, which
 ``MacroPlanner.rerank`` lets a player check the policy's choice against those candidates under the game's
 noise before playing it (the shipped agent ``learned`` does, with 6 samples).
 
+The pot options, throw-corrected aims and shot values come from the compiled ``agents.macro_kernels``, for one
+table (``features``, ``action``) or for every table of a vector env in one call each (``features_batch``,
+``actions_batch``, which ``agents.macro_vector`` uses): one implementation for both paths.
+
 ========  ======================================================================================
 index     macro action component (each in [-1, 1])
 ========  ======================================================================================
@@ -38,12 +42,12 @@ from gymnasium import spaces
 
 from agents.base import TableView
 from agents.ghost_ball import MAX_SPEED, MIN_SPEED, GhostBallAgent
-from agents.leaves import shot_value
-from agents.shots import PotOption, aim_sigma, corrected_phi, cue_spots, pot_options, rolling_speed_for
+from agents.leaves import shot_row, shot_values
+from agents.shots import PotOption, aim_sigma, corrected_phis, cue_spots, pot_rows, rolling_speed_for
 from nineball_env import actions, observation
 from nineball_env.observation import OBS_SIZE
 from nineball_env.rules import Phase
-from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Shot, Table
+from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, PhysicsParams, Shot, Table
 
 N_POTS = 3
 N_SLOTS = N_POTS + 1
@@ -64,6 +68,7 @@ PLACEMENT_SPOTS = 4
 #: Safety candidates (Search's hits and kicks) valued without noise, and the best few of them sampled under noise
 #: (SAFETY_SAMPLES each, seeded by the observation), by ``MacroStyle(safety="search")``.
 SAFETY_BUDGET, SAFETY_FINALISTS, SAFETY_SAMPLES = 24, 3, 4
+_PHASE = observation.LAYOUT["phase"]
 
 
 @dataclass(frozen=True)
@@ -108,58 +113,118 @@ def macro_obs_size(leaves: bool = False) -> int:
     return MACRO_OBS_SIZE + (LEAVE_FEATURES if leaves else 0)
 
 
-class MacroPlanner:
-    """Turns an observation into slot features, and a macro action into the env's 9-number action.
+@dataclass
+class _Slots:
+    """What the planner derives from one observation (cached): the view (None once the rack is over), the cue-ball
+    spot chosen in hand (else None), the pot of each pot slot, and, once computed, the leave values and the
+    Search-style safety."""
 
-    Both are deterministic functions of the observation (the slots are recomputed, with a
-    one-entry cache), so a saved policy plays the same wherever it runs.
+    view: TableView | None
+    spot: np.ndarray | None
+    pots: list[PotOption | None]
+    seed: int
+    leaves: np.ndarray | None = None
+    safety: Shot | None = None
+
+    @property
+    def deciding(self) -> bool:
+        """A shot to decide: neither a break nor a push-out choice, and the rack not over."""
+        return self.view is not None and self.view.rack.phase not in (Phase.BREAK, Phase.PUSH_OUT_CHOICE)
+
+    @property
+    def cue(self) -> np.ndarray:
+        assert self.view is not None
+        return self.spot if self.spot is not None else self.view.balls.pos[0]
+
+    def state(self) -> BallState:
+        """The view's balls with the cue ball at ``cue`` (placed when in hand)."""
+        assert self.view is not None
+        state = self.view.balls.copy()
+        state.place(0, float(self.cue[0]), float(self.cue[1]))
+        return state
+
+
+class MacroPlanner:
+    """Turns observations into slot features, and macro actions into the env's 9-number actions, for one table or
+    many at once (``features_batch``, ``actions_batch``: the vector wrapper's path; ``features`` and ``action`` are
+    the same calls with one row).
+
+    Both are deterministic functions of the observation (the slots are recomputed, with a cache of the last
+    ``cache_size`` observations), so a saved policy plays the same wherever it runs. The pots, aims and shot values
+    of every table come from one call each of the compiled ``agents.macro_kernels``.
     """
 
     def __init__(self, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
                  noise: str = "icga", scale: actions.ActionScale = actions.DEFAULT_SCALE, leaves: bool = False,
-                 style: MacroStyle | None = None) -> None:
+                 style: MacroStyle | None = None, cache_size: int = 1) -> None:
+        if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 1:
+            raise ValueError(f"cache_size: expected a whole number >= 1, got {cache_size!r}")
         self.table, self.params, self.noise, self.scale, self.leaves = table, params, noise, scale, leaves
         self.style = style or MacroStyle()
         self.obs_size = macro_obs_size(leaves)
         self.ghost = GhostBallAgent()
-        self._cache_key: bytes | None = None
-        self._cache: tuple[TableView | None, np.ndarray | None, list[PotOption | None]] | None = None
-        self._leaves: np.ndarray | None = None  # leave values of the cached observation
-        self._safety: Shot | None = None  # Search-style safety of the cached observation
+        self.cache_size = cache_size
+        self._cache: dict[bytes, _Slots] = {}
         self.last_slot: int | None = None
 
-    def _seed(self) -> int:
-        """A seed drawn from the current observation's bytes, so a noisy choice stays a function of the observation."""
-        return zlib.crc32(self._cache_key or b"")
+    # -- slots ------------------------------------------------------------------------------------------
 
     def slots(self, obs: np.ndarray) -> tuple[TableView | None, np.ndarray | None, list[PotOption | None]]:
         """The view (None once the rack is over), the cue-ball spot chosen when in hand (else None), and the
         pot of each pot slot."""
-        key = np.asarray(obs, dtype=np.float32).tobytes()
-        if key == self._cache_key and self._cache is not None:
-            return self._cache
-        spot: np.ndarray | None = None
-        pots: list[PotOption | None] = [None] * N_POTS
-        view = None
-        self._cache_key, self._cache, self._leaves, self._safety = key, None, None, None
-        if observation.decode(obs, self.table.width, self.table.length)["phase"] != "rack-over":
-            view = TableView.from_observation(obs, self.table, self.params, self.noise, self.scale)
-        if view is not None and view.rack.phase not in (Phase.BREAK, Phase.PUSH_OUT_CHOICE):
-            if view.cue_in_hand and self.style.placement == "leave":
-                spot, pots, self._leaves = self._best_spot(view)
-            else:
-                spot = np.asarray(self.ghost.place(view), dtype=float) if view.cue_in_hand else None
-                pots = self._pots(view, spot if spot is not None else view.balls.pos[0])
-        self._cache = (view, spot, pots)
-        return self._cache
+        s = self._slots(np.asarray(obs, dtype=np.float32).reshape(1, -1))[0]
+        return s.view, s.spot, s.pots
 
-    def _pots(self, view: TableView, cue: np.ndarray) -> list[PotOption | None]:
-        """The pot slots from cue position ``cue``: the easiest ``N_POTS`` pots, None for empty slots."""
-        found = pot_options(cue, view.balls.pos, view.on, view.rack.lowest, view.table, view.params,
-                            aim_sigma(view.noise))
-        return list(found[:N_POTS]) + [None] * max(0, N_POTS - len(found))
+    def _slots(self, obs: np.ndarray, with_leaves: bool = False) -> list[_Slots]:
+        """The slots of every observation row (cached), their pots found in one compiled call, and (``with_leaves``)
+        their leave values in another."""
+        obs = np.ascontiguousarray(obs, dtype=np.float32)
+        if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
+            raise ValueError(f"obs: expected observations of {OBS_SIZE} numbers, got shape {obs.shape}")
+        keys = [row.tobytes() for row in obs]
+        out: list[_Slots | None] = [self._cache.get(key) for key in keys]
+        new = [k for k, s in enumerate(out) if s is None]
+        placing: list[int] = []
+        for k in new:
+            key = keys[k]
+            view = None
+            if obs[k, _PHASE].any():  # all phase flags 0: the rack is over
+                view = TableView.from_observation(obs[k], self.table, self.params, self.noise, self.scale)
+            s = _Slots(view, None, [None] * N_POTS, zlib.crc32(key))
+            if s.deciding and view is not None and view.cue_in_hand:
+                if self.style.placement == "leave":
+                    s.spot, s.pots, s.leaves = self._best_spot(view, s.seed)
+                else:
+                    s.spot = np.asarray(self.ghost.place(view), dtype=float)
+                    placing.append(k)
+            elif s.deciding:
+                placing.append(k)
+            out[k] = s
+        fresh = [out[k] for k in placing]
+        for s, pots in zip(fresh, self._pots([s.view for s in fresh], [s.cue for s in fresh])):  # type: ignore
+            s.pots = pots
+        if with_leaves:
+            todo = [s for s in out if s is not None and s.leaves is None]
+            for s, values in zip(todo, self._leave_values(todo, safety=False)):
+                s.leaves = values
+        for k in new:
+            self._cache[keys[k]] = out[k]  # type: ignore[assignment]
+        while len(self._cache) > max(self.cache_size, len(obs)):
+            del self._cache[next(iter(self._cache))]  # the oldest first
+        return out  # type: ignore[return-value]
 
-    def _best_spot(self, view: TableView) -> tuple[np.ndarray, list[PotOption | None], np.ndarray]:
+    def _pots(self, views: list[TableView], cues: list[np.ndarray]) -> list[list[PotOption | None]]:
+        """The pot slots of each view from cue position ``cues[k]``: the easiest ``N_POTS`` pots, None for empty
+        slots (``agents.shots.pot_rows``, one call for all)."""
+        if not views:
+            return []
+        rows, n = pot_rows(np.array(cues), np.stack([v.balls.pos for v in views]), np.stack([v.on for v in views]),
+                           np.array([v.rack.lowest for v in views]), self.table, self.params,
+                           np.array([aim_sigma(v.noise) for v in views]))
+        return [[PotOption.from_row(rows[k, i]) if i < n[k] else None for i in range(N_POTS)]
+                for k in range(len(views))]
+
+    def _best_spot(self, view: TableView, seed: int) -> tuple[np.ndarray, list[PotOption | None], np.ndarray]:
         """Ball in hand, ``placement="leave"``: GhostBall's spot and Search's (``PLACEMENT_SPOTS``), the one whose
         best pot-slot leave value is highest (ties: the earlier); with its pot slots and leave values."""
         from agents.search import _diverse
@@ -167,123 +232,174 @@ class MacroPlanner:
         spots = [tuple(self.ghost.place(view))]
         found = cue_spots(view.balls.pos, view.on, view.rack.lowest, view.table, view.params, aim_sigma(view.noise))
         spots += [s for s in _diverse(found, PLACEMENT_SPOTS) if s not in spots]
-        best = None
-        for s in spots:
-            cue = np.asarray(s, dtype=float)
-            pots = self._pots(view, cue)
-            values = self.leave_values(view, cue, pots, safety=False)
-            score = float(values[:-1].max())
-            if best is None or score > best[0]:
-                best = (score, cue, pots, values)
-        assert best is not None
-        return best[1], best[2], best[3]
+        cues = [np.asarray(s, dtype=float) for s in spots]
+        candidates = [_Slots(view, cue, pots, seed) for cue, pots in zip(cues, self._pots([view] * len(cues), cues))]
+        values = self._leave_values(candidates, safety=False)
+        best = max(range(len(candidates)), key=lambda i: (float(values[i][:-1].max()), -i))
+        return candidates[best].spot, candidates[best].pots, values[best]  # type: ignore[return-value]
+
+    # -- features ---------------------------------------------------------------------------------------
 
     def features(self, obs: np.ndarray) -> np.ndarray:
         """The observation with the slot features (and, with ``leaves``, the leave features) appended (float32 in
         [0, 1])."""
-        view, spot, pots = self.slots(obs)
-        extra = np.zeros((N_SLOTS, SLOT_FEATURES), dtype=np.float32)
+        return self.features_batch(np.asarray(obs, dtype=np.float32).reshape(1, -1))[0]
+
+    def features_batch(self, obs: np.ndarray) -> np.ndarray:
+        """``features`` of every observation row (B, OBS_SIZE): (B, obs_size) float32."""
+        slots = self._slots(obs, with_leaves=self.leaves)
+        B = len(slots)
+        out = np.zeros((B, self.obs_size), dtype=np.float32)
+        out[:, :OBS_SIZE] = obs
+        extra = out[:, OBS_SIZE:MACRO_OBS_SIZE].reshape(B, N_SLOTS, SLOT_FEATURES)
         L = self.table.length
-        for i, option in enumerate(pots):
-            if option is not None:
-                extra[i] = (1.0, option.ease, option.cut / 90.0, min(option.d_cue / L, 1.0),
-                            min(option.d_obj / L, 1.0), float(option.combo))
-        extra[SAFETY, 0] = 1.0
-        parts = [np.asarray(obs, dtype=np.float32), extra.ravel()]
+        for k, s in enumerate(slots):
+            for i, option in enumerate(s.pots):
+                if option is not None:
+                    extra[k, i] = (1.0, option.ease, option.cut / 90.0, min(option.d_cue / L, 1.0),
+                                   min(option.d_obj / L, 1.0), float(option.combo))
+            extra[k, SAFETY, 0] = 1.0
         if self.leaves:
-            if self._leaves is None:
-                self._leaves = self.leave_values(view, spot, pots, safety=False)
-            out = self._leaves.copy()
-            if view is not None and view.rack.phase not in (Phase.BREAK, Phase.PUSH_OUT_CHOICE):
-                cue = spot if spot is not None else view.balls.pos[0]
-                state = view.balls.copy()
-                state.place(0, float(cue[0]), float(cue[1]))
-                out[-1] = shot_value(view, state, self._safety_shot(view, cue, np.zeros(MACRO_DIM)))
-            parts.append(out)
-        return np.concatenate(parts)
+            deciding = [s for s in slots if s.deciding]
+            safety = self._values(deciding, [self._safety_shot(s, np.zeros(MACRO_DIM)) for s in deciding])
+            value = dict(zip(map(id, deciding), safety))
+            for k, s in enumerate(slots):
+                out[k, MACRO_OBS_SIZE:] = s.leaves  # type: ignore[assignment]
+                if s.deciding:
+                    out[k, -1] = value[id(s)]
+        return out
+
+    def _values(self, slots: list[_Slots], shots: list[Shot]) -> np.ndarray:
+        """The noise-free value (``agents.leaves.shot_values``) of ``shots[i]`` from ``slots[i]``, in one call."""
+        if not slots:
+            return np.zeros(0)
+        unique: list[_Slots] = []  # each position packed once, however many of the shots start from it
+        index: dict[int, int] = {}
+        which = []
+        for s in slots:
+            if id(s) not in index:
+                index[id(s)] = len(unique)
+                unique.append(s)
+            which.append(index[id(s)])
+        return shot_values([s.view for s in unique], [s.state() for s in unique],  # type: ignore[misc]
+                           np.array(which), np.array([shot_row(sh) for sh in shots]))
 
     def leave_values(self, view: TableView | None, spot: np.ndarray | None, pots: list[PotOption | None],
                      safety: bool = True) -> np.ndarray:
         """``LEAVE_FEATURES`` noise-free shot values: each pot slot's shot at every ``LEAVE_GRID`` point (0 for an
         empty slot), then the safety's (0 unless ``safety``); all 0 on breaks, push-out choices and once the
         rack is over."""
-        out = np.zeros(LEAVE_FEATURES, dtype=np.float32)
-        if view is None or view.rack.phase in (Phase.BREAK, Phase.PUSH_OUT_CHOICE):
-            return out
-        cue = spot if spot is not None else view.balls.pos[0]
-        state = view.balls.copy()
-        state.place(0, float(cue[0]), float(cue[1]))
-        u = np.zeros(MACRO_DIM)
-        for i, option in enumerate(pots):
-            if option is None:
+        return self._leave_values([_Slots(view, spot, pots, 0)], safety)[0]
+
+    def _leave_values(self, slots: list[_Slots], safety: bool) -> list[np.ndarray]:
+        """``leave_values`` of every slot record: all their shots aimed in one compiled call, valued in another."""
+        out = [np.zeros(LEAVE_FEATURES, dtype=np.float32) for _ in slots]
+        rows: list[tuple[int, int, PotOption, np.ndarray]] = []
+        for k, s in enumerate(slots):
+            if not s.deciding:
                 continue
-            for j, (speed, tip) in enumerate(LEAVE_GRID):
-                u[2], u[3] = speed, tip
-                out[i * len(LEAVE_GRID) + j] = shot_value(view, state, self._pot_shot(view, state, cue, option, u))
+            for i, option in enumerate(s.pots):
+                if option is not None:
+                    for j, (speed, tip) in enumerate(LEAVE_GRID):
+                        rows.append((k, i * len(LEAVE_GRID) + j, option, np.array([0.0, 0.0, speed, tip, 0.0, 0.0])))
+        shots = self._pot_shots([slots[k] for k, _, _, _ in rows], [o for _, _, o, _ in rows], [u for *_, u in rows])
+        which = [k for k, _, _, _ in rows]
+        where = [(k, c) for k, c, _, _ in rows]
         if safety:
-            u[2] = u[3] = 0.0
-            out[-1] = shot_value(view, state, self._safety_shot(view, cue, u))
+            for k, s in enumerate(slots):
+                if s.deciding:
+                    shots.append(self._safety_shot(s, np.zeros(MACRO_DIM)))
+                    which.append(k)
+                    where.append((k, LEAVE_FEATURES - 1))
+        if shots:
+            values = self._values([slots[k] for k in which], shots)
+            for (k, c), v in zip(where, values):
+                out[k][c] = v
         return out
+
+    # -- shots ------------------------------------------------------------------------------------------
+
+    def _pot_shots(self, slots: list[_Slots], options: list[PotOption], us: list[np.ndarray]) -> list[Shot]:
+        """The pot of ``options[i]`` from ``slots[i]`` refined by macro components ``us[i]``, aims corrected for
+        throw in one compiled call (``agents.shots.corrected_phis``, one iteration)."""
+        if not slots:
+            return []
+        V, a, b = [], [], []
+        for s, option, u in zip(slots, options, us):
+            factor = 2.0 ** (SPEED_OCTAVES * u[2])
+            a.append(TIP_A * u[4])
+            b.append(TIP_B * u[3])
+            V.append(min(max(rolling_speed_for(option.d_cue, option.d_obj, option.cut, 0.6, self.params) * factor,
+                             MIN_SPEED), MAX_SPEED))
+        phis = corrected_phis(np.array([s.cue for s in slots]),
+                              np.array([s.view.balls.pos[o.target] for s, o in zip(slots, options)]),  # type: ignore
+                              np.array([o.target for o in options]), np.array([o.direction for o in options]),
+                              np.array([(V[i], o.phi, 0.0, a[i], b[i]) for i, o in enumerate(options)]),
+                              self.table, self.params, iterations=1)
+        return [Shot(V0=V[i], phi=float(phis[i]) + AIM_RANGE * us[i][1], a=a[i], b=b[i]) for i in range(len(slots))]
 
     def _pot_shot(self, view: TableView, state, cue: np.ndarray, option: PotOption, u: np.ndarray) -> Shot:
         """The pot of ``option`` refined by macro components ``u`` (from ``state``, the cue ball at ``cue``)."""
-        factor = 2.0 ** (SPEED_OCTAVES * u[2])
-        a, b = TIP_A * u[4], TIP_B * u[3]
-        V = min(max(rolling_speed_for(option.d_cue, option.d_obj, option.cut, 0.6, view.params) * factor,
-                    MIN_SPEED), MAX_SPEED)
-        phi = corrected_phi(state, cue, option.target, option.direction, Shot(V0=V, phi=option.phi, a=a, b=b),
-                            view.table, view.params, iterations=1)
-        return Shot(V0=V, phi=phi + AIM_RANGE * u[1], a=a, b=b)
+        s = _Slots(view, np.asarray(cue, dtype=float), [], 0)
+        return self._pot_shots([s], [option], [u])[0]
 
-    def _safety_shot(self, view: TableView, cue: np.ndarray, u: np.ndarray) -> Shot:
-        """GhostBall's safety from ``cue`` refined by macro components ``u``, or (``safety="search"``) the best
-        of Search's safety candidates, as found."""
+    def _safety_shot(self, s: _Slots, u: np.ndarray) -> Shot:
+        """GhostBall's safety from the slot's cue ball refined by macro components ``u``, or (``safety="search"``)
+        the best of Search's safety candidates, as found."""
+        assert s.view is not None
         if self.style.safety == "search":
-            return self._search_safety(view, cue)
+            if s.safety is None:
+                s.safety = self._search_safety(s.view, s.cue, s.seed)
+            return s.safety
         factor = 2.0 ** (SPEED_OCTAVES * u[2])
-        base = self.ghost.safety(view, cue)
+        base = self.ghost.safety(s.view, s.cue)
         return Shot(V0=min(max(base.V0 * factor, MIN_SPEED), MAX_SPEED), phi=base.phi + AIM_RANGE * u[1],
                     a=TIP_A * u[4], b=TIP_B * u[3])
 
-    def _search_safety(self, view: TableView, cue: np.ndarray) -> Shot:
+    def _search_safety(self, view: TableView, cue: np.ndarray, seed: int) -> Shot:
         """The best of ``SAFETY_BUDGET`` Search safety candidates from ``cue``: valued once without noise, the best
-        ``SAFETY_FINALISTS`` then ``SAFETY_SAMPLES`` times under noise; cached for the current observation."""
-        if self._safety is not None:
-            return self._safety
+        ``SAFETY_FINALISTS`` then ``SAFETY_SAMPLES`` times under noise from ``seed`` (the planner draws it from the
+        observation's bytes, so the choice stays a function of the observation)."""
         from agents.search import SearchAgent
         from nineball_env.noise import perturb
 
-        state = view.balls.copy()
-        state.place(0, float(cue[0]), float(cue[1]))
-        searcher = SearchAgent()
-        shots = searcher._safety_candidates(view, state, SAFETY_BUDGET)
-        first = sorted(((shot_value(view, state, s), k) for k, s in enumerate(shots)), key=lambda item: -item[0])
-        rng = np.random.default_rng(self._seed())
+        s = _Slots(view, np.asarray(cue, dtype=float), [], seed)
+        state = s.state()
+        shots = SearchAgent()._safety_candidates(view, state, SAFETY_BUDGET)
+        first = self._values([s] * len(shots), shots)
+        order = sorted(range(len(shots)), key=lambda k: -first[k])[:SAFETY_FINALISTS]
+        rng = np.random.default_rng(seed)
+        noisy = [perturb(shots[k], view.noise, rng, view.params) for k in order for _ in range(SAFETY_SAMPLES)]
+        values = self._values([s] * len(noisy), noisy).reshape(len(order), SAFETY_SAMPLES)
         best: tuple[float, Shot] | None = None
-        for _, k in first[:SAFETY_FINALISTS]:
-            mean = float(np.mean([shot_value(view, state, perturb(shots[k], view.noise, rng, view.params))
-                                  for _ in range(SAFETY_SAMPLES)]))
+        for row, k in zip(values, order):
+            mean = float(np.mean(row))
             if best is None or mean > best[0]:
                 best = (mean, shots[k])
         assert best is not None
-        self._safety = best[1]
-        return self._safety
+        return best[1]
 
     def _decode(self, view: TableView, spot: np.ndarray | None, pots: list[PotOption | None], u: np.ndarray
                 ) -> tuple[int, Shot]:
         """The slot macro components ``u`` select (an empty pot slot falls back to the first pot, else the safety)
         and the shot they decode to."""
-        slot = min(int((u[0] + 1.0) / 2.0 * N_SLOTS), N_SLOTS - 1)
-        if slot < N_POTS and pots[slot] is None:
-            slot = 0 if pots[0] is not None else SAFETY
-        cue = spot if spot is not None else view.balls.pos[0]
-        if slot == SAFETY:
-            return slot, self._safety_shot(view, cue, u)
-        state = view.balls.copy()
-        state.place(0, float(cue[0]), float(cue[1]))
-        option = pots[slot]
-        assert option is not None
-        return slot, self._pot_shot(view, state, cue, option, u)
+        s = _Slots(view, spot, pots, 0)
+        return self._decode_batch([s], [u])[0]
+
+    def _decode_batch(self, slots: list[_Slots], us: list[np.ndarray]) -> list[tuple[int, Shot]]:
+        """``_decode`` of ``us[i]`` on ``slots[i]``: every pot shot aimed in one compiled call."""
+        chosen = []
+        for s, u in zip(slots, us):
+            slot = min(int((u[0] + 1.0) / 2.0 * N_SLOTS), N_SLOTS - 1)
+            if slot < N_POTS and s.pots[slot] is None:
+                slot = 0 if s.pots[0] is not None else SAFETY
+            chosen.append(slot)
+        pot = [i for i, c in enumerate(chosen) if c != SAFETY]
+        shots = dict(zip(pot, self._pot_shots([slots[i] for i in pot], [slots[i].pots[chosen[i]] for i in pot],
+                                               [us[i] for i in pot])))  # type: ignore[misc]
+        return [(c, shots[i] if c != SAFETY else self._safety_shot(slots[i], us[i])) for i, c in enumerate(chosen)]
+
+    # -- re-ranking and actions -------------------------------------------------------------------------
 
     def rerank(self, obs: np.ndarray, macro: np.ndarray, samples: int) -> np.ndarray:
         """The macro action to play instead of ``macro``: among it, each pot slot's best ``LEAVE_GRID`` point (by its
@@ -291,30 +407,32 @@ class MacroPlanner:
         simulations under the noise (seeded by the observation; ties keep ``macro``). Breaks and push-out
         choices keep ``macro``; so does ``samples`` 0."""
         u = np.clip(np.asarray(macro, dtype=np.float64).reshape(-1), -1.0, 1.0)
-        view, spot, pots = self.slots(obs)
-        if samples <= 0 or view is None or view.rack.phase in (Phase.BREAK, Phase.PUSH_OUT_CHOICE):
+        if samples <= 0:
             return u
-        if self._leaves is None:
-            self._leaves = self.leave_values(view, spot, pots, safety=False)
+        s = self._slots(np.asarray(obs, dtype=np.float32).reshape(1, -1), with_leaves=True)[0]
+        if not s.deciding:
+            return u
+        assert s.view is not None and s.leaves is not None
         candidates = [u]
-        for i, option in enumerate(pots):
+        for i, option in enumerate(s.pots):
             if option is not None:
-                j = int(np.argmax(self._leaves[i * len(LEAVE_GRID):(i + 1) * len(LEAVE_GRID)]))
+                j = int(np.argmax(s.leaves[i * len(LEAVE_GRID):(i + 1) * len(LEAVE_GRID)]))
                 candidates.append(np.array([-1.0 + (2 * i + 1) / N_SLOTS, 0.0, *LEAVE_GRID[j], 0.0, u[5]]))
         candidates.append(np.array([1.0, 0.0, 0.0, 0.0, 0.0, u[5]]))
         from nineball_env.noise import perturb
 
-        cue = spot if spot is not None else view.balls.pos[0]
-        state = view.balls.copy()
-        state.place(0, float(cue[0]), float(cue[1]))
-        rng = np.random.default_rng(self._seed() + 7)
+        view = s.view
+        rng = np.random.default_rng(s.seed + 7)
         noise = rng.standard_normal((samples, 5))  # common random numbers: every candidate meets the same errors
+        decoded = self._decode_batch([s] * len(candidates), candidates)
+        noisy = [perturb(shot, view.noise, _Fixed(noise[k]), view.params)
+                 for _, shot in decoded for k in range(samples)]
+        values = self._values([s] * len(noisy), noisy).reshape(len(candidates), samples)
         best, best_value = u, -1.0
-        for c in candidates:
-            _, shot = self._decode(view, spot, pots, c)
+        for c, row in zip(candidates, values):
             value = 0.0
-            for k in range(samples):
-                value += shot_value(view, state, perturb(shot, view.noise, _Fixed(noise[k]), view.params))
+            for v in row:
+                value += v
             if value > best_value + 1e-12:
                 best, best_value = c, value
         return best
@@ -324,24 +442,47 @@ class MacroPlanner:
         u = np.clip(np.asarray(macro, dtype=np.float64).reshape(-1), -1.0, 1.0)
         if u.shape != (MACRO_DIM,):
             raise ValueError(f"macro action: expected {MACRO_DIM} numbers, got shape {u.shape}")
-        view, spot, pots = self.slots(obs)
-        if view is None:
-            raise ValueError("observation: the rack is over, there is no decision to make")
-        phase = view.rack.phase
-        if phase is Phase.PUSH_OUT_CHOICE:
-            self.last_slot = None
-            return actions.choice_action(pass_back=bool(u[5] > 0.0))
-        if phase is Phase.BREAK:
-            self.last_slot = None
-            return self.ghost.decide(view)
-        slot, shot = self._decode(view, spot, pots, u)
-        self.last_slot = slot
-        in_hand = str(view.rack.ball_in_hand)
-        placement = (float(spot[0]), float(spot[1])) if spot is not None else None
-        return actions.shot_to_action(shot, placement=placement,
-                                      ball_in_hand=in_hand if placement is not None else "anywhere",
-                                      push_out=phase is Phase.PUSH_OUT_ALLOWED and bool(u[5] > 0.0),
-                                      table=view.table, params=view.params, scale=view.scale)
+        acts, slots = self.actions_batch(np.asarray(obs, dtype=np.float32).reshape(1, -1), u[None])
+        self.last_slot = None if slots[0] < 0 else int(slots[0])
+        return acts[0]
+
+    def actions_batch(self, obs: np.ndarray, macro: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The env actions (B, 9) float32 for macro actions (B, MACRO_DIM) (clipped to [-1, 1]) on observations
+        (B, OBS_SIZE), and each row's slot (−1 on breaks and push-out choices); every pot shot aimed in one call."""
+        obs = np.asarray(obs, dtype=np.float32)
+        u = np.clip(np.asarray(macro, dtype=np.float64), -1.0, 1.0)
+        if obs.ndim != 2 or u.shape != (obs.shape[0], MACRO_DIM):
+            raise ValueError(f"macro: expected shape ({obs.shape[0] if obs.ndim == 2 else '?'}, {MACRO_DIM}), "
+                             f"got {u.shape}")
+        if not np.isfinite(u).all():
+            raise ValueError(f"macro: expected finite numbers, got {np.asarray(macro).tolist()}")
+        slots = self._slots(obs)
+        out = np.zeros((len(slots), actions.N_ACTION), dtype=np.float32)
+        chosen = np.full(len(slots), -1, dtype=np.int64)
+        shooting = []
+        for k, s in enumerate(slots):
+            if s.view is None:
+                raise ValueError(f"observation{'' if len(slots) == 1 else f' {k}'}: the rack is over, there is no "
+                                 f"decision to make")
+            if s.view.rack.phase is Phase.PUSH_OUT_CHOICE:
+                out[k] = actions.choice_action(pass_back=bool(u[k, 5] > 0.0))
+            elif s.view.rack.phase is Phase.BREAK:
+                out[k] = self.ghost.decide(s.view)
+            else:
+                shooting.append(k)
+        decoded = self._decode_batch([slots[k] for k in shooting], [u[k] for k in shooting])
+        for k, (slot, shot) in zip(shooting, decoded):
+            s = slots[k]
+            view = s.view
+            assert view is not None
+            chosen[k] = slot
+            in_hand = str(view.rack.ball_in_hand)
+            placement = (float(s.spot[0]), float(s.spot[1])) if s.spot is not None else None
+            out[k] = actions.shot_to_action(shot, placement=placement,
+                                            ball_in_hand=in_hand if placement is not None else "anywhere",
+                                            push_out=view.rack.phase is Phase.PUSH_OUT_ALLOWED and bool(u[k, 5] > 0.0),
+                                            table=view.table, params=view.params, scale=view.scale)
+        return out, chosen
 
 
 class _Fixed:

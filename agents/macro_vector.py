@@ -1,11 +1,13 @@
 """MacroActionVectorWrapper: the macro actions of ``agents.macro`` on the native ``NineBallVectorEnv``.
 
-The single-env ``MacroActionWrapper`` needs one env per table; this wrapper keeps one
-``MacroPlanner`` per table of a ``gym.make_vec("NineBall-v0", num_envs=B)`` env and decodes all B
-macro actions before one batched ``step`` of the vector env (so the shots of every table are
-simulated together, and a batched opponent decides for all tables at once). Slot features and
-decoding are the planner's — one implementation for the single and the vector path. Tables that
-the vector env autoresets this step (``AutoresetMode.NEXT_STEP``) get a zero action, which it ignores.
+The single-env ``MacroActionWrapper`` needs one env per table; this wrapper serves every table of a
+``gym.make_vec("NineBall-v0", num_envs=B)`` env with one ``MacroPlanner``: the slot features of all B
+observations come from ``MacroPlanner.features_batch`` and the B macro actions are decoded by
+``MacroPlanner.actions_batch`` (pot options, throw-corrected aims and leave values of every table in one
+compiled call each, ``agents.macro_kernels``) before one batched ``step`` of the vector env (so the shots of every
+table are simulated together, and a batched opponent decides for all tables at once). The single wrapper makes
+the same calls with one row, so the two paths cannot disagree. Tables that the vector env autoresets this step
+(``AutoresetMode.NEXT_STEP``) get a zero action, which it ignores.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ class MacroActionVectorWrapper(VectorWrapper):
     """A ``NineBallVectorEnv`` with macro actions and slot features (``agents.macro``), for all tables.
 
     ``noise`` is the noise preset the slots' ease estimates assume; ``leaves`` adds the leave features, ``style`` is
-    the planners' ``MacroStyle``. Infos gain ``macro_slot`` (−1 where no
+    the planner's ``MacroStyle``. Infos gain ``macro_slot`` (−1 where no
     slot was chosen: breaks, push-out choices, autoresets).
     """
 
@@ -37,8 +39,11 @@ class MacroActionVectorWrapper(VectorWrapper):
             raise ValueError(f"env: expected a NineBallVectorEnv (gym.make_vec('NineBall-v0')), got "
                              f"{type(base).__name__}")
         cfg = base.config
-        self.planners = [MacroPlanner(cfg.table, cfg.params, noise, base.envs[k].scale, leaves, style)
-                         for k in range(self.num_envs)]
+        scales = {base.envs[k].scale for k in range(self.num_envs)}
+        if len(scales) != 1:
+            raise ValueError("env: expected one action scale for every table")
+        self.planner = MacroPlanner(cfg.table, cfg.params, noise, scales.pop(), leaves, style,
+                                    cache_size=2 * self.num_envs)
         self.single_action_space = macro_action_space()
         self.single_observation_space = macro_observation_space(leaves)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -52,20 +57,18 @@ class MacroActionVectorWrapper(VectorWrapper):
 
     def decode(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The vector env's (B, 9) actions for (B, MACRO_DIM) macro actions on the current tables, and each
-        table's slot (−1: none). Changes nothing but the planners' caches."""
+        table's slot (−1: none). Changes nothing but the planner's cache."""
         if self._obs is None:
             raise RuntimeError("call reset() before step()")
         macro = np.asarray(actions, dtype=np.float64)
         if macro.shape != (self.num_envs, self.single_action_space.shape[0]):
             raise ValueError(f"actions: expected shape {(self.num_envs, self.single_action_space.shape[0])}, "
                              f"got {macro.shape}")
-        resetting = self.env.unwrapped._autoreset
+        live = np.flatnonzero(~self.env.unwrapped._autoreset)
         env_actions = np.zeros((self.num_envs, N_ACTION), dtype=np.float32)
         slots = np.full(self.num_envs, -1)
-        for k, planner in enumerate(self.planners):
-            if not resetting[k]:
-                env_actions[k] = planner.action(self._obs[k], macro[k])
-                slots[k] = -1 if planner.last_slot is None else planner.last_slot
+        if live.size:
+            env_actions[live], slots[live] = self.planner.actions_batch(self._obs[live], macro[live])
         return env_actions, slots
 
     def step(self, actions):
@@ -75,10 +78,7 @@ class MacroActionVectorWrapper(VectorWrapper):
         return self._features(obs), reward, terminated, truncated, self._with_slots(info, slots)
 
     def _features(self, obs: np.ndarray) -> np.ndarray:
-        out = np.empty((self.num_envs, self.single_observation_space.shape[0]), dtype=np.float32)
-        for k, planner in enumerate(self.planners):
-            out[k] = planner.features(obs[k])
-        return out
+        return self.planner.features_batch(obs)
 
     def _with_slots(self, info: dict[str, Any], slots: np.ndarray) -> dict[str, Any]:
         return dict(info, macro_slot=slots, _macro_slot=np.ones(self.num_envs, dtype=bool))

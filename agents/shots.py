@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
-
 import physics
 from nineball_env.aiming import pocket_aims
 from nineball_env.kernels import aiming as kernel
 from nineball_env.noise import NoiseConfig
+from agents import macro_kernels as K
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, PhysicsParams, Shot, Table
+from physics.api import params_array
+from physics.validate import OVERLAP_TOL
 
 CORNERS = (0, 1, 4, 5)
 SIDES = (2, 3)
@@ -96,29 +97,28 @@ def _aims(table: Table) -> np.ndarray:
     return aims
 
 
-def _signed_angle(axis: np.ndarray, u: np.ndarray) -> float:
-    """Angle [deg] from ``axis`` to ``u``, counter-clockwise positive."""
-    return math.degrees(math.atan2(axis[0] * u[1] - axis[1] * u[0], axis[0] * u[0] + axis[1] * u[1]))
+@lru_cache(maxsize=8)
+def _model_array(model: PocketModel) -> np.ndarray:
+    """The pocket model as the kernels read it (``macro_kernels.M_*`` columns, the fields in order), read-only."""
+    arr = np.array([model.corner_half, model.corner_full, model.corner_max, model.corner_shift_rate,
+                    model.corner_shift_max, model.side_half, model.side_scale, model.side_max, model.model_sigma,
+                    model.floor_sigma])
+    arr.setflags(write=False)
+    return arr
+
+
+def pocket_geometry(table: Table = DEFAULT_TABLE, model: PocketModel = DEFAULT_POCKETS
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the kernels read of the pockets: the aim points (6, 2), the axes (6, 2) and the model's numbers."""
+    return _aims(table), _AXES, _model_array(model)
 
 
 def pocket_target(obj: np.ndarray, k: int, table: Table = DEFAULT_TABLE,
                   model: PocketModel = DEFAULT_POCKETS) -> tuple[np.ndarray, float] | None:
     """The point to send a ball at ``obj`` towards to drop it in pocket ``k``, and the accepted half-width [m];
-    None when the pocket cannot be reached at that angle."""
-    centre = _aims(table)[k]
-    u = unit(centre - obj)
-    a = _signed_angle(_AXES[k], u)
-    if k in SIDES:
-        if abs(a) > model.side_max:
-            return None
-        return centre, model.side_half * (1.0 - (a / model.side_scale) ** 2)
-    if abs(a) > model.corner_max:
-        return None
-    half = model.corner_half if abs(a) <= model.corner_full else (
-        model.corner_half * (model.corner_max - abs(a)) / (model.corner_max - model.corner_full))
-    shift = math.copysign(min(model.corner_shift_rate * abs(a), model.corner_shift_max), a)
-    normal = np.array([-u[1], u[0]])
-    return centre + shift * normal, half
+    None when the pocket cannot be reached at that angle (``macro_kernels.pocket_target``)."""
+    ok, tx, ty, half = K.pocket_target(float(obj[0]), float(obj[1]), int(k), _aims(table), _AXES, _model_array(model))
+    return (np.array([tx, ty]), half) if ok else None
 
 
 def pot_probability(d_cue: float, d_obj: float, cut: float, half: float, sigma_phi_deg: float,
@@ -128,12 +128,8 @@ def pot_probability(d_cue: float, d_obj: float, cut: float, half: float, sigma_p
     An aim error δφ moves the contact point by d_cue·δφ, which turns the object ball by
     d_cue·δφ / (2R·cos cut); over d_obj that is a lateral miss compared with the window ``half``.
     """
-    if half <= 0.0:
-        return 0.0
-    cos_cut = max(math.cos(math.radians(cut)), math.cos(math.radians(80.0)))
-    s_obj = math.hypot(d_cue * math.radians(sigma_phi_deg) / (2.0 * R * cos_cut), model.model_sigma)
-    s_lat = math.hypot(d_obj * s_obj, model.floor_sigma)
-    return math.erf(half / (math.sqrt(2.0) * s_lat))
+    return K.pot_probability(float(d_cue), float(d_obj), float(cut), float(half), float(sigma_phi_deg), float(R),
+                             _model_array(model))
 
 
 @dataclass(frozen=True)
@@ -166,9 +162,43 @@ class PotOption:
     def combo(self) -> bool:
         return self.ball != self.target
 
+    @classmethod
+    def from_row(cls, row: np.ndarray) -> "PotOption":
+        """The option of one kernel row (``macro_kernels.O_*`` columns)."""
+        v = row.tolist()
+        return cls(int(v[K.O_TARGET]), int(v[K.O_BALL]), int(v[K.O_POCKET]), v[K.O_PHI], v[K.O_CUT], v[K.O_D_CUE],
+                   v[K.O_D_OBJ], v[K.O_EASE], v[K.O_DIRECTION])
+
 
 def _clear(a: np.ndarray, b: np.ndarray, pos: np.ndarray, balls: list[int], R: float) -> bool:
     return path_clear(a, b, pos[balls], R) if balls else True
+
+
+def pot_rows(cue: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: np.ndarray, table: Table = DEFAULT_TABLE,
+             params: PhysicsParams = DEFAULT_PARAMS, sigma_phi: float | np.ndarray = 0.125, *, combos: bool = True,
+             max_cut: float = 80.0, model: PocketModel = DEFAULT_POCKETS) -> tuple[np.ndarray, np.ndarray]:
+    """``pot_options`` for N layouts in one compiled call: cue (N, 2), pos (N, n, 2), on (N, n), lowest (N,) and
+    sigma_phi [deg] (a number or (N,)); the options as rows (N, MAX_OPTIONS, OPT_W) of ``macro_kernels.O_*``
+    columns, easiest first, and their counts (N,)."""
+    cue = np.ascontiguousarray(cue, dtype=np.float64).reshape(-1, 2)
+    N = cue.shape[0]
+    pos = np.ascontiguousarray(pos, dtype=np.float64)
+    on = np.ascontiguousarray(on, dtype=np.bool_)
+    lowest = np.ascontiguousarray(lowest, dtype=np.int64).reshape(-1)
+    if pos.ndim != 3 or pos.shape[0] != N or pos.shape[2] != 2 or pos.shape[1] < NINE + 1:
+        raise ValueError(f"pos: expected shape ({N}, n >= 10, 2), got {pos.shape}")
+    if on.shape != pos.shape[:2]:
+        raise ValueError(f"on: expected shape {pos.shape[:2]}, got {on.shape}")
+    if lowest.shape != (N,) or (N and not (1 <= lowest.min() and lowest.max() <= NINE)):
+        raise ValueError(f"lowest: expected {N} ball numbers in 1..9, got {lowest.tolist()}")
+    sigma = np.ascontiguousarray(np.broadcast_to(np.asarray(sigma_phi, dtype=np.float64), (N,)))
+    if not (np.isfinite(cue).all() and np.isfinite(pos).all() and np.isfinite(sigma).all()):
+        raise ValueError("cue, pos, sigma_phi: expected finite numbers")
+    out = np.empty((N, K.MAX_OPTIONS, K.OPT_W))
+    n_out = np.empty(N, dtype=np.int64)
+    K.pot_options_batch(cue, pos, on, lowest, _aims(table), _AXES, _model_array(model), float(table.width),
+                        float(table.length), float(params.R), sigma, bool(combos), float(max_cut), out, n_out)
+    return out, n_out
 
 
 def pot_options(cue: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAULT_TABLE,
@@ -178,161 +208,26 @@ def pot_options(cue: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: int, t
 
     ``pos`` (10, 2) [m] and ``on`` (10,) describe the balls; ``cue`` is the cue ball's centre (it
     may differ from ``pos[0]`` when placing it with ball in hand). ``sigma_phi`` [deg] is the aim noise.
+    One row of ``pot_rows`` (the compiled ``macro_kernels.pot_options_row``).
     """
-    R = params.R
-    cue = np.asarray(cue, dtype=float)
-    obj = pos[lowest]
-    others = [b for b in range(1, 10) if on[b] and b != lowest]
-    out: list[PotOption] = []
-    for k in range(6):
-        found = pocket_target(obj, k, table, model)
-        if found is None:
-            continue
-        aim_point, half = found
-        option = _direct(cue, obj, aim_point, half, lowest, lowest, k, pos, others, others, table, R,
-                         sigma_phi, max_cut, model, d_extra=0.0)
-        if option is not None:
-            out.append(option)
-    if combos and lowest != NINE and on[NINE]:
-        nine = pos[NINE]
-        if float(np.hypot(*(nine - obj))) < 0.6:
-            for k in range(6):
-                found = pocket_target(nine, k, table, model)
-                if found is None:
-                    continue
-                aim_point, half = found
-                if not _clear(nine, aim_point, pos, [b for b in others if b != NINE], R):
-                    continue
-                g9 = ghost_ball(nine, aim_point, R)
-                cut9 = _cut(obj, g9, aim_point - nine)
-                if cut9 > 45.0:
-                    continue
-                d9 = float(np.hypot(*(aim_point - nine)))
-                # A miss e at the 9's ghost turns the 9 by e/(2R cos cut9): the window there is that much smaller.
-                eff_half = half * 2.0 * R * math.cos(math.radians(cut9)) / max(d9, 2.0 * R)
-                option = _direct(cue, obj, g9, eff_half, lowest, NINE, k, pos, others,
-                                 [b for b in others if b != NINE], table, R, sigma_phi, max_cut, model,
-                                 d_extra=d9)
-                if option is not None:
-                    out.append(option)
-    out.sort(key=lambda o: -o.ease)
-    return out
+    rows, n = pot_rows(np.asarray(cue, dtype=float)[None], np.asarray(pos)[None], np.asarray(on)[None], [lowest],
+                       table, params, sigma_phi, combos=combos, max_cut=max_cut, model=model)
+    return [PotOption.from_row(r) for r in rows[0, :int(n[0])]]
 
 
 def _cut(cue_to: np.ndarray, ghost: np.ndarray, obj_dir: np.ndarray) -> float:
-    u = unit(ghost - cue_to)
-    w = unit(obj_dir)
-    return math.degrees(math.acos(min(max(float(u @ w), -1.0), 1.0)))
-
-
-def _direct(cue: np.ndarray, obj: np.ndarray, aim_point: np.ndarray, half: float, target: int, ball: int, k: int,
-            pos: np.ndarray, cue_obstacles: list[int], obj_obstacles: list[int], table: Table, R: float,
-            sigma_phi: float, max_cut: float, model: PocketModel, d_extra: float) -> PotOption | None:
-    """The option of sending ``obj`` (ball ``target``) at ``aim_point``, if the ghost ball is reachable and clear."""
-    ghost = ghost_ball(obj, aim_point, R)
-    if not table.inside_surface(ghost[0], ghost[1], R * 0.999):
-        return None
-    d_cue = float(np.hypot(*(ghost - cue)))
-    if d_cue < 1e-6:
-        return None
-    cut = _cut(cue, ghost, aim_point - obj)
-    if cut > max_cut:
-        return None
-    if not (_clear(cue, ghost, pos, cue_obstacles, R) and _clear(obj, aim_point, pos, obj_obstacles, R)):
-        return None
-    d_obj = float(np.hypot(*(aim_point - obj)))
-    ease = pot_probability(d_cue, d_obj, cut, half, sigma_phi, R, model)
-    return PotOption(target, ball, k, direction_deg(cue, ghost), cut, d_cue, d_obj + d_extra, ease,
-                     direction_deg(obj, aim_point))
+    return K.cut_between(float(cue_to[0]), float(cue_to[1]), float(ghost[0]), float(ghost[1]), float(obj_dir[0]),
+                         float(obj_dir[1]))
 
 
 def best_ease(cue: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAULT_TABLE,
               params: PhysicsParams = DEFAULT_PARAMS, sigma_phi: float = 0.125,
               model: PocketModel = DEFAULT_POCKETS) -> float:
-    """The estimated chance of potting the best direct option from this layout (0 when nothing is makeable).
-
-    The same number as ``pot_options(..., combos=False)[0].ease`` (a test checks it), from a compiled
-    kernel: searches call it for every simulated outcome.
-    """
-    others = np.array([b for b in range(1, len(on)) if on[b] and b != lowest], dtype=np.int64)
-    obstacles = np.ascontiguousarray(pos[others], dtype=np.float64).reshape(-1, 2)
-    return _best_ease_kernel(float(cue[0]), float(cue[1]), float(pos[lowest, 0]), float(pos[lowest, 1]),
-                             obstacles, _aims(table), _AXES, table.width, table.length, params.R,
-                             math.radians(sigma_phi), _model_array(model))
-
-
-@lru_cache(maxsize=8)
-def _model_array(model: PocketModel) -> np.ndarray:
-    return np.array([model.corner_half, model.corner_full, model.corner_max, model.corner_shift_rate,
-                     model.corner_shift_max, model.side_half, model.side_scale, model.side_max, model.model_sigma,
-                     model.floor_sigma])
-
-
-@njit(cache=True)
-def _segment_clear(ax: float, ay: float, bx: float, by: float, obstacles: np.ndarray, R: float) -> bool:
-    """A ball rolling from a to b [m] passes every obstacle centre without touching it."""
-    dx, dy = bx - ax, by - ay
-    L2 = dx * dx + dy * dy
-    for i in range(obstacles.shape[0]):
-        rx, ry = obstacles[i, 0] - ax, obstacles[i, 1] - ay
-        t = (rx * dx + ry * dy) / L2 if L2 > 0.0 else 0.0
-        t = min(max(t, 0.0), 1.0)
-        gx, gy = rx - t * dx, ry - t * dy
-        if gx * gx + gy * gy < 4.0 * R * R:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _best_ease_kernel(cx: float, cy: float, ox: float, oy: float, obstacles: np.ndarray, aims: np.ndarray,
-                      axes: np.ndarray, width: float, length: float, R: float, sigma_phi: float,
-                      m: np.ndarray) -> float:
-    """``best_ease`` for one layout: the pocket windows of ``pocket_target``, the checks of ``_direct`` and the
-    estimate of ``pot_probability``, over the six pockets (angles in radians, lengths in metres)."""
-    best = 0.0
-    cos_max = math.cos(math.radians(80.0))
-    for k in range(6):
-        px, py = aims[k, 0] - ox, aims[k, 1] - oy
-        d = math.sqrt(px * px + py * py)
-        ux, uy = (px / d, py / d) if d > 0.0 else (0.0, 0.0)
-        a = math.degrees(math.atan2(axes[k, 0] * uy - axes[k, 1] * ux, axes[k, 0] * ux + axes[k, 1] * uy))
-        abs_a = abs(a)
-        if k == 2 or k == 3:
-            if abs_a > m[7]:
-                continue
-            half = m[5] * (1.0 - (a / m[6]) ** 2)
-            shift = 0.0
-        else:
-            if abs_a > m[2]:
-                continue
-            half = m[0] if abs_a <= m[1] else m[0] * (m[2] - abs_a) / (m[2] - m[1])
-            shift = math.copysign(min(m[3] * abs_a, m[4]), a)
-        tx, ty = aims[k, 0] - shift * uy, aims[k, 1] + shift * ux
-        lx, ly = tx - ox, ty - oy
-        leg = math.sqrt(lx * lx + ly * ly)
-        wx, wy = (lx / leg, ly / leg) if leg > 0.0 else (0.0, 0.0)
-        gx, gy = ox - 2.0 * R * wx, oy - 2.0 * R * wy
-        r_in = R * 0.999
-        if not (r_in <= gx <= width - r_in and r_in <= gy <= length - r_in):
-            continue
-        vx, vy = gx - cx, gy - cy
-        d_cue = math.sqrt(vx * vx + vy * vy)
-        if d_cue < 1e-6:
-            continue
-        cos_cut = min(max((vx * wx + vy * wy) / d_cue, -1.0), 1.0)
-        if math.degrees(math.acos(cos_cut)) > 80.0:
-            continue
-        if half <= 0.0:
-            continue
-        if not (_segment_clear(cx, cy, gx, gy, obstacles, R) and _segment_clear(ox, oy, tx, ty, obstacles, R)):
-            continue
-        cos_c = max(cos_cut, cos_max)
-        s_obj = math.hypot(d_cue * sigma_phi / (2.0 * R * cos_c), m[8])
-        s_lat = math.hypot(leg * s_obj, m[9])
-        p = math.erf(half / (math.sqrt(2.0) * s_lat))
-        if p > best:
-            best = p
-    return best
+    """The estimated chance of potting the best direct option from this layout (0 when nothing is makeable):
+    ``pot_options(..., combos=False)[0].ease``."""
+    rows, n = pot_rows(np.asarray(cue, dtype=float)[None], np.asarray(pos)[None], np.asarray(on)[None], [lowest],
+                       table, params, sigma_phi, combos=False, model=model)
+    return float(rows[0, 0, K.O_EASE]) if n[0] else 0.0
 
 
 def aim_sigma(noise: NoiseConfig) -> float:
@@ -356,49 +251,64 @@ def rolling_speed_for(d_cue: float, d_obj: float, cut: float, arrive: float = 0.
     return v_start / strike
 
 
+def check_shot_rows(shots: np.ndarray, name: str = "shots") -> np.ndarray:
+    """``shots`` as (N, 5) float64 rows (V0, phi°, theta°, a, b), each a valid ``Shot``: checked in one vectorised
+    pass, ValueError naming the first bad row and ``Shot``'s reason."""
+    rows = np.ascontiguousarray(shots, dtype=np.float64).reshape(-1, 5)
+    ok = (np.isfinite(rows).all(axis=1) & (rows[:, 0] > 0.0) & (rows[:, 0] <= physics.shot.MAX_SPEED)
+          & (rows[:, 2] >= 0.0) & (rows[:, 2] <= physics.shot.MAX_ELEVATION)
+          & (np.hypot(rows[:, 3], rows[:, 4]) <= physics.shot.MAX_TIP_OFFSET))
+    for k in np.flatnonzero(~ok).tolist():
+        try:
+            Shot(*rows[k].tolist())
+        except ValueError as err:
+            raise ValueError(f"{name}[{k}]: {err}") from None
+    return rows
+
+
+@lru_cache(maxsize=4)
+def _empty_packed(n_balls: int) -> np.ndarray:
+    arr = physics.BallState.empty(n_balls).packed()
+    arr.setflags(write=False)
+    return arr
+
+
+def corrected_phis(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, direction: np.ndarray, shots: np.ndarray,
+                   table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS, iterations: int = 2,
+                   n_balls: int = physics.N_BALLS) -> np.ndarray:
+    """``corrected_phi`` for N shots in one compiled call: cue (N, 2) and obj (N, 2) centres [m], target (N,) ball
+    numbers, direction (N,) [deg], shots (N, 5) rows (V0, phi°, theta°, a, b); the aims (N,) [deg]."""
+    cue = np.ascontiguousarray(cue, dtype=np.float64).reshape(-1, 2)
+    N = cue.shape[0]
+    obj = np.ascontiguousarray(obj, dtype=np.float64).reshape(-1, 2)
+    target = np.ascontiguousarray(target, dtype=np.int64).reshape(-1)
+    direction = np.ascontiguousarray(direction, dtype=np.float64).reshape(-1)
+    shots = check_shot_rows(shots)
+    if obj.shape != (N, 2) or target.shape != (N,) or direction.shape != (N,) or shots.shape != (N, 5):
+        raise ValueError(f"obj, target, direction, shots: expected {N} rows each, got shapes {obj.shape}, "
+                         f"{target.shape}, {direction.shape}, {shots.shape}")
+    if N and not (1 <= target.min() and target.max() < n_balls):
+        raise ValueError(f"target: expected object-ball numbers 1..{n_balls - 1}, got {target.tolist()}")
+    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 0:
+        raise ValueError(f"iterations: expected a whole number >= 0, got {iterations!r}")
+    out = np.empty(N)
+    K.corrected_phi_batch(_empty_packed(n_balls), cue, obj, target, direction, shots, int(iterations),
+                          table.segments, table.jaws, table.pockets, params_array(params), float(table.spec.width),
+                          float(table.spec.length), table.rail, OVERLAP_TOL, out)
+    return out
+
+
 def corrected_phi(state: BallState, cue: np.ndarray, target: int, direction: float, shot: Shot,
                   table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS, iterations: int = 2) -> float:
     """Aim [deg] for ``shot`` that sends ball ``target`` off in ``direction`` [deg], throw and squirt included.
 
     Simulates the cue ball and the target alone, reads the target's direction after the first
-    collision, and moves the ghost ball to cancel the difference (each iteration one simulation).
+    collision, and moves the ghost ball to cancel the difference (each iteration one simulation;
+    ``macro_kernels.corrected_phi_batch``).
     """
-    R = params.R
-    obj = state.pos[target].copy()
-    two = physics.place_balls({0: (float(cue[0]), float(cue[1])), target: (float(obj[0]), float(obj[1]))})
-    phi = shot.phi
-    want = direction
-    for _ in range(iterations):
-        try:
-            result = physics.simulate(two, Shot(shot.V0, phi, shot.theta, shot.a, shot.b), table, params,
-                                      max_events=64, max_time=2.0)
-        except ValueError:
-            return phi
-        got = _departure(result, target)
-        if got is None:
-            return phi
-        error = (got - direction + 180.0) % 360.0 - 180.0
-        if abs(error) < 0.01:
-            break
-        want = want - error
-        ghost = obj - 2.0 * R * np.array([math.cos(math.radians(want)), math.sin(math.radians(want))])
-        phi = direction_deg(cue, ghost)
-    return phi
-
-
-def _departure(result: physics.SimResult, target: int) -> float | None:
-    """Direction [deg] ``target`` leaves in after its first collision with the cue ball, or None."""
-    ev = result.events
-    hits = np.flatnonzero((ev.kind == int(physics.EventKind.BALL_BALL)) & ((ev.ball_a == 0) | (ev.ball_b == 0)))
-    if hits.size == 0:
-        return None
-    i = int(hits[0])
-    if target not in (int(ev.ball_a[i]), int(ev.ball_b[i])):
-        return None
-    row = ev.state_a[i] if int(ev.ball_a[i]) == target else ev.state_b[i]
-    if row[2] == 0.0 and row[3] == 0.0:
-        return None
-    return math.degrees(math.atan2(row[3], row[2]))
+    return float(corrected_phis(np.asarray(cue, dtype=float)[None], state.pos[target][None], [target], [direction],
+                                np.array([[shot.V0, shot.phi, shot.theta, shot.a, shot.b]]), table, params, iterations,
+                                state.n_balls)[0])
 
 
 def cue_spots(pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAULT_TABLE,
@@ -411,30 +321,40 @@ def cue_spots(pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAU
     Spots lie at ``distances`` [m] from the ball, on the line from the pocket turned by ``turns``
     [deg] (a slight angle leaves room for position play); spots that touch a ball or a pocket are skipped.
     """
-    from nineball_env import placement
+    from nineball_env.kernels.placement import free_mask
 
     on = np.asarray(on, dtype=bool).copy()
     on[0] = False
-    others = pos[on]
+    others = np.ascontiguousarray(pos[on], dtype=np.float64).reshape(-1, 2)
     obj = pos[lowest]
     cue_on = on.copy()
     cue_on[0] = True
-    out = []
+    turn_cs = np.array([(math.cos(math.radians(t)), math.sin(math.radians(t))) for t in turns]).reshape(-1, 2)
+    dist = np.repeat(np.asarray(distances, dtype=float), len(turns))[:, None]
+    c, s = np.tile(turn_cs[:, 0], len(distances)), np.tile(turn_cs[:, 1], len(distances))
+    blocks, pockets = [], []
     for k in range(6):
         found = pocket_target(obj, k, table)
         if found is None:
             continue
         back = unit(obj - found[0])
-        for dist in distances:
-            for turn in turns:
-                c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
-                spot = obj + dist * np.array([c * back[0] - s * back[1], s * back[0] + c * back[1]])
-                if not placement.is_free(spot[0], spot[1], others, table, params, margin=1e-4):
-                    continue
-                options = [o for o in pot_options(spot, pos, cue_on, lowest, table, params, sigma_phi, combos=False)
-                           if o.pocket == k]
-                if options:
-                    out.append(((float(spot[0]), float(spot[1])), options[0]))
+        blocks.append(obj + dist * np.column_stack([c * back[0] - s * back[1], s * back[0] + c * back[1]]))
+        pockets += [k] * len(c)
+    if not blocks:
+        return []
+    points = np.ascontiguousarray(np.concatenate(blocks), dtype=np.float64)
+    free = np.empty(len(points), dtype=np.bool_)
+    free_mask(points, others, len(others), params.R, table.width, table.length, table.head_string_y, False,
+              np.ascontiguousarray(table.pockets, dtype=np.float64), 1e-4, free)
+    idx = np.flatnonzero(free)
+    if not idx.size:
+        return []
+    rows, n = pot_rows(points[idx], np.broadcast_to(pos, (idx.size, *pos.shape)),
+                       np.broadcast_to(cue_on, (idx.size, *cue_on.shape)), np.full(idx.size, lowest), table, params,
+                       sigma_phi, combos=False)
+    hit = (rows[:, :, K.O_POCKET] == np.asarray(pockets)[idx, None]) & (np.arange(K.MAX_OPTIONS) < n[:, None])
+    out = [((float(points[i, 0]), float(points[i, 1])), PotOption.from_row(rows[r, int(np.argmax(hit[r]))]))
+           for r, i in enumerate(idx.tolist()) if hit[r].any()]
     out.sort(key=lambda item: -item[1].ease)
     return out
 

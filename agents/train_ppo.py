@@ -133,7 +133,7 @@ def train(args: Args) -> Path:
 
         pool = SnapshotPool(args.pool_size)
         opponent = SelfPlayOpponent(pool, args.seed)
-        extra.append(snapshot_callback(pool, args.snapshot_every))
+        extra.append(snapshot_callback(pool, args.snapshot_every, {"macro_style": policy_meta(args)["macro_style"]}))
     envs = make_vec_env(args.vec_env, args.n_envs, opponent, args.noise, args.macro, args.pot_reward,
                         args.foul_reward, args.seed, args.leaves, args.macro_style)
     model = PPO("MlpPolicy", envs, learning_rate=args.learning_rate, n_steps=args.n_steps,

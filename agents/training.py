@@ -119,6 +119,8 @@ def make_vec_env(kind: str, n_envs: int, opponent: Any, noise: str, macro: bool,
     opp = make_agent(opponent) if isinstance(opponent, str) else opponent
     venv = gym.make_vec("NineBall-v0", num_envs=n_envs, opponent=opp, noise=noise,
                         reward_shaping={"pot": pot_reward, "foul": foul_reward})
+    if callable(getattr(opp, "bind", None)):  # a self-play opponent serves every table in one batched call
+        opp.bind(venv)
     if macro:
         venv = MacroActionVectorWrapper(venv, noise=noise, leaves=leaves, style=MacroStyle.parse(macro_style))
     envs = VecMonitor(SB3VecEnvAdapter(venv), info_keywords=("racks",))

@@ -1,6 +1,8 @@
 """MacroStyle: the macro layer's ball-in-hand spot and safety taken from Search's candidates, and the exported
 policy's meta that tells ``learned`` which style it was trained with."""
 
+import zlib
+
 import numpy as np
 import pytest
 
@@ -67,7 +69,7 @@ def test_search_safety_is_played_as_found_and_valued_as_played():
     view, _, _ = planner.slots(obs)
     action = planner.action(obs, _safety_slot())
     assert planner.last_slot == SAFETY
-    shot = planner._search_safety(view, view.balls.pos[0])
+    shot = planner._search_safety(view, view.balls.pos[0], zlib.crc32(np.asarray(obs, dtype=np.float32).tobytes()))
     expected = actions.shot_to_action(shot, table=view.table, params=view.params, scale=view.scale)
     np.testing.assert_array_equal(action, expected)
     np.testing.assert_array_equal(planner.action(obs, _safety_slot(0.9, -0.9)), expected)  # no refinement

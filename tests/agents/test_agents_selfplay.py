@@ -34,32 +34,77 @@ def test_pool_adds_keeps_the_latest_and_samples_them_all():
         SnapshotPool(0)
 
 
+def _bound(n: int, pool: SnapshotPool, seed: int = 4):
+    opponent = SelfPlayOpponent(pool)
+    venv = gym.make_vec("NineBall-v0", num_envs=n, opponent=opponent, noise="icga")
+    opponent.bind(venv)
+    venv.reset(seed=seed)
+    return opponent, venv
+
+
 def test_opponent_is_fixed_for_a_rack_and_redrawn_on_reset():
     pool = SnapshotPool(capacity=8)
-    opponent = SelfPlayOpponent(pool)
-    assert opponent.snapshot is None  # empty pool: GhostBall
+    assert SelfPlayOpponent(pool).snapshot is None  # empty pool: GhostBall
     for b in np.linspace(-0.9, 0.9, 8):
         pool.add(_policy(float(b)))
-    venv = gym.make_vec("NineBall-v0", num_envs=3, opponent=opponent, noise="icga")
-    venv.reset(seed=4)
-    tables = venv.unwrapped.envs
-    assert len({id(env.opponent) for env in tables}) == 3  # one copy per table ...
-    assert all(env.opponent.pool is pool for env in tables)  # ... sharing the pool
-    first = [env.opponent.snapshot for env in tables]
-    assert all(s is not None for s in first)
+    opponent, venv = _bound(3, pool)
+    assert all(env.opponent is opponent for env in venv.unwrapped.envs)  # one opponent for every table
+    first = dict(opponent.snapshots)
+    assert sorted(first) == [0, 1, 2] and all(s is not None for s in first.values())
     rng = np.random.default_rng(0)
     ended = np.zeros(3, dtype=bool)
     for _ in range(3):  # within the rack the snapshot stays
         _, _, term, trunc, _ = venv.step(rng.uniform(-1, 1, (3, 9)))
         ended |= term | trunc
-        for k, env in enumerate(tables):
+        for k in range(3):
             if not ended[k]:
-                assert env.opponent.snapshot is first[k]
+                assert opponent.snapshots[k] is first[k]
     draws = set()
     for seed in range(10):  # each reset (a new rack) draws again
         venv.reset(seed=100 + seed)
-        draws |= {id(env.opponent.snapshot) for env in tables}
+        draws |= {id(s) for s in opponent.snapshots.values()}
     assert len(draws) > 3
+    # the draw is the table's: the same seeds deal the same snapshots
+    again, venv2 = _bound(3, pool, seed=100 + 9)
+    assert [again.snapshots[k] for k in range(3)] == [opponent.snapshots[k] for k in range(3)]
+
+
+def _varied_policy(seed: int) -> NumpyPolicy:
+    rng = np.random.default_rng(seed)
+    return NumpyPolicy([rng.normal(0, 0.3, (MACRO_OBS_SIZE, 16)), rng.normal(0, 0.3, (16, MACRO_DIM))],
+                       [rng.normal(0, 0.1, 16), rng.normal(0, 0.3, MACRO_DIM)], "tanh", -np.ones(MACRO_DIM),
+                       np.ones(MACRO_DIM))
+
+
+def test_batched_opponent_plays_as_each_table_alone_and_is_asked_once_per_round():
+    from agents.learned import LearnedAgent
+
+    pool = SnapshotPool(capacity=2)
+    pool.add(_varied_policy(1))
+    pool.add(_varied_policy(2))
+    opponent, venv = _bound(6, pool, seed=11)
+    asked: list[tuple[np.ndarray, list, np.ndarray]] = []
+    inner = opponent.act_batch
+
+    def recorded(obs):
+        out = inner(obs)
+        asked.append((obs.copy(), [opponent.snapshots[k] for k in opponent._encoded.tolist()], out.copy()))
+        return out
+
+    opponent.act_batch = recorded  # type: ignore[method-assign]
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        venv.step(rng.uniform(-1, 1, (6, 9)))
+    assert asked and max(len(obs) for obs, _, _ in asked) > 1  # several tables answered in one call
+    assert any(len({id(s) for s in snaps}) == 2 for _, snaps, _ in asked)  # both snapshots within one call
+    for obs, snaps, out in asked:
+        for row in range(len(obs)):
+            alone = LearnedAgent(snaps[row]).act(obs[row])
+            np.testing.assert_allclose(out[row], alone, atol=2e-6)
+    with pytest.raises(RuntimeError, match="bound vector env"):
+        inner(np.concatenate([asked[0][0], asked[0][0]]))  # rows that are not the last round's
+    with pytest.raises(ValueError, match="built with this opponent"):
+        SelfPlayOpponent(pool).bind(venv)
 
 
 def test_tiny_self_play_training_adds_snapshots(tmp_path):

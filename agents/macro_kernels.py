@@ -1,0 +1,311 @@
+"""The macro layer's compiled core: pot options, throw-corrected aims and noise-free shot values, for many rows at once.
+
+These kernels ARE the implementation: ``agents.shots.pot_options`` / ``best_ease`` / ``corrected_phi`` and
+``agents.leaves.shot_value`` call them with one row, ``agents.macro.MacroPlanner`` with every table (and every
+candidate shot) of a decision round at once. They reuse the env's geometry (``nineball_env.kernels.aiming``),
+its rules kernel (``nineball_env.kernels.ruling``) and the physics' single-shot entry point
+(``physics.kernels.entry.run_shot``), so nothing here restates a rule or an equation of motion.
+
+Units: metres, seconds; angles in degrees unless a name says ``_rad``. Pot options are rows of ``OPT_W`` floats
+(columns ``O_*``), easiest first.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from nineball_env.kernels.aiming import ghost, path_clear, unit
+from nineball_env.kernels.codes import RACK_W, DeclarationCode
+from nineball_env.kernels.facts import N_BALLS, summarize_rows
+from nineball_env.kernels.ruling import MAX_CITED, rule_batch
+from physics.events import EventKind as E  # numba freezes the codes (as nineball_env.kernels.facts)
+from physics.kernels.entry import LOG_W, run_shot
+from physics.params import P_R
+
+NINE = 9
+#: Columns of a pot-option row.
+O_TARGET, O_BALL, O_POCKET, O_PHI, O_CUT, O_D_CUE, O_D_OBJ, O_EASE, O_DIRECTION = range(9)
+OPT_W = 9
+MAX_OPTIONS = 12  # six direct pots and six combinations on the 9
+#: Columns of the pocket model array (``agents.shots.PocketModel`` in field order).
+M_CORNER_HALF, M_CORNER_FULL, M_CORNER_MAX, M_SHIFT_RATE, M_SHIFT_MAX, M_SIDE_HALF, M_SIDE_SCALE, M_SIDE_MAX, \
+    M_MODEL_SIGMA, M_FLOOR_SIGMA = range(10)
+COMBO_REACH = 0.6  # [m] the 9 must lie this close to the lowest ball for a combination
+COMBO_MAX_CUT = 45.0  # [deg] the widest cut on the 9 of a combination
+STATIONARY, ROLLING = 0, 3  # physics.Motion codes
+_SHOT = int(DeclarationCode.SHOT)
+
+
+@njit(cache=True)
+def pocket_target(ox, oy, k, aims, axes, m):
+    """Where to send a ball at (ox, oy) to drop it in pocket ``k`` and the accepted half-width [m]:
+    (ok, tx, ty, half); ok is False when the pocket cannot be reached at that angle (``agents.shots.PocketModel``)."""
+    cx, cy = aims[k, 0], aims[k, 1]
+    ux, uy = unit(cx - ox, cy - oy)
+    a = math.degrees(math.atan2(axes[k, 0] * uy - axes[k, 1] * ux, axes[k, 0] * ux + axes[k, 1] * uy))
+    abs_a = abs(a)
+    if k == 2 or k == 3:
+        if abs_a > m[M_SIDE_MAX]:
+            return False, cx, cy, 0.0
+        return True, cx, cy, m[M_SIDE_HALF] * (1.0 - (a / m[M_SIDE_SCALE]) ** 2)
+    if abs_a > m[M_CORNER_MAX]:
+        return False, cx, cy, 0.0
+    if abs_a <= m[M_CORNER_FULL]:
+        half = m[M_CORNER_HALF]
+    else:
+        half = m[M_CORNER_HALF] * (m[M_CORNER_MAX] - abs_a) / (m[M_CORNER_MAX] - m[M_CORNER_FULL])
+    shift = math.copysign(min(m[M_SHIFT_RATE] * abs_a, m[M_SHIFT_MAX]), a)
+    return True, cx + shift * -uy, cy + shift * ux, half
+
+
+@njit(cache=True)
+def pot_probability(d_cue, d_obj, cut, half, sigma_phi, R, m):
+    """Chance that a ghost-ball pot drops under a Gaussian aim error ``sigma_phi`` [deg] (``agents.shots``)."""
+    if half <= 0.0:
+        return 0.0
+    cos_cut = max(math.cos(math.radians(cut)), math.cos(math.radians(80.0)))
+    s_obj = math.hypot(d_cue * math.radians(sigma_phi) / (2.0 * R * cos_cut), m[M_MODEL_SIGMA])
+    s_lat = math.hypot(d_obj * s_obj, m[M_FLOOR_SIGMA])
+    return math.erf(half / (math.sqrt(2.0) * s_lat))
+
+
+@njit(cache=True)
+def cut_between(ax, ay, gx, gy, wx, wy):
+    """Angle [deg] between the path (ax, ay) -> (gx, gy) and the direction (wx, wy)."""
+    ux, uy = unit(gx - ax, gy - ay)
+    vx, vy = unit(wx, wy)
+    return math.degrees(math.acos(min(max(ux * vx + uy * vy, -1.0), 1.0)))
+
+
+@njit(cache=True)
+def _direct(cx, cy, ox, oy, tx, ty, half, target, ball, k, cue_obs, n_cue_obs, obj_obs, n_obj_obs, width, length,
+            R, sigma_phi, max_cut, m, d_extra, row):
+    """Fill ``row`` with the option of sending the ball at (ox, oy) (ball ``target``) at (tx, ty), if the ghost ball
+    is on the surface, reachable with a cut up to ``max_cut`` and both paths are clear; whether it is."""
+    gx, gy, _, _ = ghost(ox, oy, tx, ty, R)
+    r_in = R * 0.999
+    if not ((r_in <= gx <= width - r_in) and (r_in <= gy <= length - r_in)):
+        return False
+    d_cue = math.hypot(gx - cx, gy - cy)
+    if d_cue < 1e-6:
+        return False
+    cut = cut_between(cx, cy, gx, gy, tx - ox, ty - oy)
+    if cut > max_cut:
+        return False
+    reach2 = (2.0 * R) ** 2
+    if not (path_clear(cx, cy, gx, gy, cue_obs, n_cue_obs, reach2) and path_clear(ox, oy, tx, ty, obj_obs, n_obj_obs,
+                                                                                   reach2)):
+        return False
+    d_obj = math.hypot(tx - ox, ty - oy)
+    row[O_TARGET] = target
+    row[O_BALL] = ball
+    row[O_POCKET] = k
+    row[O_PHI] = math.degrees(math.atan2(gy - cy, gx - cx))
+    row[O_CUT] = cut
+    row[O_D_CUE] = d_cue
+    row[O_D_OBJ] = d_obj + d_extra
+    row[O_EASE] = pot_probability(d_cue, d_obj, cut, half, sigma_phi, R, m)
+    row[O_DIRECTION] = math.degrees(math.atan2(ty - oy, tx - ox))
+    return True
+
+
+@njit(cache=True)
+def pot_options_row(cx, cy, pos, on, lowest, aims, axes, m, width, length, R, sigma_phi, combos, max_cut, out):
+    """Every clear pot of ball ``lowest`` from a cue ball at (cx, cy), and combinations of it into the 9 when
+    ``combos``, easiest first (a stable sort), into ``out`` (MAX_OPTIONS, OPT_W); returns how many.
+
+    ``pos`` (n, 2) and ``on`` (n,) describe the balls (``cx, cy`` may differ from ``pos[0]`` with ball in hand)."""
+    others = np.empty((N_BALLS, 2))
+    no_nine = np.empty((N_BALLS, 2))
+    n_others = 0
+    n_no_nine = 0
+    for b in range(1, pos.shape[0]):
+        if on[b] and b != lowest:
+            others[n_others, 0], others[n_others, 1] = pos[b, 0], pos[b, 1]
+            n_others += 1
+            if b != NINE:
+                no_nine[n_no_nine, 0], no_nine[n_no_nine, 1] = pos[b, 0], pos[b, 1]
+                n_no_nine += 1
+    ox, oy = pos[lowest, 0], pos[lowest, 1]
+    n = 0
+    for k in range(6):
+        ok, tx, ty, half = pocket_target(ox, oy, k, aims, axes, m)
+        if ok and _direct(cx, cy, ox, oy, tx, ty, half, lowest, lowest, k, others, n_others, others, n_others,
+                          width, length, R, sigma_phi, max_cut, m, 0.0, out[n]):
+            n += 1
+    if combos and lowest != NINE and on[NINE]:
+        nx, ny = pos[NINE, 0], pos[NINE, 1]
+        if math.hypot(nx - ox, ny - oy) < COMBO_REACH:
+            reach2 = (2.0 * R) ** 2
+            for k in range(6):
+                ok, tx, ty, half = pocket_target(nx, ny, k, aims, axes, m)
+                if not ok or not path_clear(nx, ny, tx, ty, no_nine, n_no_nine, reach2):
+                    continue
+                gx, gy, _, _ = ghost(nx, ny, tx, ty, R)
+                cut9 = cut_between(ox, oy, gx, gy, tx - nx, ty - ny)
+                if cut9 > COMBO_MAX_CUT:
+                    continue
+                d9 = math.hypot(tx - nx, ty - ny)
+                # a miss e at the 9's ghost turns the 9 by e/(2R cos cut9): the window there is that much smaller
+                eff_half = half * 2.0 * R * math.cos(math.radians(cut9)) / max(d9, 2.0 * R)
+                if _direct(cx, cy, ox, oy, gx, gy, eff_half, lowest, NINE, k, others, n_others, no_nine, n_no_nine,
+                           width, length, R, sigma_phi, max_cut, m, d9, out[n]):
+                    n += 1
+    for i in range(1, n):  # stable insertion sort, easiest first
+        j = i
+        while j > 0 and out[j - 1, O_EASE] < out[j, O_EASE]:
+            for c in range(OPT_W):
+                out[j - 1, c], out[j, c] = out[j, c], out[j - 1, c]
+            j -= 1
+    return n
+
+
+@njit(cache=True)
+def pot_options_batch(cue, pos, on, lowest, aims, axes, m, width, length, R, sigma_phi, combos, max_cut, out, n_out):
+    """``pot_options_row`` for every row: cue (N, 2), pos (N, n, 2), on (N, n), lowest (N,), sigma_phi (N,) [deg];
+    options into ``out`` (N, MAX_OPTIONS, OPT_W), counts into ``n_out`` (N,)."""
+    for i in range(cue.shape[0]):
+        n_out[i] = pot_options_row(cue[i, 0], cue[i, 1], pos[i], on[i], lowest[i], aims, axes, m, width, length, R,
+                                   sigma_phi[i], combos, max_cut, out[i])
+
+
+@njit(cache=True)
+def leave_ease(state, aims, axes, m, width, length, R, sigma_phi):
+    """Chance of potting the next shot from the resting packed state (n, 9): the best direct pot of the lowest
+    ball on the table from the cue ball; 1 when the cue ball or every object ball is off the table."""
+    n = state.shape[0]
+    pos = np.empty((n, 2))
+    on = np.zeros(n, dtype=np.bool_)
+    lowest = -1
+    for b in range(n):
+        pos[b, 0], pos[b, 1] = state[b, 0], state[b, 1]
+        on[b] = state[b, 7] <= ROLLING
+        if b > 0 and on[b] and lowest < 0:
+            lowest = b
+    if not on[0] or lowest < 0:
+        return 1.0
+    out = np.empty((MAX_OPTIONS, OPT_W))
+    k = pot_options_row(pos[0, 0], pos[0, 1], pos, on, lowest, aims, axes, m, width, length, R, sigma_phi, False,
+                        80.0, out)
+    return out[0, O_EASE] if k > 0 else 0.0
+
+
+@njit(cache=True)
+def _place(state, b, x, y):
+    """Put ball ``b`` of the packed state at rest at (x, y) (``BallState.place``)."""
+    state[b, 0], state[b, 1] = x, y
+    for c in range(2, 7):
+        state[b, c] = 0.0
+    state[b, 7] = STATIONARY
+    state[b, 8] = -1.0
+
+
+@njit(cache=True)
+def corrected_phi_batch(template, cue, obj, target, direction, shots, iterations, segments, jaws, pockets, p, width,
+                        length, rail, tol, out):
+    """Throw- and squirt-corrected aims [deg]: row i strikes ``shots[i]`` (V0, phi°, theta°, a, b) from a cue ball at
+    ``cue[i]`` at ball ``target[i]`` alone at ``obj[i]``, reads the direction the target leaves in after the first
+    collision, and moves the ghost ball to cancel its difference from ``direction[i]`` (each of ``iterations`` one
+    simulation, stopping within 0.01°). ``template`` is an empty packed state (n, 9); aims into ``out``."""
+    state = np.empty_like(template)
+    log = np.empty((64, LOG_W))
+    shot = np.empty(5)
+    for i in range(cue.shape[0]):
+        R = p[P_R]
+        t = target[i]
+        phi = shots[i, 1]
+        want = direction[i]
+        for _ in range(iterations):
+            state[:] = template
+            _place(state, 0, cue[i, 0], cue[i, 1])
+            _place(state, t, obj[i, 0], obj[i, 1])
+            shot[0] = shots[i, 0]
+            shot[1] = math.radians(phi)
+            shot[2] = math.radians(shots[i, 2])
+            shot[3] = shots[i, 3]
+            shot[4] = shots[i, 4]
+            count, _, code, _, _ = run_shot(state, shot, True, segments, jaws, pockets, p, width, length, rail, tol,
+                                            64, 2.0, log)
+            if code != 0:
+                break
+            got = np.nan
+            for e in range(min(count, 64)):
+                a, b = int(log[e, 2]), int(log[e, 3])
+                if int(log[e, 1]) == E.BALL_BALL and (a == 0 or b == 0):  # the first collision of the cue ball
+                    if t == a or t == b:
+                        c0 = 5 if a == t else 13
+                        vx, vy = log[e, c0 + 2], log[e, c0 + 3]
+                        if not (vx == 0.0 and vy == 0.0):
+                            got = math.degrees(math.atan2(vy, vx))
+                    break
+            if np.isnan(got):
+                break
+            error = (got - direction[i] + 180.0) % 360.0 - 180.0  # numba's float % is Python's
+            if abs(error) < 0.01:
+                break
+            want = want - error
+            gx = obj[i, 0] - 2.0 * R * math.cos(math.radians(want))
+            gy = obj[i, 1] - 2.0 * R * math.sin(math.radians(want))
+            phi = math.degrees(math.atan2(gy - cue[i, 1], gx - cue[i, 0]))
+        out[i] = phi
+
+
+@njit(cache=True)
+def shot_values_batch(states, racks, which, shots, aims, axes, m, sigma_phi, segments, jaws, pockets, p, width,
+                      length, rail, tol, max_events, max_time, simultaneous, out):
+    """Noise-free values in [0, 1] (``agents.leaves``) of shots (V0, phi°, theta°, a, b) ``shots[i]`` from packed
+    state ``states[which[i]]`` (n, 9), ruled by the rules kernel as an ordinary shot from rack row ``racks[which[i]]``:
+    0 for a foul or a layout the physics rejects, 1 when the 9 drops legally, else 0.5 ± 0.5·(the leave's ease) as
+    the turn stays or passes. ``sigma_phi[which[i]]`` [deg] is the aim noise of the ease."""
+    state = np.empty_like(states[0])
+    log = np.empty((max_events, LOG_W))
+    shot = np.empty(5)
+    first_bits = np.zeros(1, dtype=np.int64)
+    first_time = np.zeros(1)
+    cushion_bits = np.zeros(1, dtype=np.int64)
+    pocketed = np.zeros((1, N_BALLS), dtype=np.int64)
+    n_pocketed = np.zeros(1, dtype=np.int64)
+    off = np.zeros((1, N_BALLS), dtype=np.int64)
+    n_off = np.zeros(1, dtype=np.int64)
+    after = np.empty((1, RACK_W), dtype=np.int64)
+    fouls = np.empty(1, dtype=np.int64)
+    cited = np.empty((1, MAX_CITED), dtype=np.int64)
+    n_cited = np.empty(1, dtype=np.int64)
+    spotted = np.empty(1, dtype=np.bool_)
+    decl = np.full(1, _SHOT, dtype=np.int64)
+    R = p[P_R]
+    for i in range(shots.shape[0]):
+        j = which[i]
+        state[:] = states[j]
+        shot[0] = shots[i, 0]
+        shot[1] = math.radians(shots[i, 1])
+        shot[2] = math.radians(shots[i, 2])
+        shot[3] = shots[i, 3]
+        shot[4] = shots[i, 4]
+        count, _, code, _, _ = run_shot(state, shot, True, segments, jaws, pockets, p, width, length, rail, tol,
+                                        max_events, max_time, log)
+        if code != 0:
+            out[i] = 0.0
+            continue
+        summarize_rows(log, min(count, max_events), 0, simultaneous, first_bits, first_time, cushion_bits, pocketed,
+                       n_pocketed, off, n_off)
+        rule_batch(racks[j:j + 1], decl, first_bits, cushion_bits, pocketed, n_pocketed, off, n_off, after, fouls,
+                   cited, n_cited, spotted)
+        if fouls[0] != 0:
+            out[i] = 0.0
+            continue
+        potted = 0
+        nine = False
+        for q in range(n_pocketed[0]):
+            if pocketed[0, q] != 0:
+                potted += 1
+            if pocketed[0, q] == NINE:
+                nine = True
+        if nine:
+            out[i] = 1.0
+            continue
+        e = leave_ease(state, aims, axes, m, width, length, R, sigma_phi[j])
+        out[i] = 0.5 + 0.5 * e if potted > 0 else 0.5 - 0.5 * e
