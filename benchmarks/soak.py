@@ -461,11 +461,11 @@ def run_airborne(shots: int, seed: int, table_name: str = "nine",
         audit_air_shot(states[k], ev.rows, air, len(ev), r.state.packed(), np.sort(rng.random(AIR_SAMPLES) * r.duration),
                        p, W, L, table.segments, table.jaws, table.pockets, audit)
         totals += audit
-        flew += ev.air is not None
+        flew += int(ev.air is not None)
         if ev.air is not None:
             cloth_hops = _cloth_hops(ev)
-            hopped += cloth_hops > 0
-            handed_over += cloth_hops > 0 and ev.kind[1] != physics.EventKind.BALL_AIRBORNE
+            hopped += int(cloth_hops > 0)
+            handed_over += int(cloth_hops > 0 and bool(ev.kind[1] != physics.EventKind.BALL_AIRBORNE))
         off += bool(np.any(ev.kind == physics.EventKind.BALL_OFF_TABLE))
         caps += r.hit_event_cap or r.hit_time_cap
         unresolved += r.unresolved
