@@ -488,13 +488,33 @@ def _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
 
 
 @njit(cache=True)
-def _flat_events(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, p, max_events,
-                 max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, t_trans, t_pair, t_rail,
-                 rail_kind, rail_id, t_pocket, pocket_id, acc, box, last_pair_time, contact_memory):
-    """``simulate_kernel``'s strike and event loop on its caches: (number of events, flags, t, a, b, vza, vzb), with
-    a ≥ 0 when the contact of balls a and b at time t (resolved, not logged) lifts a ball (vertical velocities vza,
-    vzb) and the airborne loop must take over; a = −1 when the shot ended (safety net applied)."""
+def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, rail, p,
+                    max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
+    """Simulate one shot in place. Returns (number of events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP |
+    FLAG_UNRESOLVED | FLAG_AIRBORNE).
+
+    A ball–ball contact whose vertical friction impulse lifts a ball off the cloth (flight.leaves_cloth) hands the
+    shot over to the airborne loop at that event (air_loop.continue_in_air, with ``rail`` and the (rows, 4)
+    ``ev_air`` it fills from there on, zeroed by the caller; it may have no rows); otherwise neither is used.
+
+    pos (n, 2), vel (n, 2), spin (n, 3), motion (n,), pocket (n,) are updated in place; shot is
+    (V0, phi [rad], theta [rad], a, b), applied to ball 0 when ``strike``; p is PhysicsParams.to_array().
+    The first len(ev_time) events are written to the ev_* buffers; later ones are simulated but not
+    logged (the caller reruns with a larger log when it needs them all), so the physics never
+    depends on the log's size.
+    """
     n = pos.shape[0]
+    t_trans = np.full(n, INF)
+    t_pair = np.full((n, n), INF)
+    t_rail = np.full(n, INF)
+    rail_kind = np.full(n, -1, dtype=np.int64)
+    rail_id = np.full(n, -1, dtype=np.int64)
+    t_pocket = np.full(n, INF)
+    pocket_id = np.full(n, -1, dtype=np.int64)
+    acc = np.zeros((n, 2))
+    box = np.zeros((n, 4))
+    last_pair_time = np.full((n, n), -INF)
+    contact_memory = np.full((3, n), -INF)  # one allocation: per ball, last cushion time, last sustained contact
     last_rail_time = contact_memory[0]  # time and with what (a contact id as a float)
     last_zeno_time = contact_memory[1]
     last_zeno_with = contact_memory[2]
@@ -577,8 +597,12 @@ def _flat_events(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, p
                 _sustained(b, a, t, last_zeno_time, last_zeno_with, vel, spin)
             _reclassify(a, vel, spin, motion, p)
             _reclassify(b, vel, spin, motion, p)
-            if leaves_cloth(r[10], p) or leaves_cloth(r[11], p):  # the follow-shot hop: hand the shot over
-                return count, flags, t, a, b, r[10], r[11]
+            if leaves_cloth(r[10], p) or leaves_cloth(r[11], p):  # the follow-shot hop: the airborne loop takes the shot over from this contact on
+                return _air.continue_in_air(a, b, r[10], r[11], t, count, flags, pos, vel, spin, motion, pocket,
+                                            segments, jaws, pockets, width, length, rail, p, max_events, max_time,
+                                            ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air,
+                                            t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box,
+                                            last_pair_time, contact_memory)
         elif kind == EV_CUSHION or kind == EV_JAW:
             target = rail_id[a]
             if kind == EV_CUSHION:
@@ -626,49 +650,8 @@ def _flat_events(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, p
         if b >= 0:
             _refresh_ball(b, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                           t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
-    count, flags = _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length,
-                               p, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-    return count, flags, t, -1, -1, 0.0, 0.0
-
-
-@njit(cache=True)
-def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, rail, p,
-                    max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
-    """Simulate one shot in place. Returns (number of events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP |
-    FLAG_UNRESOLVED | FLAG_AIRBORNE).
-
-    A ball–ball contact whose vertical friction impulse lifts a ball off the cloth (flight.leaves_cloth) hands the
-    shot over to the airborne loop at that event (air_loop.continue_in_air, with ``rail`` and the (rows, 4)
-    ``ev_air`` it fills from there on, zeroed by the caller; it may have no rows); otherwise neither is used.
-
-    pos (n, 2), vel (n, 2), spin (n, 3), motion (n,), pocket (n,) are updated in place; shot is
-    (V0, phi [rad], theta [rad], a, b), applied to ball 0 when ``strike``; p is PhysicsParams.to_array().
-    The first len(ev_time) events are written to the ev_* buffers; later ones are simulated but not
-    logged (the caller reruns with a larger log when it needs them all), so the physics never
-    depends on the log's size.
-    """
-    n = pos.shape[0]
-    t_trans = np.full(n, INF)
-    t_pair = np.full((n, n), INF)
-    t_rail = np.full(n, INF)
-    rail_kind = np.full(n, -1, dtype=np.int64)
-    rail_id = np.full(n, -1, dtype=np.int64)
-    t_pocket = np.full(n, INF)
-    pocket_id = np.full(n, -1, dtype=np.int64)
-    acc = np.zeros((n, 2))
-    box = np.zeros((n, 4))
-    last_pair_time = np.full((n, n), -INF)
-    contact_memory = np.full((3, n), -INF)  # one allocation: per ball, last cushion time, last sustained contact
-    count, flags, t, a, b, vza, vzb = _flat_events(
-        pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, p, max_events, max_time,
-        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, t_trans, t_pair, t_rail, rail_kind, rail_id,
-        t_pocket, pocket_id, acc, box, last_pair_time, contact_memory)
-    if a >= 0:  # the follow-shot hop: the airborne loop takes the shot over from that contact on
-        return _air.continue_in_air(a, b, vza, vzb, t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
-                                    pockets, width, length, rail, p, max_events, max_time, ev_time, ev_kind, ev_a, ev_b,
-                                    ev_target, ev_state_a, ev_state_b, ev_air, t_trans, t_pair, t_rail, rail_kind,
-                                    rail_id, t_pocket, pocket_id, acc, box, last_pair_time, contact_memory)
-    return count, flags
+    return _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
+                       ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
 
 
 # The hand-over's target; imported last, as it is built from this module's pieces (numba resolves it at compile time).
