@@ -481,7 +481,7 @@ def impact_check(event: Any, params: PhysicsParams) -> tuple[str, float] | None:
         (a0, a1), (b0, b1) = ((g.initial.state.rvw, g.final.state.rvw) for g in balls)
         ours = ball_ball(a1[0][0], a1[0][1], a0[1][0], a0[1][1], *a0[2], b1[0][0], b1[0][1], b0[1][0], b0[1][1],
                          *b0[2], params.e_b, p)
-        return kind, _rel_diff(ours, np.r_[a1[1][:2], a1[2], b1[1][:2], b1[2]])
+        return kind, _rel_diff(ours[:10], np.r_[a1[1][:2], a1[2], b1[1][:2], b1[2]])
     rail = next(agent for agent in event.agents if agent.agent_type.value != "ball").initial
     r0, r1 = balls[0].initial.state.rvw, balls[0].final.state.rvw
     xy = r1[0][:2]

@@ -412,6 +412,29 @@ def audit_air_shot(init, log, air, n_events, final, samples, p, W, L, segments, 
             audit[A_OVERLAP_REST] = 1
 
 
+def _cloth_hops(ev: physics.EventLog) -> int:
+    """BALL_AIRBORNE events that a contact between two balls on the cloth caused (the follow-shot hop): they follow
+    a ball–ball contact at the same time whose two balls were not in the air before it."""
+    K = physics.EventKind
+    motion: dict[int, int] = {}  # each ball's motion after its last logged event
+    before: list[tuple[int, int]] = []  # per event: the motion of ball_a, ball_b before it
+    n = 0
+    for i in range(len(ev)):
+        a, b = int(ev.ball_a[i]), int(ev.ball_b[i])
+        before.append((motion.get(a, 0), motion.get(b, 0)))
+        if ev.kind[i] == K.BALL_AIRBORNE:
+            j = i - 1
+            while j >= 0 and ev.kind[j] == K.BALL_AIRBORNE and ev.time[j] == ev.time[i]:
+                j -= 1
+            if (j >= 0 and ev.kind[j] == K.BALL_BALL and ev.time[j] == ev.time[i]
+                    and physics.Motion.AIRBORNE not in before[j]):
+                n += 1
+        for who, state in ((a, ev.state_a[i]), (b, ev.state_b[i])):
+            if who >= 0:
+                motion[who] = int(state[7])
+    return n
+
+
 def run_airborne(shots: int, seed: int, table_name: str = "nine",
                  params: physics.PhysicsParams = physics.DEFAULT_PARAMS) -> dict:
     """Simulate and audit ``shots`` random shots with the airborne model, in 3-D; returns the JSON report."""
@@ -425,7 +448,7 @@ def run_airborne(shots: int, seed: int, table_name: str = "nine",
              MAX_SPEED, MAX_ELEVATION, MAX_TIP_OFFSET, states, rows)
     rng = np.random.default_rng((seed, 7))
     totals = np.zeros(N_AUDIT, dtype=np.int64)
-    flew = off = caps = unresolved = 0
+    flew = off = caps = unresolved = hopped = handed_over = 0
     examples: list[dict] = []
     t0 = time.perf_counter()
     for k in range(shots):
@@ -438,7 +461,11 @@ def run_airborne(shots: int, seed: int, table_name: str = "nine",
         audit_air_shot(states[k], ev.rows, air, len(ev), r.state.packed(), np.sort(rng.random(AIR_SAMPLES) * r.duration),
                        p, W, L, table.segments, table.jaws, table.pockets, audit)
         totals += audit
-        flew += ev.air is not None
+        flew += int(ev.air is not None)
+        if ev.air is not None:
+            cloth_hops = _cloth_hops(ev)
+            hopped += int(cloth_hops > 0)
+            handed_over += int(cloth_hops > 0 and bool(ev.kind[1] != physics.EventKind.BALL_AIRBORNE))
         off += bool(np.any(ev.kind == physics.EventKind.BALL_OFF_TABLE))
         caps += r.hit_event_cap or r.hit_time_cap
         unresolved += r.unresolved
@@ -448,6 +475,7 @@ def run_airborne(shots: int, seed: int, table_name: str = "nine",
                              "balls": {int(i): states[k, i, 0:2].tolist() for i in range(physics.N_BALLS)
                                        if states[k, i, 7] < POCKETED}})
     return {"airborne_shots": shots, "with_a_ball_in_the_air": flew, "with_a_ball_off_the_table": off,
+            "with_a_hop_at_a_contact_on_the_cloth": hopped, "handed_over_mid_shot": handed_over,
             **{name: int(totals[a]) for a, name in enumerate(AUDIT_NAMES)}, "unresolved": unresolved, "caps": caps,
             "samples_per_shot": AIR_SAMPLES, "wall_s": round(time.perf_counter() - t0, 1), "examples": examples}
 
@@ -459,9 +487,9 @@ def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None, ta
         params: physics.PhysicsParams = physics.DEFAULT_PARAMS) -> dict:
     """Simulate and audit ``shots`` random shots; returns the JSON report as a dict."""
     table = TABLES[table_name]()
-    # the planar audits hold on the flat cloth (e_table = e_strike = 0: no ball leaves it); airborne shots are audited
-    # in 3-D by audit_airborne (--airborne)
-    params = dataclasses.replace(params, e_table=0.0, e_strike=0.0)
+    # the planar audits hold on the flat cloth (e_table = e_strike = 0 and no hop at a ball–ball contact: no ball
+    # leaves it); airborne shots, the follow-shot hop included, are audited in 3-D by audit_airborne (--airborne)
+    params = dataclasses.replace(params, e_table=0.0, e_strike=0.0, min_bounce_height=1.0)
     p = params.to_array()
     W, L, R = table.width, table.length, params.R
     slots = physics.rack_positions(table, params)

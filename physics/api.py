@@ -9,7 +9,7 @@ import numpy as np
 from physics.events import EventLog, SimResult
 from physics.kernels.air_loop import lifts_off
 from physics.kernels.entry import AIR_LOG_W, LOG_W, NO_CUE_BALL, STATE_W, run_arrays, run_arrays_air
-from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP, FLAG_UNRESOLVED
+from physics.kernels.loop import FLAG_AIRBORNE, FLAG_EVENT_CAP, FLAG_TIME_CAP, FLAG_UNRESOLVED
 from physics.kernels.motion import evolve_ball
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.shot import Shot
@@ -23,6 +23,7 @@ DEFAULT_MAX_TIME = 120.0  # [s] of simulated time
 MAX_EVENTS_LIMIT = 1_000_000
 INITIAL_LOG_ROWS = 256  # a shot with more events reruns with a log that fits
 _NO_SHOT = np.zeros(5)
+_NO_AIR = np.zeros((0, AIR_LOG_W))  # a flat run's air log: none (nothing is ever written to it)
 
 
 def shot_array(shot: Shot) -> np.ndarray:
@@ -163,10 +164,11 @@ def simulate(
     initial = np.empty((n, STATE_W))
     p = params_array(params)
     airborne = shot is not None and may_lift(shot, params) and lifts_off(shot_arr, p)
+    air_rows = rows if airborne else 0  # a flat shot that hops mid-shot reruns (deterministically) with an air log
     while True:
         log = np.empty((rows, LOG_W))
+        air = np.zeros((air_rows, AIR_LOG_W)) if air_rows else _NO_AIR
         if airborne:
-            air = np.zeros((rows, AIR_LOG_W))
             count, flags, code, i, j = run_arrays_air(
                 *arrays, shot_arr, table.segments, table.jaws, table.pockets, p, table.spec.width, table.spec.length,
                 table.rail, OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin, motion, pocket,
@@ -175,14 +177,16 @@ def simulate(
         else:
             count, flags, code, i, j = run_arrays(
                 *arrays, shot_arr, shot is not None,
-                table.segments, table.jaws, table.pockets, p, table.spec.width, table.spec.length,
-                OVERLAP_TOL, int(max_events), float(max_time), log, pos, vel, spin, motion, pocket, initial,
+                table.segments, table.jaws, table.pockets, p, table.spec.width, table.spec.length, table.rail,
+                OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin, motion, pocket, initial,
             )
         raise_for_code(code, i, j, state, table, params)
-        if count <= rows:
+        in_air = bool(flags & FLAG_AIRBORNE)
+        if count <= rows and (not in_air or air_rows == rows):
             break
-        rows = count  # rerun (deterministically) with a log that holds every event
-    return SimResult(initial, BallState(pos, vel, spin, motion, pocket), EventLog(log[:count], air[:count] if airborne else None),
+        rows = max(rows, count)  # rerun (deterministically) with a log that holds every event
+        air_rows = rows if in_air else 0
+    return SimResult(initial, BallState(pos, vel, spin, motion, pocket), EventLog(log[:count], air[:count] if in_air else None),
                      bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED))
 
 

@@ -1,10 +1,11 @@
 """The airborne event loop: the flat loop of loop.py with balls in the air (physics/kernels/flight.py).
 
-A shot takes this loop only when its cue strike lifts the cue ball off the cloth (``lifts_off``): every
-other shot runs loop.simulate_kernel, untouched, so a flat shot is bit for bit and time for time the flat
-model. Only a ball in the air can lift another one: the vertical friction impulse of a contact between
-two balls on the cloth stays below min_bounce_height at any legal speed (see flight.py), and both loops
-let the cloth absorb it.
+A shot takes this loop from its start when its cue strike lifts the cue ball off the cloth (``lifts_off``), or
+from the middle of the shot when the flat loop (loop.simulate_kernel) meets a contact between two balls on the
+cloth whose vertical friction impulse lifts one of them (flight.leaves_cloth: the follow-shot hop): the flat
+loop then hands its state, caches and contact memory over (``continue_in_air``) and the shot goes on here, its
+events so far kept. A shot in which no ball leaves the cloth never comes here, so it is the flat model bit for
+bit and time for time.
 
 This loop reuses the flat loop's pieces for balls on the cloth — their cached event times
 (loop._refresh_ball), their motion (loop._advance_all), their events (loop._resolve), the log
@@ -271,70 +272,57 @@ def _take_off(i, motion, pocket, vel, spin, hz, vz):
 
 
 @njit(cache=True)
-def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, width, length, rail, p,
-                        max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
-    """``loop.simulate_kernel`` for a strike that lifts the cue ball (``lifts_off``): the same arguments and
-    returns, flags with FLAG_AIRBORNE, and ev_air (rows, 4), zeroed by the caller, gets the height of the
-    bottom above the cloth and the vertical velocity of ball_a and ball_b after each logged event (it may
-    hold fewer rows than the log, or none)."""
+def _finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, pos, vel, spin, motion, pocket, hz, vz, over,
+                  rail, segments, jaws, pockets, p, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b,
+                  ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
+    """Log a resolved event (``kind`` < 0: none), then BALL_AIRBORNE for each of its balls that left the cloth, take
+    off a ball that met another over a rail, and refresh the event's balls: returns the number of events."""
+    if kind >= 0:
+        if count < ev_time.shape[0]:
+            _record(count, t, kind, a, b, target, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+            _record_air(count, a, b, hz, vz, ev_air)
+        count += 1
+    for q in (a, b):
+        if q >= 0 and (leaves_a if q == a else leaves_b):
+            if count < ev_time.shape[0]:
+                _record(count, t, EV_AIRBORNE, q, -1, -1, pos, vel, spin, motion,
+                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+                _record_air(count, q, -1, hz, vz, ev_air)
+            count += 1
+    if kind == EV_BALL_BALL:
+        for q in (a, b):
+            if over[q] >= 0:  # it met a ball over the rail: the contact is resolved, and it leaves then
+                k = over[q]
+                over[q] = -1
+                _take_off(q, motion, pocket, vel, spin, hz, vz)
+                if count < ev_time.shape[0]:
+                    _record(count, t, EV_OFF_TABLE, q, -1, k, pos, vel, spin, motion,
+                            ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+                    _record_air(count, q, -1, hz, vz, ev_air)
+                count += 1
+    _refresh(a, b, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
+             t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+    if b >= 0:
+        _refresh(b, -1, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
+                 t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+    return count
+
+
+@njit(cache=True)
+def _air_events(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, rail, p,
+                max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air,
+                t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box, last_pair_time,
+                contact_memory, air, over):
+    """The airborne loop's events from time t on, its caches current: returns (number of events, flags), as
+    ``simulate_air_kernel``. ``air`` holds each ball's height and vertical velocity, ``over`` the rail it flies over."""
     n = pos.shape[0]
-    t_trans = np.full(n, INF)
-    t_pair = np.full((n, n), INF)
-    t_rail = np.full(n, INF)
-    rail_kind = np.full(n, -1, dtype=np.int64)
-    rail_id = np.full(n, -1, dtype=np.int64)
-    t_pocket = np.full(n, INF)
-    pocket_id = np.full(n, -1, dtype=np.int64)
-    acc = np.zeros((n, 2))
-    box = np.zeros((n, 4))
-    last_pair_time = np.full((n, n), -INF)
-    contact_memory = np.full((3, n), -INF)  # one allocation: per ball, last cushion time, last sustained contact
     last_rail_time = contact_memory[0]
     last_zeno_time = contact_memory[1]
     last_zeno_with = contact_memory[2]
-    air = np.zeros((2, n))  # per ball: height of its bottom above the cloth [m], vertical velocity [m/s]
     hz = air[0]
     vz = air[1]
-    over = np.full(n, -1, dtype=np.int64)  # per ball: the cushion whose rail it flies over after clearing it
-    t = 0.0
-    count = 0
-    flags = FLAG_AIRBORNE
-    for i in range(n):
-        if motion[i] < POCKETED:
-            _reclassify(i, vel, spin, motion, p)
-    vx, vy, vzs, wx, wy, wz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)
-    vel[0, 0] = vx
-    vel[0, 1] = vy
-    spin[0, 0] = wx
-    spin[0, 1] = wy
-    spin[0, 2] = wz
-    jumped = _vertical(0, vzs, p[P_E_STRIKE], vel, spin, motion, hz, vz, p)
-    if count < ev_time.shape[0]:
-        _record(count, 0.0, EV_STICK, 0, -1, -1, pos, vel, spin, motion,
-                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-        _record_air(count, 0, -1, hz, vz, ev_air)
-    count += 1
-    if jumped:
-        if count < ev_time.shape[0]:
-            _record(count, 0.0, EV_AIRBORNE, 0, -1, -1, pos, vel, spin, motion,
-                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-            _record_air(count, 0, -1, hz, vz, ev_air)
-        count += 1
-    # Transition times first, so that pair windows see every ball's own horizon.
-    for i in range(n):
-        if motion[i] == AIRBORNE:
-            t_trans[i] = landing_time(hz[i], vz[i], p[P_G])
-            _air_box(i, t_trans[i], pos, vel, box)
-        elif motion[i] < POCKETED:
-            t_trans[i] = transition_time(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], spin[i, 2], p)
-            ax, ay = acceleration(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], p)
-            acc[i, 0] = ax
-            acc[i, 1] = ay
-            _path_box(i, t_trans[i], pos, vel, acc, motion, box)
-    for i in range(n):
-        if motion[i] < POCKETED or motion[i] == AIRBORNE:  # caches start at inf: balls off the table need none
-            _refresh(i, -1, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
-                     t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+    e_table = p[P_E_TABLE]
     while True:
         te, kind, a, b = _next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket)
         if te == INF:
@@ -352,7 +340,8 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
         _advance_air(pos, vel, motion, hz, vz, te - t, p)
         t = te
         target = -1
-        leaves = -1  # a ball this event lifts off the cloth (logged as EV_AIRBORNE after the event)
+        leaves_a = False  # ball a / b left the cloth at this event (logged as EV_AIRBORNE after it)
+        leaves_b = False
         if kind == 100 and over[a] >= 0:  # over a rail: it comes down on the rail or passes its outer edge
             kind, target = EV_OFF_TABLE, over[a]
             over[a] = -1
@@ -360,7 +349,7 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
         elif kind == 100 and motion[a] == AIRBORNE:  # landing
             hz[a] = 0.0
             vx, vy, up, wx, wy, wz, bounce = slate_bounce(vel[a, 0], vel[a, 1], vz[a], spin[a, 0], spin[a, 1],
-                                                          spin[a, 2], p[P_E_TABLE], p)
+                                                          spin[a, 2], e_table, p)
             vel[a, 0] = vx
             vel[a, 1] = vy
             spin[a, 0] = wx
@@ -396,12 +385,12 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
             vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2] = r3[6], r3[7], r3[9], r3[10], r3[11]
             if air_a:
                 vz[a] = r3[2]
-            elif _vertical(a, r3[2], p[P_E_TABLE], vel, spin, motion, hz, vz, p):
-                leaves = a
+            else:
+                leaves_a = _vertical(a, r3[2], e_table, vel, spin, motion, hz, vz, p)
             if air_b:
                 vz[b] = r3[8]
-            elif _vertical(b, r3[8], p[P_E_TABLE], vel, spin, motion, hz, vz, p):
-                leaves = b
+            else:
+                leaves_b = _vertical(b, r3[8], e_table, vel, spin, motion, hz, vz, p)
             if zeno and motion[upper] == AIRBORNE:
                 _part_air(upper, lower, pos, vel, hz, vz)
         elif (kind == EV_CUSHION or kind == EV_JAW) and motion[a] == AIRBORNE:  # face or jaw post: vz kept
@@ -441,37 +430,17 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
             # (of the jaw's cushion) and leaves the table when it comes down on it or passes it (not logged now)
             over[a] = rail_id[a] if kind == EV_OFF_TABLE else rail_id[a] // 2
             kind = -1
-        else:  # balls on the cloth: the flat loop's event
-            kind, target = _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail_id, pocket_id,
-                                    last_pair_time, last_rail_time, last_zeno_time, last_zeno_with, p)
-        if kind >= 0:
-            if count < ev_time.shape[0]:
-                _record(count, t, kind, a, b, target, pos, vel, spin, motion,
-                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-                _record_air(count, a, b, hz, vz, ev_air)
-            count += 1
-        if leaves >= 0:
-            if count < ev_time.shape[0]:
-                _record(count, t, EV_AIRBORNE, leaves, -1, -1, pos, vel, spin, motion,
-                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-                _record_air(count, leaves, -1, hz, vz, ev_air)
-            count += 1
-        if kind == EV_BALL_BALL:
-            for q in (a, b):
-                if over[q] >= 0:  # it met a ball over the rail: the contact is resolved, and it leaves then
-                    k = over[q]
-                    over[q] = -1
-                    _take_off(q, motion, pocket, vel, spin, hz, vz)
-                    if count < ev_time.shape[0]:
-                        _record(count, t, EV_OFF_TABLE, q, -1, k, pos, vel, spin, motion,
-                                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-                        _record_air(count, q, -1, hz, vz, ev_air)
-                    count += 1
-        _refresh(a, b, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
-                 t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
-        if b >= 0:
-            _refresh(b, -1, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
-                     t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+        else:  # balls on the cloth: the flat loop's event; a ball–ball contact's vertical part may lift a ball
+            kind, target, vza, vzb = _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail_id,
+                                              pocket_id, last_pair_time, last_rail_time, last_zeno_time,
+                                              last_zeno_with, p)
+            if kind == EV_BALL_BALL:
+                leaves_a = _vertical(a, vza, e_table, vel, spin, motion, hz, vz, p)
+                leaves_b = _vertical(b, vzb, e_table, vel, spin, motion, hz, vz, p)
+        count = _finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, pos, vel, spin, motion, pocket, hz, vz,
+                              over, rail, segments, jaws, pockets, p, ev_time, ev_kind, ev_a, ev_b, ev_target,
+                              ev_state_a, ev_state_b, ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket,
+                              pocket_id, acc, box)
     for i in range(n):
         if motion[i] == AIRBORNE:  # a cap stopped the shot with this ball in the air: it cannot be put down
             # (one over a rail was leaving anyway)
@@ -485,3 +454,100 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
             count += 1
     return _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+
+
+@njit(cache=True)
+def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, width, length, rail, p,
+                        max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
+    """``loop.simulate_kernel`` for a strike that lifts the cue ball (``lifts_off``): the same arguments and
+    returns, flags with FLAG_AIRBORNE, and ev_air (rows, 4), zeroed by the caller, gets the height of the
+    bottom above the cloth and the vertical velocity of ball_a and ball_b after each logged event (it may
+    hold fewer rows than the log, or none)."""
+    n = pos.shape[0]
+    t_trans = np.full(n, INF)
+    t_pair = np.full((n, n), INF)
+    t_rail = np.full(n, INF)
+    rail_kind = np.full(n, -1, dtype=np.int64)
+    rail_id = np.full(n, -1, dtype=np.int64)
+    t_pocket = np.full(n, INF)
+    pocket_id = np.full(n, -1, dtype=np.int64)
+    acc = np.zeros((n, 2))
+    box = np.zeros((n, 4))
+    last_pair_time = np.full((n, n), -INF)
+    contact_memory = np.full((3, n), -INF)  # one allocation: per ball, last cushion time, last sustained contact
+    air = np.zeros((2, n))  # per ball: height of its bottom above the cloth [m], vertical velocity [m/s]
+    hz = air[0]
+    vz = air[1]
+    over = np.full(n, -1, dtype=np.int64)  # per ball: the cushion whose rail it flies over after clearing it
+    t = 0.0
+    count = 0
+    for i in range(n):
+        if motion[i] < POCKETED:
+            _reclassify(i, vel, spin, motion, p)
+    vx, vy, vzs, wx, wy, wz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)
+    vel[0, 0] = vx
+    vel[0, 1] = vy
+    spin[0, 0] = wx
+    spin[0, 1] = wy
+    spin[0, 2] = wz
+    jumped = _vertical(0, vzs, p[P_E_STRIKE], vel, spin, motion, hz, vz, p)
+    if count < ev_time.shape[0]:
+        _record(count, 0.0, EV_STICK, 0, -1, -1, pos, vel, spin, motion,
+                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+        _record_air(count, 0, -1, hz, vz, ev_air)
+    count += 1
+    if jumped:
+        if count < ev_time.shape[0]:
+            _record(count, 0.0, EV_AIRBORNE, 0, -1, -1, pos, vel, spin, motion,
+                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+            _record_air(count, 0, -1, hz, vz, ev_air)
+        count += 1
+    # Transition times first, so that pair windows see every ball's own horizon.
+    for i in range(n):
+        if motion[i] == AIRBORNE:
+            t_trans[i] = landing_time(hz[i], vz[i], p[P_G])
+            _air_box(i, t_trans[i], pos, vel, box)
+        elif motion[i] < POCKETED:
+            t_trans[i] = transition_time(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], spin[i, 2], p)
+            ax, ay = acceleration(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], p)
+            acc[i, 0] = ax
+            acc[i, 1] = ay
+            _path_box(i, t_trans[i], pos, vel, acc, motion, box)
+    for i in range(n):
+        if motion[i] < POCKETED or motion[i] == AIRBORNE:  # caches start at inf: balls off the table need none
+            _refresh(i, -1, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
+                     t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+    return _air_events(t, count, FLAG_AIRBORNE, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length,
+                       rail, p, max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b,
+                       ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box,
+                       last_pair_time, contact_memory, air, over)
+
+
+@njit(cache=True)
+def continue_in_air(a, b, vza, vzb, t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width,
+                    length, rail, p, max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a,
+                    ev_state_b, ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box,
+                    last_pair_time, contact_memory):
+    """The flat loop's hand-over (loop.simulate_kernel): the contact of balls a and b on the cloth at time t, just
+    resolved there, gave them the vertical velocities vza, vzb and lifts one off the cloth (flight.leaves_cloth).
+
+    The shot goes on here from that moment with the flat loop's state, caches and contact memory as they are (the
+    events so far are logged, nothing is simulated again): the contact's vertical part is applied as this loop
+    applies it (``_vertical``), the contact and the take-off are logged, and the airborne events follow. Returns
+    (number of events, flags with FLAG_AIRBORNE), as ``simulate_air_kernel`` would for the same shot.
+    """
+    n = pos.shape[0]
+    air = np.zeros((2, n))
+    hz = air[0]
+    vz = air[1]
+    over = np.full(n, -1, dtype=np.int64)
+    e_table = p[P_E_TABLE]
+    leaves_a = _vertical(a, vza, e_table, vel, spin, motion, hz, vz, p)
+    leaves_b = _vertical(b, vzb, e_table, vel, spin, motion, hz, vz, p)
+    count = _finish_event(EV_BALL_BALL, a, b, -1, leaves_a, leaves_b, t, count, pos, vel, spin, motion, pocket, hz, vz,
+                          over, rail, segments, jaws, pockets, p, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a,
+                          ev_state_b, ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+    return _air_events(t, count, flags | FLAG_AIRBORNE, pos, vel, spin, motion, pocket, segments, jaws, pockets, width,
+                       length, rail, p, max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a,
+                       ev_state_b, ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box,
+                       last_pair_time, contact_memory, air, over)

@@ -9,6 +9,8 @@ ball 1, the opposite on ball 2 (the same torque on both). Its vertical part pres
 the cloth (the other is lifted, and gets no cloth reaction): ΔN = ±µ_b ΔP ŝ_z, cloth friction
 −µ_s ΔN along each ball's cloth slip (vx − Rω_y, vy + Rω_x). Compression until the approach speed
 vanishes, restitution until the normal force has done −e² times the compression work.
+The lifted ball's vertical velocity (the integral of its unopposed vertical friction) is returned too; it does
+not enter the slip (it stays small beside it), and the pressed ball gets none (the cloth takes it).
 """
 
 import math
@@ -21,7 +23,8 @@ from physics.params import P_BALL_BALL_STEPS, P_M, P_R, P_THROW_A, P_THROW_B, P_
 
 @njit(cache=True)
 def mathavan_ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, e, p):
-    """Post-collision (vx, vy, wx, wy, wz) of both balls by Mathavan et al. 2014, restitution e.
+    """Post-collision (vx, vy, wx, wy, wz) of both balls by Mathavan et al. 2014, restitution e, then the
+    vertical velocity (vz1, vz2) of the lifted ball (≥ 0; 0 for the ball pressed on the cloth).
 
     µ_b is Alciatore's µ(v) = a + b·exp(−c·v) (TP A-14) of the initial contact slip speed; the normal
     impulse is stepped in ΔP = m·v_n/(2·ball_ball_steps), so the compression takes ball_ball_steps steps.
@@ -48,7 +51,7 @@ def mathavan_ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, w
     a2z = wz2
     vn = u1x - u2x
     if vn <= 0.0:
-        return vx1, vy1, wx1, wy1, wz1, vx2, vy2, wx2, wy2, wz2
+        return vx1, vy1, wx1, wy1, wz1, vx2, vy2, wx2, wy2, wz2, 0.0, 0.0
     sy = u1y - u2y + R * (a1z + a2z)
     sz = -R * (a1y + a2y)
     mu_b = p[P_THROW_A] + p[P_THROW_B] * math.exp(-p[P_THROW_C] * math.sqrt(sy * sy + sz * sz))
@@ -58,6 +61,8 @@ def mathavan_ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, w
     kw = 2.5 * dP / (m * R)  # R·ΔP / I
     work_c = 0.0
     work_r = 0.0
+    lift1 = 0.0
+    lift2 = 0.0
     compressing = True
     for _ in range(40 * steps):
         sy = u1y - u2y + R * (a1z + a2z)
@@ -86,6 +91,10 @@ def mathavan_ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, w
             g2x = mu_s * n2 * c2x / c2
             g2y = mu_s * n2 * c2y / c2
         dw = (u1x - u2x) * dP
+        if fz < 0.0:  # ball 1 lifted: its vertical friction −ΔP f_z is unopposed
+            lift1 -= kv * fz
+        else:
+            lift2 += kv * fz
         # ball 1: normal −ΔP x̂, friction −ΔP (0, fy, fz) at +R x̂, cloth −ΔP (g1x, g1y) at −R ẑ
         u1x += kv * (-1.0 - g1x)
         u1y += kv * (-fy - g1y)
@@ -103,4 +112,4 @@ def mathavan_ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, w
         if done:
             break
     return (u1x * nx + u1y * tx, u1x * ny + u1y * ty, a1x * nx + a1y * tx, a1x * ny + a1y * ty, a1z,
-            u2x * nx + u2y * tx, u2x * ny + u2y * ty, a2x * nx + a2y * tx, a2x * ny + a2y * ty, a2z)
+            u2x * nx + u2y * tx, u2x * ny + u2y * ty, a2x * nx + a2y * tx, a2x * ny + a2y * ty, a2z, lift1, lift2)

@@ -35,19 +35,21 @@ def _layout_code(pos, vel, spin, motion, pocket, strike, segments, jaws, pockets
 
 
 @njit(cache=True)
-def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length, tol,
-                        max_events, max_time, log):
+def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length, rail,
+                        tol, max_events, max_time, log, air_log):
     """Check the layout, then simulate in place on arrays the caller owns: (n_events, flags, layout_code, i, j).
 
-    The flat loop: for a shot whose strike does not lift the cue ball (``lifts_off``), or no strike.
+    The flat loop: for a shot whose strike does not lift the cue ball (``lifts_off``), or no strike. If a
+    ball–ball contact lifts a ball, the airborne loop takes over (FLAG_AIRBORNE) and fills ``air_log`` (rows,
+    AIR_LOG_W), zeroed by the caller, as far as it has rows, from that event on.
     """
     code, bad_i, bad_j = _layout_code(pos, vel, spin, motion, pocket, strike, segments, jaws, pockets, p, width, length,
                                       tol)
     if code != OK:
         return 0, 0, code, bad_i, bad_j
-    count, flags = simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, p,
-                                   max_events, max_time, log[:, 0], log[:, 1], log[:, 2], log[:, 3], log[:, 4],
-                                   log[:, 5:13], log[:, 13:21])
+    count, flags = simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length,
+                                   rail, p, max_events, max_time, log[:, 0], log[:, 1], log[:, 2], log[:, 3], log[:, 4],
+                                   log[:, 5:13], log[:, 13:21], air_log)
     return count, flags, OK, -1, -1
 
 
@@ -105,7 +107,7 @@ def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, rai
                                          length, rail, tol, max_events, max_time, log, np.zeros((0, AIR_LOG_W)))
     else:
         result = _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width,
-                                     length, tol, max_events, max_time, log)
+                                     length, rail, tol, max_events, max_time, log, np.zeros((0, AIR_LOG_W)))
     _pack(pos, vel, spin, motion, pocket, state)
     return result
 
@@ -122,16 +124,17 @@ def _copy_in(pos_in, vel_in, spin_in, motion_in, pocket_in, pos, vel, spin, moti
 
 @njit(cache=True)
 def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, shot, strike, segments, jaws, pockets, p, width, length,
-               tol, max_events, max_time, log, pos, vel, spin, motion, pocket, initial):
+               rail, tol, max_events, max_time, log, air_log, pos, vel, spin, motion, pocket, initial):
     """Check and simulate from the caller's arrays (left untouched): (n_events, flags, layout_code, i, j).
 
     The final state goes to pos, vel, spin, motion, pocket and a packed copy of the starting state
     to ``initial`` — output buffers the caller allocates (cheaper than returning new arrays).
-    The flat loop: the caller sends a strike that ``lifts_off`` to ``run_arrays_air``.
+    The flat loop: the caller sends a strike that ``lifts_off`` to ``run_arrays_air``; ``air_log`` (rows, 4,
+    zeroed; it may have none) gets the air columns if a ball–ball contact hands the shot over to the airborne loop.
     """
     _copy_in(pos_in, vel_in, spin_in, motion_in, pocket_in, pos, vel, spin, motion, pocket, initial)
     return _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length,
-                               tol, max_events, max_time, log)
+                               rail, tol, max_events, max_time, log, air_log)
 
 
 @njit(cache=True)

@@ -26,12 +26,15 @@ Calibration (sources and numbers; README Physics, "Balls in the air"):
   billiards.colostate.edu/faq/break/ball-hop), off the table on ≈ 6 % of 9–11 m/s breaks at 0–10° and on none
   at 0–5° (benchmarks/off_table_rates.py), where 0.5 sent it off on 52 %.
 - min_bounce_height = 1 mm: a rebound lower than that stays in the cloth (it is absorbed, the flat model).
-- Not modelled: the follow-shot hop. A contact between two balls on the cloth lifts neither here, in either
-  loop: the vertical part of its friction impulse (resolve.ball_ball: µ(v)·J_n, µ = 0.00995 + 0.108·e^(−1.088 v),
-  Alciatore TP A-14, capped at m·|slip|/7) is dropped, as the flat model always did. It is small but not always
-  below min_bounce_height: about 0.26 m/s (a 3.5 mm rise) at the worst slip, ≈ 2 m/s, of a 12 m/s full hit;
-  Alciatore's FAQ describes that hop for hard follow shots and breaks hit above centre. Lifting a ball there
-  would hand a flat shot to this loop in mid-shot, which is not built.
+- The follow-shot hop. A contact between two balls on the cloth whose slip has a vertical part (the striking
+  ball's topspin or draw) gets a vertical friction impulse (resolve.ball_ball: µ(v)·J_n, µ = 0.00995 +
+  0.108·e^(−1.088 v), Alciatore TP A-14, capped at m·|slip|/7, the impulse that stops the slip, so no energy is
+  added): up on one ball, down into the slate on the other, which rebounds at e_table times it. A ball that then
+  rises at least min_bounce_height leaves the cloth (``leaves_cloth``) and the flat loop hands the shot over to
+  the airborne loop at that contact (air_loop.continue_in_air); a smaller one is absorbed, as the flat model
+  always did. Full hits: 0 for a stun hit at any speed, 0.69 mm for a rolling ball at 12 m/s (µ is small at a
+  large slip: absorbed), most, 3.4 mm (0.26 m/s), at 12 m/s with a slip of about 2 m/s; 7–9 m/s breaks from the
+  kitchen hop on 47 of 60 (tests/physics/test_physics_hop.py, README Physics).
 
 The cushion of an airborne ball (a WPA K-66 profile, simplified): a vertical face up to the nose height
 z_n (PhysicsParams.cushion_height) on the cushion line, and above it the rounded nose, taken as the edge
@@ -66,7 +69,7 @@ from numba import njit
 from physics.kernels.detect import CONTACT_BAND
 from physics.kernels.roots import first_crossing, first_crossing_poly
 from physics.params import (
-    P_G, P_M, P_MIN_BOUNCE, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_U_TABLE,
+    P_E_TABLE, P_G, P_M, P_MIN_BOUNCE, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_U_TABLE,
 )
 
 INF = np.inf
@@ -87,6 +90,14 @@ def landing_time(h, vz, g):
 def rises(vz, p):
     """Whether a ball leaving the cloth at vz [m/s] rises at least min_bounce_height (v² > 2 g h_min)."""
     return vz > 0.0 and vz * vz > 2.0 * p[P_G] * p[P_MIN_BOUNCE]
+
+
+@njit(cache=True)
+def leaves_cloth(vz, p):
+    """Whether a ball on the cloth that a ball–ball contact gave the vertical velocity vz leaves it: rising at
+    vz > 0, or driven into the slate at vz < 0 and bouncing at e_table·|vz|, at least min_bounce_height (the test
+    air_loop._vertical applies)."""
+    return rises(vz if vz > 0.0 else -p[P_E_TABLE] * vz, p)
 
 
 @njit(cache=True)

@@ -14,6 +14,7 @@ import math
 import numpy as np
 from numba import njit
 
+from physics.kernels.flight import leaves_cloth
 from physics.kernels.detect import (
     CONTACT_BAND, ball_ball_time, ball_circle_time, ball_segment_time, straight_circle_time,
 )
@@ -32,7 +33,7 @@ FLAG_TIME_CAP = 2
 # the table (motion OFF_TABLE, a logged BALL_OFF_TABLE event, this flag) where it lies, never clamped,
 # so the final state stays a legal layout and the rules see an off-table ball.
 FLAG_UNRESOLVED = 4
-FLAG_AIRBORNE = 8  # the shot took the airborne loop (air_loop.py): its strike lifted the cue ball off the cloth
+FLAG_AIRBORNE = 8  # the shot took the airborne loop (air_loop.py): its strike, or a ball–ball contact, lifted a ball
 OFF_TABLE = 6
 
 EV_STICK, EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_POCKET = 0, 1, 2, 3, 4
@@ -375,8 +376,11 @@ def _next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket):
 def _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail_id, pocket_id, last_pair_time,
              last_rail_time, last_zeno_time, last_zeno_with, p):
     """Resolve an event of balls on the cloth in place (a motion transition, a ball–ball contact, a cushion or
-    jaw impact, a pocket drop): returns (the kind to log, its target)."""
+    jaw impact, a pocket drop): returns (the kind to log, its target, and for a ball–ball contact the vertical
+    velocities its friction gave ball a and ball b, which the caller keeps or lets the cloth absorb)."""
     target = -1
+    vza = 0.0
+    vzb = 0.0
     if kind == 100:
         st = motion[a]
         nst, vx, vy, wx, wy, wz = end_transition(st, vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], p)
@@ -403,6 +407,7 @@ def _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail
                       pos[b, 0], pos[b, 1], vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2], e, p)
         vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2] = r[0], r[1], r[2], r[3], r[4]
         vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2] = r[5], r[6], r[7], r[8], r[9]
+        vza, vzb = r[10], r[11]
         if zeno:
             _snap_to_rolling(a, vel, spin, p)
             _snap_to_rolling(b, vel, spin, p)
@@ -449,7 +454,7 @@ def _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail
         spin[a, 0] = 0.0
         spin[a, 1] = 0.0
         spin[a, 2] = 0.0
-    return kind, target
+    return kind, target, vza, vzb
 
 
 @njit(cache=True)
@@ -483,10 +488,14 @@ def _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
 
 
 @njit(cache=True)
-def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, p,
-                    max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
+def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, rail, p,
+                    max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
     """Simulate one shot in place. Returns (number of events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP |
-    FLAG_UNRESOLVED).
+    FLAG_UNRESOLVED | FLAG_AIRBORNE).
+
+    A ball–ball contact whose vertical friction impulse lifts a ball off the cloth (flight.leaves_cloth) hands the
+    shot over to the airborne loop at that event (air_loop.continue_in_air, with ``rail`` and the (rows, 4)
+    ``ev_air`` it fills from there on, zeroed by the caller; it may have no rows); otherwise neither is used.
 
     pos (n, 2), vel (n, 2), spin (n, 3), motion (n,), pocket (n,) are updated in place; shot is
     (V0, phi [rad], theta [rad], a, b), applied to ball 0 when ``strike``; p is PhysicsParams.to_array().
@@ -588,6 +597,12 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
                 _sustained(b, a, t, last_zeno_time, last_zeno_with, vel, spin)
             _reclassify(a, vel, spin, motion, p)
             _reclassify(b, vel, spin, motion, p)
+            if leaves_cloth(r[10], p) or leaves_cloth(r[11], p):  # the follow-shot hop: the airborne loop takes the shot over from this contact on
+                return _air.continue_in_air(a, b, r[10], r[11], t, count, flags, pos, vel, spin, motion, pocket,
+                                            segments, jaws, pockets, width, length, rail, p, max_events, max_time,
+                                            ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air,
+                                            t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box,
+                                            last_pair_time, contact_memory)
         elif kind == EV_CUSHION or kind == EV_JAW:
             target = rail_id[a]
             if kind == EV_CUSHION:
@@ -638,3 +653,6 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
     return _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
 
+
+# The hand-over's target; imported last, as it is built from this module's pieces (numba resolves it at compile time).
+import physics.kernels.air_loop as _air  # noqa: E402

@@ -66,7 +66,8 @@ def cue_strike(V0, phi, theta, a, b, p):
 
 @njit(cache=True)
 def ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, e, p):
-    """Post-collision (vx, vy, wx, wy, wz) of two equal balls in contact.
+    """Post-collision (vx, vy, wx, wy, wz) of two equal balls in contact, then the vertical velocity (vz1, vz2)
+    the friction impulse gives each: 12 values.
 
     Normal impulse with restitution e (normally e_b); tangential friction impulse at the contact point with
     µ(v) = a + b·exp(−c·v) of the slip speed v (Alciatore TP A-14, "throw"), capped at the
@@ -74,6 +75,11 @@ def ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, 
     The friction bound is Coulomb's µ·J_n = µ·m·(1 + e)/2·v_n, or, with throw_limit "pooltool",
     µ·m·e·v_n (pooltool 0.6.0's bound; the two agree for e = 1, TP A-14's case).
     With ball_ball_model "mathavan2014" the impact is integrated instead (physics/kernels/ball_models.py).
+
+    The friction impulse has a vertical part when the contact slips vertically (topspin or draw): ±J_t·t_z/m on
+    the two balls, up on one and down into the slate on the other (a follow shot lifts the striking ball, a draw
+    shot the struck one). The event loops keep it only when it makes a ball leave the cloth
+    (flight.leaves_cloth), otherwise the cloth absorbs it, as the flat model always did.
     """
     if p[P_BALL_BALL_MODEL] == BALL_BALL_MATHAVAN2014:
         return mathavan_ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, e, p)
@@ -87,7 +93,7 @@ def ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, 
     ny /= d
     vn = (vx1 - vx2) * nx + (vy1 - vy2) * ny  # approach speed (> 0 when closing)
     if vn <= 0.0:
-        return vx1, vy1, wx1, wy1, wz1, vx2, vy2, wx2, wy2, wz2
+        return vx1, vy1, wx1, wy1, wz1, vx2, vy2, wx2, wy2, wz2, 0.0, 0.0
     Jn = 0.5 * m * (1.0 + e) * vn
     # slip of ball 1's contact point (at +R n) relative to ball 2's (at −R n)
     sx = (vx1 - vx2) + R * (-(wz1 + wz2) * ny)
@@ -120,7 +126,7 @@ def ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, 
     dwy = k * (-nx * pz)
     dwz = k * (nx * py - ny * px)
     return (nvx1, nvy1, wx1 + dwx, wy1 + dwy, wz1 + dwz,
-            nvx2, nvy2, wx2 + dwx, wy2 + dwy, wz2 + dwz)
+            nvx2, nvy2, wx2 + dwx, wy2 + dwy, wz2 + dwz, pz / m, -pz / m)
 
 
 @njit(cache=True)

@@ -175,9 +175,10 @@ def _poly_eval(d, k, n, t):
 
 
 @njit(cache=True)
-def _bracket_root_row(d, k, n, lo, hi, flo, tol):
+def _bracket_root_row(d, k, n, lo, hi, flo, tol, floor=1.0):
     """Root of row k of the derivative table in [lo, hi] (a sign change, monotone there): Newton + bisection,
-    the derivative being row k + 1."""
+    the derivative being row k + 1, to ``tol`` × (floor + |t|): floor 0 (relative) for the critical points that
+    split the window, which must be exact even at tiny t, or f is evaluated beside a dip it would miss."""
     t = 0.5 * (lo + hi)
     for _ in range(_MAX_ITER):
         ft = _poly_eval(d, k, n - k, t)
@@ -192,7 +193,7 @@ def _bracket_root_row(d, k, n, lo, hi, flo, tol):
         tn = t - ft / dft if dft != 0.0 else 0.5 * (lo + hi)
         if not (lo < tn < hi):
             tn = 0.5 * (lo + hi)
-        if hi - lo <= tol * (1.0 + abs(hi)) or abs(tn - t) <= 0.1 * tol * (1.0 + abs(t)):
+        if hi - lo <= tol * (floor + abs(hi)) or abs(tn - t) <= 0.1 * tol * (floor + abs(t)):
             return tn
         t = tn
     return t
@@ -245,7 +246,7 @@ def first_crossing_poly(c, T, band=0.0):
             hi = splits[piece] if piece < m else T
             fhi = _poly_eval(d, k, n - k, hi)
             if (flo < 0.0 < fhi) or (flo > 0.0 > fhi):
-                roots[r] = _bracket_root_row(d, k, n, lo, hi, flo, _CRIT_TOL)
+                roots[r] = _bracket_root_row(d, k, n, lo, hi, flo, _CRIT_TOL, 0.0)
                 r += 1
             elif fhi == 0.0 and hi < T:
                 roots[r] = hi

@@ -60,6 +60,8 @@ def test_the_polynomial_search_finds_the_first_downward_crossing(roots: tuple[fl
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.floats(-3.0, 3.0), min_size=5, max_size=5), st.floats(0.01, 5.0))
+# found by hypothesis: a dip of depth 4e-77 at t = 8e-20, missed while the critical points were found only to 1e-10
+@example([1.1465771469590866e-147, 1.1465771469590866e-147, -1.1754943508222875e-38, 0.0, 1.0], 1.0)
 def test_the_polynomial_search_agrees_with_the_quartic_one(c: list[float], T: float) -> None:
     a = first_crossing(c[4], c[3], c[2], c[1], c[0], T, 0.0)
     b = first_crossing_poly(np.array(c), T, 0.0)

@@ -47,6 +47,10 @@ def test_ball_ball_conserves_momentum_and_never_adds_energy(angle, vx1, vy1, vx2
     e0 = kinetic_energy(before_v, np.array([[a1, b1, c1], [a2, b2, c2]]))
     e1 = kinetic_energy(after_v, np.array([out[2:5], out[7:10]]))
     assert e1 <= e0 * (1 + 1e-12) + 1e-15
+    # with the vertical part of the friction impulse kept on both balls (as if neither touched the cloth): still none
+    e3 = e1 + 0.5 * P.m * (out[10] ** 2 + out[11] ** 2)
+    assert e3 <= e0 * (1 + 1e-12) + 1e-15
+    assert out[10] == -out[11]  # equal and opposite
     # separating (or unchanged if they were not approaching)
     n = np.array([x2, y2]) / (2 * R)
     assert (after_v[0] - after_v[1]) @ n <= 1e-12
