@@ -23,7 +23,6 @@ DEFAULT_MAX_TIME = 120.0  # [s] of simulated time
 MAX_EVENTS_LIMIT = 1_000_000
 INITIAL_LOG_ROWS = 256  # a shot with more events reruns with a log that fits
 _NO_SHOT = np.zeros(5)
-_NO_AIR = np.zeros((0, AIR_LOG_W))  # a flat run's air log: none (nothing is ever written to it)
 
 
 def shot_array(shot: Shot) -> np.ndarray:
@@ -164,28 +163,27 @@ def simulate(
     initial = np.empty((n, STATE_W))
     p = params_array(params)
     airborne = shot is not None and may_lift(shot, params) and lifts_off(shot_arr, p)
-    air_rows = rows if airborne else 0  # a flat shot that hops mid-shot reruns (deterministically) with an air log
     while True:
         log = np.empty((rows, LOG_W))
-        air = np.zeros((air_rows, AIR_LOG_W)) if air_rows else _NO_AIR
         if airborne:
+            air = np.zeros((rows, AIR_LOG_W))
             count, flags, code, i, j = run_arrays_air(
                 *arrays, shot_arr, table.segments, table.jaws, table.pockets, p, table.spec.width, table.spec.length,
                 table.rail, OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin, motion, pocket,
                 initial,
             )
-        else:
+        else:  # the air log is zeroed by the kernel if a contact hands the shot over to the airborne loop
+            air = np.empty((rows, AIR_LOG_W))
             count, flags, code, i, j = run_arrays(
                 *arrays, shot_arr, shot is not None,
                 table.segments, table.jaws, table.pockets, p, table.spec.width, table.spec.length, table.rail,
                 OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin, motion, pocket, initial,
             )
         raise_for_code(code, i, j, state, table, params)
-        in_air = bool(flags & FLAG_AIRBORNE)
-        if count <= rows and (not in_air or air_rows == rows):
+        if count <= rows:
             break
-        rows = max(rows, count)  # rerun (deterministically) with a log that holds every event
-        air_rows = rows if in_air else 0
+        rows = count  # rerun (deterministically) with a log that holds every event
+    in_air = bool(flags & FLAG_AIRBORNE)
     return SimResult(initial, BallState(pos, vel, spin, motion, pocket), EventLog(log[:count], air[:count] if in_air else None),
                      bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED))
 
