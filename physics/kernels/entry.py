@@ -123,10 +123,11 @@ def _copy_in(pos_in, vel_in, spin_in, motion_in, pocket_in, pos, vel, spin, moti
 
 
 @njit(cache=True)
-def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, shot, strike, segments, jaws, pockets, p, width, length,
-               rail, tol, max_events, max_time, log, air_log, pos, vel, spin, motion, pocket, initial):
+def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, V0, phi, theta, a, b, strike, segments, jaws, pockets, p,
+               width, length, rail, tol, max_events, max_time, log, air_log, pos, vel, spin, motion, pocket, initial):
     """Check and simulate from the caller's arrays (left untouched): (n_events, flags, layout_code, i, j).
 
+    The strike (V0, phi [rad], theta [rad], a, b) comes as five numbers (cheaper to pass than a new array).
     The final state goes to pos, vel, spin, motion, pocket and a packed copy of the starting state
     to ``initial`` — output buffers the caller allocates (cheaper than returning new arrays).
     The flat loop: the caller sends a strike that ``lifts_off`` to ``run_arrays_air``; ``air_log`` (rows, 4,
@@ -134,6 +135,8 @@ def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, shot, strike, segm
     to the airborne loop.
     """
     _copy_in(pos_in, vel_in, spin_in, motion_in, pocket_in, pos, vel, spin, motion, pocket, initial)
+    shot = np.empty(5)
+    shot[0], shot[1], shot[2], shot[3], shot[4] = V0, phi, theta, a, b
     return _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length,
                                rail, tol, max_events, max_time, log, air_log)
 
