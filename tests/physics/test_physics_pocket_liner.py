@@ -1,0 +1,410 @@
+"""Airborne balls in a pocket's hole: the liner (the hole's wall through the rail behind the mouth), its top edge at
+the rail's height, and the rail around the pocket.
+
+The oracle is independent of the kernels: the liner circle is rebuilt here from the facings (the intersection of
+their normals through their back ends), the solid is the rail behind the circle's arc between the two tangent points
+(away from the table) from the cloth up to ``rail_height``, and the 3-D distance from every airborne centre to it is
+sampled densely along the closed-form flights of the event log; contact times are checked against a brute-force
+(sampling and bisection) solve of the same distance.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+import physics
+from physics import EventKind as K
+from physics import Motion
+from physics.kernels.flight import AIR_CLEAR, AIR_FACE, AIR_NOSE, air_liner_time
+from physics.table import L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_LINERS
+
+P = physics.DEFAULT_PARAMS
+TABLE = physics.DEFAULT_TABLE
+R, G, M = P.R, P.g, P.m
+ZR = TABLE.spec.rail_height
+INERTIA = 0.4 * M * R * R
+
+
+def _oracle_liner(k: int):
+    """Pocket k's liner from the facings alone: (centre, radius, the two tangent points, outward axis)."""
+    px, py = TABLE.pockets[k, :2]
+    facings = [s for s in TABLE.segments[6:] if math.hypot(s[2] - px, s[3] - py) < 0.1]
+    assert len(facings) == 2
+    (e1, n1), (e2, n2) = ((f[2:4], f[4:6]) for f in facings)
+    # e1 + r1 n1 = e2 + r2 n2: the two normals through the back ends meet at the centre
+    r1, r2 = np.linalg.solve(np.column_stack([n1, -n2]), e2 - e1)
+    centre = e1 + r1 * n1
+    axis = np.array([px, py]) - (TABLE.width / 2, TABLE.length / 2)
+    axis = np.where(np.abs(axis) < 1e-9, 0.0, np.sign(axis))
+    return centre, r1, r2, (e1, e2), axis / np.linalg.norm(axis)
+
+
+LINERS = [_oracle_liner(k) for k in range(6)]
+
+
+def _in_arc(k: int, x: float, y: float) -> bool:
+    """Whether the plan direction of (x, y) from liner k's centre lies on its arc (away from the table)."""
+    c, r, _, (e1, e2), axis = LINERS[k]
+    u = np.array([x, y]) - c
+    rho = float(np.hypot(*u))
+    if rho == 0.0:
+        return True
+    limit = float(np.dot(e1 - c, axis)) / r  # cos of the half-angle: the tangent points bound the arc
+    return float(np.dot(u, axis)) / rho >= limit - 1e-12
+
+
+def _liner_gap(k: int, x: float, y: float, zc: float) -> float:
+    """3-D distance from a ball centre to liner k's solid (the rail behind the arc, cloth to rail top) minus R."""
+    if not _in_arc(k, x, y):
+        return math.inf
+    c, r, *_ = LINERS[k]
+    rho = math.hypot(x - c[0], y - c[1])
+    if rho >= r:  # over (or in) the rail beside the hole: the rail's top
+        return (zc - ZR) - R if zc > ZR else -(rho - r) - R
+    if zc <= ZR:
+        return (r - rho) - R
+    return math.hypot(r - rho, zc - ZR) - R
+
+
+def _sampled_first(gap, x, y, zc, vx, vy, vz, T, n=6000):
+    """First t in [0, T] at which ``gap`` of the flight reaches 0, by dense sampling and bisection (inf if none)."""
+    at = lambda t: gap(x + vx * t, y + vy * t, zc + vz * t - 0.5 * G * t * t)  # noqa: E731
+    prev = 0.0
+    for t in np.linspace(0.0, T, n)[1:]:
+        if at(t) <= 0.0:
+            lo, hi = prev, t
+            for _ in range(80):
+                mid = 0.5 * (lo + hi)
+                lo, hi = (lo, mid) if at(mid) <= 0.0 else (mid, hi)
+            return hi
+        prev = t
+    return math.inf
+
+
+def _kernel_row(k: int) -> np.ndarray:
+    o = RAIL_LINERS + k * LINER_STRIDE
+    return TABLE.rail[o:o + LINER_STRIDE]
+
+
+def _liner_time(k, x, y, zc, vx, vy, vz, T):
+    row = _kernel_row(k)
+    return air_liner_time(x, y, zc, vx, vy, vz, G, row[L_X], row[L_Y], row[L_R], row[L_M1X], row[L_M1Y], row[L_M2X],
+                          row[L_M2Y], R, ZR, T)
+
+
+# ---------------------------------------------------------------------------------------------------- geometry
+
+
+@pytest.mark.parametrize("k", range(6))
+def test_the_liner_is_tangent_to_both_facings_at_their_back_ends(k: int) -> None:
+    c, r1, r2, (e1, e2), axis = LINERS[k]
+    assert r1 == pytest.approx(r2, abs=1e-12)  # one circle tangent to both
+    row = TABLE.liners[k]
+    assert row[L_X:L_Y + 1] == pytest.approx(c, abs=1e-12) and row[L_R] == pytest.approx(r1, abs=1e-12)
+    assert np.array_equal(_kernel_row(k), row)  # the kernels read the same numbers
+    # a ball fits, and a ball's centre anywhere behind the throat is over the capture circle (it drops when it lands)
+    assert r1 > R
+    px, py, rp = TABLE.pockets[k]
+    assert math.hypot(c[0] - px, c[1] - py) + (r1 - R) < rp
+    # the arc: the tangent points are its ends, the back of the pocket (along the outward axis) its middle
+    assert _in_arc(k, *(c + r1 * axis)) and not _in_arc(k, *(c - r1 * axis))
+    # WPA 9-ft: 48.2 mm corner, 43.5 mm side (TableSpec notes)
+    assert r1 == pytest.approx(0.0482 if k not in (2, 3) else 0.0435, abs=1e-4)
+
+
+def test_a_rail_too_narrow_for_the_liner_is_rejected() -> None:
+    with pytest.raises(ValueError, match="rail_width"):
+        physics.Table.from_spec(physics.TableSpec(rail_width=0.09))
+    physics.Table.from_spec(physics.TableSpec(rail_width=4 * 0.0254))  # WPA's narrowest rail holds it
+
+
+def test_e_liner_is_validated() -> None:
+    with pytest.raises(ValueError, match="e_liner"):
+        physics.PhysicsParams(e_liner=1.2)
+
+
+# ------------------------------------------------------------------------------------------ contact times
+
+
+def test_a_ball_along_the_axis_below_the_rail_top_meets_the_wall_at_the_analytic_time() -> None:
+    """Horizontal at its apex, 2 mm below the rail top, from the liner's centre: ρ = v t reaches r_L − R."""
+    c, r, *_, axis = LINERS[0]
+    v = 3.0
+    t, what = _liner_time(0, c[0], c[1], ZR - 2e-3, v * axis[0], v * axis[1], 0.0, 1.0)
+    assert what == AIR_FACE and t == pytest.approx((r - R) / v, rel=1e-12)
+
+
+def test_a_ball_dropping_onto_the_liner_edge_meets_it_at_the_analytic_time() -> None:
+    """At rest in plan 0.6 R inside the circle over the back of the pocket, falling: it meets the top edge when its
+    centre is 0.8 R above the rail top (0.6² + 0.8² = 1), after t = √(2 (h₀ − 0.8 R) / g)."""
+    c, r, *_, axis = LINERS[2]
+    x, y = c + (r - 0.6 * R) * axis
+    t, what = _liner_time(2, x, y, ZR + 0.8 * R + 0.02, 0.0, 0.0, 0.0, 1.0)
+    assert what == AIR_NOSE and t == pytest.approx(math.sqrt(2 * 0.02 / G), rel=1e-9)
+
+
+def test_a_ball_above_the_rail_top_clears_the_edge() -> None:
+    c, r, *_, axis = LINERS[4]
+    v = 4.0
+    t, what = _liner_time(4, c[0], c[1], ZR + R + 0.01, v * axis[0], v * axis[1], 0.0, 1.0)
+    assert what == AIR_CLEAR and t == pytest.approx(r / v, rel=1e-12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 5), st.floats(-1.5, 1.5), st.floats(-0.03, 0.03), st.floats(0.3, 8.0), st.floats(-0.0095, 0.04),
+       st.floats(-1.5, 1.5))
+@example(0, 0.0, 0.0, 3.0, -0.002, 0.0)
+@example(2, 1.2, 0.01, 2.0, 0.0, 0.0)
+@example(3, 0.0, 0.0, 5.0, 0.02859, 0.0)  # grazing the edge: the bottom just above the rail top
+def test_the_liner_time_is_the_first_sampled_contact_or_clearing(k, heading, miss, speed, w0, vz) -> None:
+    """Flights from the throat into the hole at any heading (crowded at the arc's ends and the rail top): the kernel
+    gives the first time the ball reaches distance R of the liner's solid, or its centre passes over the circle."""
+    c, r, _, _, axis = LINERS[k]
+    ca, sa = math.cos(heading), math.sin(heading)
+    u = np.array([ca * axis[0] - sa * axis[1], sa * axis[0] + ca * axis[1]])  # heading from the outward axis
+    x0, y0 = c + miss * np.array([-u[1], u[0]])
+    zc = ZR + w0
+    if _liner_gap(k, x0, y0, zc) <= 0.0:
+        return
+    vx, vy = speed * u
+    T = 0.2 / speed
+    ts = np.linspace(0.0, T, 4000)
+    arc = [_in_arc(k, x0 + vx * t, y0 + vy * t) for t in ts]
+    if not arc[0] and any(arc):  # it comes onto the arc from the front: beyond r_L − R the facing would have met it
+        i = arc.index(True)
+        if math.hypot(x0 + vx * ts[i] - c[0], y0 + vy * ts[i] - c[1]) > r - R:
+            return
+    t, what = _liner_time(k, x0, y0, zc, vx, vy, vz, T)
+    gap = lambda x, y, z: _liner_gap(k, x, y, z)  # noqa: E731
+    over = lambda x, y, z: (r - math.hypot(x - c[0], y - c[1])) if _in_arc(k, x, y) else math.inf  # noqa: E731
+    expected = min(_sampled_first(gap, x0, y0, zc, vx, vy, vz, T), _sampled_first(over, x0, y0, zc, vx, vy, vz, T))
+    if not math.isfinite(t):
+        assert expected == math.inf
+        return
+    assert expected >= t - 1e-9 * (1 + t), (t, expected, what)  # nothing is missed
+    x, y, z = x0 + vx * t, y0 + vy * t, zc + vz * t - 0.5 * G * t * t
+    rho = math.hypot(x - c[0], y - c[1])
+    if what == AIR_CLEAR:
+        assert rho == pytest.approx(r, abs=1e-9) and z - ZR >= R - 1e-9
+    elif what == AIR_FACE:
+        assert rho == pytest.approx(r - R, abs=1e-9) and z <= ZR
+    else:
+        assert math.hypot(r - rho, z - ZR) == pytest.approx(R, abs=1e-9) and z >= ZR - 1e-9
+    if math.isfinite(expected):
+        assert t == pytest.approx(expected, abs=2e-6 * T + 1e-9)
+
+
+# ------------------------------------------------------------------------------------------ shots in the loop
+
+
+def _toward_pocket(k: int, dist: float, miss: float, theta: float, V0: float, u: float = 1.0, a: float = 0.0):
+    """The cue ball ``dist`` from pocket k's liner centre into the table along its axis, aimed ``miss`` to the side
+    of that centre, at elevation theta with the tip u·sin θ above the centre (u = 1: the cue axis through it)."""
+    c, *_, axis = LINERS[k]
+    side = np.array([-axis[1], axis[0]])
+    start = c - dist * axis + miss * side
+    d = c - start
+    phi = math.degrees(math.atan2(d[1], d[0]))
+    b = u * math.sin(math.radians(theta))
+    scale = min(1.0, 0.49 / max(math.hypot(a, b), 1e-12))
+    return start, physics.Shot(V0=V0, phi=phi, theta=theta, a=a * scale, b=b * scale)
+
+
+def _flights(r: physics.ShotResult):
+    """Every airborne stretch of the log: (ball, t0, t1, row0, x, y, zc, vx, vy, vz) with the state at t0."""
+    ev = r.events
+    last: dict[int, tuple] = {}
+    out = []
+    for k in range(len(ev)):
+        for ball, state, air in ((ev.ball_a[k], ev.state_a[k], ev.air_a[k]), (ev.ball_b[k], ev.state_b[k], ev.air_b[k])):
+            if ball < 0:
+                continue
+            if ball in last:
+                t0, j, s0, a0 = last.pop(ball)
+                out.append((ball, t0, ev.time[k], j, k, s0[0], s0[1], R + a0[0], s0[2], s0[3], a0[1]))
+            if state[7] == Motion.AIRBORNE:
+                last[ball] = (ev.time[k], k, state.copy(), air.copy())
+    assert not last, "a ball is still in the air at the end of the log"
+    return out
+
+
+def _energy(state: np.ndarray, air: np.ndarray) -> float:
+    v2 = state[2] ** 2 + state[3] ** 2 + air[1] ** 2
+    return 0.5 * M * v2 + 0.5 * INERTIA * float(np.sum(state[4:7] ** 2)) + M * G * air[0]
+
+
+def _liner_contacts(r: physics.ShotResult):
+    """(row, pocket) of each logged BALL_JAW that is a liner contact: its centre inside a liner's circle, on its arc."""
+    ev = r.events
+    out = []
+    for k in np.flatnonzero(ev.kind == K.BALL_JAW):
+        x, y = ev.state_a[k, :2]
+        for j, (c, rl, *_) in enumerate(LINERS):
+            if math.hypot(x - c[0], y - c[1]) < rl and _in_arc(j, x, y) and ev.state_a[k, 7] == Motion.AIRBORNE:
+                out.append((int(k), j))
+    return out
+
+
+def _assert_liner_physics(r: physics.ShotResult, n: int = 300) -> None:
+    """No airborne centre ever nearer than R to a liner's solid (while not over the rail); energy never rises across a
+    liner contact; each liner contact is at distance R of the solid."""
+    ev = r.events
+    for ball, t0, t1, j0, j1, x, y, zc, vx, vy, vz in _flights(r):
+        ts = np.linspace(0.0, t1 - t0, n)
+        xs, ys, zs = x + vx * ts, y + vy * ts, zc + vz * ts - 0.5 * G * ts * ts
+        for k in range(6):
+            c, rl, *_ = LINERS[k]
+            rho = np.hypot(xs - c[0], ys - c[1])
+            for i in np.flatnonzero(rho < rl + R):
+                if rho[i] >= rl and zs[i] - R >= ZR - 1e-9:
+                    continue  # over the rail beside the hole, its bottom above the rail top
+                g = _liner_gap(k, xs[i], ys[i], zs[i])
+                assert g >= -1e-7, f"ball {ball} at t = {t0 + ts[i]:.6f} is {-g:.2e} m into pocket {k}'s liner"
+    for row, k in _liner_contacts(r):
+        ball = ev.ball_a[row]
+        prev = max(i for i in range(row) if ev.ball_a[i] == ball or ev.ball_b[i] == ball)
+        before = (ev.state_a[prev], ev.air_a[prev]) if ev.ball_a[prev] == ball else (ev.state_b[prev], ev.air_b[prev])
+        assert _energy(ev.state_a[row], ev.air_a[row]) <= _energy(*before) * (1 + 1e-12) + 1e-15
+        x, y = ev.state_a[row, :2]
+        assert _liner_gap(k, x, y, R + ev.air_a[row, 0]) == pytest.approx(0.0, abs=1e-9)
+
+
+LOW_SHOTS = [  # (pocket, theta, V0): a hop under the rail top, through the mouth into the back of the pocket
+    (0, 10.0, 5.0), (1, 12.0, 5.0), (5, 8.0, 6.0), (2, 10.0, 5.0), (3, 12.0, 5.0),
+]
+
+
+@pytest.mark.parametrize("k, theta, V0", LOW_SHOTS)
+def test_a_low_flight_through_the_mouth_meets_the_liner_and_is_pocketed(k, theta, V0) -> None:
+    """The cue ball hops low through a corner or side mouth: it meets the back of the pocket (a BALL_JAW, at the
+    closed-form time at which its plan distance from the liner's centre reaches r_L − R, its centre under the rail
+    top) and drops into that pocket; before the liner it flew on and was taken off the table."""
+    xy, shot = _toward_pocket(k, 0.4, 0.0, theta, V0)
+    r = physics.simulate(physics.place_balls({0: tuple(xy)}), shot)
+    ev = r.events
+    contacts = _liner_contacts(r)
+    assert contacts and contacts[0][1] == k
+    row = contacts[0][0]
+    prev = max(i for i in range(row) if ev.ball_a[i] == 0)
+    s0, a0 = ev.state_a[prev], ev.air_a[prev]
+    assert s0[7] == Motion.AIRBORNE
+    c, rl, *_ = LINERS[k]
+    # the closed form: the larger root of |p0 + v t − c|² = (r_L − R)²
+    p0, v = s0[:2] - c, s0[2:4]
+    qa, qb, qc = v @ v, 2 * p0 @ v, p0 @ p0 - (rl - R) ** 2
+    t_wall = (-qb + math.sqrt(qb * qb - 4 * qa * qc)) / (2 * qa)
+    assert ev.time[row] - ev.time[prev] == pytest.approx(t_wall, abs=1e-12)
+    zc = R + a0[0] + a0[1] * t_wall - 0.5 * G * t_wall ** 2
+    assert zc <= ZR
+    # brute force: the first sampled touch of the oracle's solid
+    gap = lambda x, y, z: _liner_gap(k, x, y, z)  # noqa: E731
+    t_brute = _sampled_first(gap, s0[0], s0[1], R + a0[0], s0[2], s0[3], a0[1], 1.5 * t_wall, n=20000)
+    assert t_brute == pytest.approx(t_wall, abs=1e-9)
+    assert r.state.motion[0] == Motion.POCKETED and r.state.pocket[0] == k
+    assert K.BALL_OFF_TABLE not in ev.kind and not r.unresolved
+    _assert_liner_physics(r)
+
+
+@pytest.mark.parametrize("k", [0, 3])
+def test_a_flight_above_the_rail_top_clears_the_pocket_and_leaves_the_table(k: int) -> None:
+    """High over the mouth: the bottom is above the rail top where the centre passes over the liner's circle (no
+    liner contact); over the rail around the pocket it leaves when it passes a rail's outer edge or comes down to the
+    rail top (as over any rail), with BALL_OFF_TABLE naming a cushion beside the pocket."""
+    xy, shot = _toward_pocket(k, 0.4, 0.0, 30.0, 7.0)
+    r = physics.simulate(physics.place_balls({0: tuple(xy)}), shot)
+    ev = r.events
+    assert not _liner_contacts(r)
+    off = int(np.flatnonzero(ev.kind == K.BALL_OFF_TABLE)[0])
+    assert ev.ball_a[off] == 0 and ev.target[off] in TABLE.liners[k, 9:11]
+    prev = max(i for i in range(off) if ev.ball_a[i] == 0)
+    s0, a0 = ev.state_a[prev], ev.air_a[prev]
+    c, rl, *_ = LINERS[k]
+    p0, v = s0[:2] - c, s0[2:4]
+    qa, qb, qc = v @ v, 2 * p0 @ v, p0 @ p0 - rl ** 2
+    t_over = (-qb + math.sqrt(qb * qb - 4 * qa * qc)) / (2 * qa)
+    assert a0[0] + a0[1] * t_over - 0.5 * G * t_over ** 2 >= ZR  # its bottom cleared the edge
+    dt = ev.time[off] - ev.time[prev]
+    assert dt > t_over
+    x, y = s0[:2] + v * dt
+    h = a0[0] + a0[1] * dt - 0.5 * G * dt * dt
+    w = TABLE.spec.rail_width
+    on_edge = min(abs(x + w), abs(y + w), abs(x - TABLE.width - w), abs(y - TABLE.length - w)) < 1e-9
+    assert on_edge or h == pytest.approx(ZR, abs=1e-9)
+    assert r.state.motion[0] == Motion.OFF_TABLE and not r.unresolved
+
+
+def test_a_ball_over_a_cushion_rail_that_comes_over_the_hole_flies_on_in_it() -> None:
+    """A ball that clears the head cushion near the corner and flies back over the corner pocket's hole (its
+    bottom above the rail top) is over the hole again: it drops into the pocket instead of leaving."""
+    c, rl, *_ = LINERS[0]
+    # from the table, elevated, aimed to cross the head cushion line at x ≈ 0.1 heading to the hole
+    start = np.array([0.45, 0.18])
+    target = c + np.array([0.02, 0.0])
+    d = target - start
+    shot = physics.Shot(V0=2.6, phi=math.degrees(math.atan2(d[1], d[0])), theta=55.0, b=0.5)
+    r = physics.simulate(physics.place_balls({0: tuple(start)}), shot)
+    ev = r.events
+    assert r.state.motion[0] == Motion.POCKETED and r.state.pocket[0] == 0, [K(k).name for k in ev.kind]
+    _assert_liner_physics(r)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 5), st.floats(0.1, 0.7), st.floats(-0.07, 0.07), st.floats(3.0, 65.0), st.floats(0.5, 11.0),
+       st.floats(0.0, 1.0), st.floats(-0.3, 0.3))
+@example(0, 0.4, 0.0, 10.0, 5.0, 1.0, 0.0)
+@example(2, 0.3, 0.035, 12.0, 6.0, 1.0, 0.0)  # near a side jaw
+@example(1, 0.2, -0.05, 20.0, 8.0, 0.8, 0.2)  # grazing a corner mouth
+def test_shots_into_the_pockets_never_enter_the_liner(k, dist, miss, theta, V0, u, a) -> None:
+    """Elevated shots into every pocket, crowded against the jaws and the mouth's edges, low and high: no airborne
+    ball ever comes nearer than R to a liner (3-D), energy never rises across a liner contact, nothing is
+    unresolved, the final layout is legal, and the run is deterministic."""
+    xy, shot = _toward_pocket(k, dist, miss, theta, V0, u, a)
+    state = physics.place_balls({0: tuple(xy)})
+    try:
+        physics.validate_state(state, TABLE, P)
+    except ValueError:
+        return
+    r = physics.simulate(state, shot)
+    assert not r.unresolved and not r.hit_event_cap and not r.hit_time_cap
+    physics.validate_state(r.state, TABLE, P)
+    if r.events.air is not None:
+        _assert_liner_physics(r, n=150)
+    again = physics.simulate(physics.place_balls({0: tuple(xy)}), shot)
+    for name in ("time", "kind", "ball_a", "ball_b", "target", "state_a", "state_b"):
+        assert np.array_equal(getattr(r.events, name), getattr(again.events, name))
+
+
+def test_a_liner_contact_is_deterministic_and_the_restitution_is_e_liner() -> None:
+    """The wall's impulse is frictionless along the radius: the radial speed comes back at e_liner, the tangential
+    and vertical velocity and the spin are kept."""
+    xy, shot = _toward_pocket(0, 0.4, 0.004, 10.0, 5.0)
+    runs = [physics.simulate(physics.place_balls({0: tuple(xy)}), shot) for _ in range(2)]
+    assert np.array_equal(runs[0].events.state_a, runs[1].events.state_a)
+    ev = runs[0].events
+    row, k = _liner_contacts(runs[0])[0]
+    prev = max(i for i in range(row) if ev.ball_a[i] == 0)
+    c, *_ = LINERS[k]
+    n = c - ev.state_a[row, :2]
+    n /= np.linalg.norm(n)  # from the wall to the centre
+    before, after = ev.state_a[prev, 2:4], ev.state_a[row, 2:4]
+    assert after @ n == pytest.approx(-P.e_liner * (before @ n), rel=1e-12)
+    t = np.array([-n[1], n[0]])
+    assert after @ t == pytest.approx(before @ t, abs=1e-12)
+    dt = ev.time[row] - ev.time[prev]
+    assert ev.air_a[row, 1] == pytest.approx(ev.air_a[prev, 1] - G * dt, abs=1e-12)
+    assert np.array_equal(ev.state_a[row, 4:7], ev.state_a[prev, 4:7])
+
+
+def test_a_softer_liner_keeps_more_balls_in() -> None:
+    """e_liner is what sends a fast ball back out: with a dead liner (0) the fast low shot stays in the pocket."""
+    xy, shot = _toward_pocket(0, 0.4, 0.0, 10.0, 6.0)
+    live = physics.simulate(physics.place_balls({0: tuple(xy)}), shot)
+    assert _liner_contacts(live) and live.state.pocket[0] != 0  # it rattles out at e_liner = 0.3
+    dead = physics.simulate(physics.place_balls({0: tuple(xy)}), shot, params=dataclasses.replace(P, e_liner=0.0))
+    assert _liner_contacts(dead) and dead.state.motion[0] == Motion.POCKETED
