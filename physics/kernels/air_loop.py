@@ -34,7 +34,7 @@ from physics.kernels.motion import POCKETED, acceleration, transition_time
 from physics.kernels.resolve import ball_cushion, ball_jaw, cue_strike
 from physics.params import P_CUSHION_H, P_E_LINER, P_E_STRIKE, P_E_TABLE, P_EB, P_EC, P_G, P_R
 from physics.table import (
-    L_AX, L_K1, L_K2, L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_HEIGHT, RAIL_LINERS, RAIL_WIDTH,
+    L_K1, L_K2, L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_HEIGHT, RAIL_LINERS, RAIL_WIDTH,
 )
 
 EV_AIRBORNE, EV_LANDING = 10, 11
@@ -555,7 +555,17 @@ def _air_events(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
                                            rail[o + L_R], rail[RAIL_HEIGHT])
             slow = -(vel[a, 0] * nx + vel[a, 1] * ny + vz[a] * nz) < ZENO_SPEED
             vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], nx, ny, nz, p[P_E_LINER])
-            if slow:  # lying on the edge, gravity would drive it back in a Zeno series: it parts as from a ball
+            if slow:
+                # lying on the edge, gravity drives it back in a Zeno series, and a ball running round the edge would
+                # repeat it all the way round: the leather holds its motion along the edge (removed, energy only
+                # lost) and it parts as from a ball (``_part_air``), so it slides off the edge into the hole
+                hx = pos[a, 0] - rail[o + L_X]
+                hy = pos[a, 1] - rail[o + L_Y]
+                hn = math.hypot(hx, hy)
+                if hn > 0.0:
+                    along = (vel[a, 0] * -hy + vel[a, 1] * hx) / hn
+                    vel[a, 0] += along * hy / hn
+                    vel[a, 1] -= along * hx / hn
                 _turn_to_part(a, nx, ny, nz, ZENO_PART, vel, vz)
             kind, target = EV_JAW, _nearest_jaw(pos[a, 0], pos[a, 1], jaws)
         elif kind == EV_LINER_CLEAR:  # over the rail around the pocket (not logged now)

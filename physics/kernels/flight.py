@@ -69,7 +69,10 @@ top there is the rail's: it comes down on it, or passes the outer edge of either
 that flies low through a mouth meets the back of the pocket and drops into it (it is pocketed when it comes down
 inside the capture circle, or rattles out onto the cloth of the mouth if it comes down outside it); only one
 above the rail top flies over the pocket. A ball over a cushion's rail whose centre comes over a liner's circle is
-over the hole again (its bottom is above the rail top) and flies on as any ball in the air.
+over the hole again (its bottom is above the rail top) and flies on as any ball in the air. Sustained contacts
+with the liner end at once, adding no energy (air_loop): a ball that meets the wall at under ZENO_SPEED (a grazing
+run round the concave wall, which would repeat in a converging series) is held by the leather and drops; one lying
+on the top edge loses its run along the edge and parts from it as from a ball, so it slides off into the hole.
 """
 
 import math
