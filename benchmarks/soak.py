@@ -41,7 +41,7 @@ from physics.kernels.motion import POCKETED, STATIONARY, evolve, transition_time
 from physics.params import BALL_BALL_MODELS, CUSHION_MODELS, P_CUSHION_H, P_G, P_M, P_R  # noqa: E402
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET  # noqa: E402
 from physics.table import (  # noqa: E402
-    L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_HEIGHT, RAIL_LINERS,
+    L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_LINERS,
 )
 from physics.validate import OVERLAP_TOL  # noqa: E402
 
@@ -291,11 +291,10 @@ def _at3(seg, seg_air, seg_t, i, t, p):
 
 
 @njit(cache=True)
-def _liner_gap(x, y, zc, rail, R):
+def _liner_gap(x, y, zc, rail, R, zr):
     """3-D distance from an airborne centre to the nearest pocket liner's solid (the rail behind its arc, from the
-    cloth to the rail top; TableSpec notes) minus R: negative inside it; inf away from every liner."""
+    cloth to the nose height zr; flight.py notes) minus R: negative inside it; inf away from every liner."""
     gap = np.inf
-    zr = rail[RAIL_HEIGHT]
     for k in range((rail.shape[0] - RAIL_LINERS) // LINER_STRIDE):
         o = RAIL_LINERS + k * LINER_STRIDE
         dx = x - rail[o + L_X]
@@ -345,7 +344,7 @@ def _check_at3(seg, seg_air, seg_t, t, p, W, L, segments, jaws, pockets, rail, p
             for q in range(pockets.shape[0]):
                 if math.hypot(pos[i, 0] - pockets[q, 0], pos[i, 1] - pockets[q, 1]) <= pockets[q, 2] + R:
                     inside = True
-            if not inside or h[i] < -RUN_TOL or _liner_gap(pos[i, 0], pos[i, 1], R + h[i], rail, R) < -RUN_TOL:
+            if not inside or h[i] < -RUN_TOL or _liner_gap(pos[i, 0], pos[i, 1], R + h[i], rail, R, p[P_CUSHION_H]) < -RUN_TOL:
                 audit[A_OUT_RUN] = 1
         for j in range(i + 1, n):
             if motion[j] >= POCKETED and motion[j] != AIRBORNE:

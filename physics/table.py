@@ -55,11 +55,12 @@ class TableSpec:
             down onto the rail's top or passes the rail's outer edge, whichever comes first.
 
     Each pocket is a hole cut through the rail (``Table.liners``): behind the mouth its wall, the pocket's liner,
-    is a vertical cylinder from the cloth up to ``rail_height``, tangent to both facings at their back ends (so the
-    wall runs smoothly from the facings round the back of the pocket) and present only behind them, on the arc
-    between the two tangent points away from the table; the mouth is open toward the table. Its radius follows from
-    the jaw angle, the mouth and the facing length (WPA 9-ft defaults: 48.2 mm corner, 43.5 mm side; a ball is
-    28.6 mm); its top edge is the circle at ``rail_height``. Around the hole the rail top is the rail's.
+    is a vertical cylinder tangent to both facings at their back ends (so the wall runs smoothly from the facings
+    round the back of the pocket), present only behind them, on the arc between the two tangent points away from
+    the table; the mouth is open toward the table. Its radius follows from the jaw angle, the mouth and the facing
+    length (WPA 9-ft defaults: 48.2 mm corner, 43.5 mm side; a ball is 28.6 mm). It rises from the cloth to the
+    cushion nose's height (PhysicsParams.cushion_height), so its top edge, a circle, continues the facings' nose
+    edges without a step; around the hole the rail's top is ``rail_height``, as beside any cushion.
     """
 
     length: float = 100 * INCH

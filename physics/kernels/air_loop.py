@@ -145,14 +145,13 @@ def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, rail, p,
         if dt < best:
             best, ident = dt, k
             kind = EV_JAW if what == AIR_FACE else (EV_JAW_CLEAR if what == AIR_CLEAR else EV_JAW_NOSE)
-    zr = rail[RAIL_HEIGHT]
-    for k in range((rail.shape[0] - RAIL_LINERS) // LINER_STRIDE):
+    for k in range((rail.shape[0] - RAIL_LINERS) // LINER_STRIDE):  # the liners, as high as the nose (flight.py)
         o = RAIL_LINERS + k * LINER_STRIDE
         lx, ly, rl = rail[o + L_X], rail[o + L_Y], rail[o + L_R]
         if _circle_off_box(box, i, lx, ly, rl + R):
             continue
         dt, what = air_liner_time(x, y, zc, vx, vy, vzi, g, lx, ly, rl, rail[o + L_M1X], rail[o + L_M1Y],
-                                  rail[o + L_M2X], rail[o + L_M2Y], R, zr, tau)
+                                  rail[o + L_M2X], rail[o + L_M2Y], R, zn, tau)
         if dt < best:
             best, ident = dt, k
             kind = EV_LINER if what == AIR_FACE else (EV_LINER_CLEAR if what == AIR_CLEAR else EV_LINER_EDGE)
@@ -552,13 +551,14 @@ def _air_events(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
         elif kind == EV_LINER_EDGE:
             o = RAIL_LINERS + rail_id[a] * LINER_STRIDE
             nx, ny, nz = liner_edge_normal(pos[a, 0], pos[a, 1], p[P_R] + hz[a], rail[o + L_X], rail[o + L_Y],
-                                           rail[o + L_R], rail[RAIL_HEIGHT])
+                                           rail[o + L_R], p[P_CUSHION_H])
             slow = -(vel[a, 0] * nx + vel[a, 1] * ny + vz[a] * nz) < ZENO_SPEED
             vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], nx, ny, nz, p[P_E_LINER])
             if slow:
-                # lying on the edge, gravity drives it back in a Zeno series, and a ball running round the edge would
-                # repeat it all the way round: the leather holds its motion along the edge (removed, energy only
-                # lost) and it parts as from a ball (``_part_air``), so it slides off the edge into the hole
+                # lying on the edge, gravity drives it back in a Zeno series, and a ball running round the concave
+                # edge would meet it again at once, all the way round: the leather holds its motion along the edge
+                # (removed, energy only lost) and it parts as from a ball (``_part_air``), so it slides off the edge
+                # into the hole
                 hx = pos[a, 0] - rail[o + L_X]
                 hy = pos[a, 1] - rail[o + L_Y]
                 hn = math.hypot(hx, hy)

@@ -58,17 +58,22 @@ series of bounces; the flat loop's sustained-contact rule (ZENO_WINDOW, ZENO_SPE
 by turning the upper ball's velocity at constant speed until it parts at ZENO_PART, so it hops off the other
 ball in short flights and slides off it with no energy added.
 Behind each pocket's mouth the rail is cut through (``air_liner_time``; the geometry in TableSpec's notes): the
-hole's wall, the liner, is a vertical cylinder of radius r_L up to the rail's top z_r, tangent to both facings at
-their back ends and present only on its arc behind them (a wedge from its centre). A ball in the hole whose centre
+hole's wall, the liner, is a vertical cylinder of radius r_L, tangent to both facings at their back ends and present
+only on its arc behind them (a wedge from its centre), up to z_r = the nose height z_n: its top edge continues the
+facings' nose edges (tangent to them at their ends, the same height), so the nose edge runs unbroken from a jaw
+along the facing round the back of the pocket (with the edge at the rail's top, 1.8 mm higher, a ball on the
+facing's nose would meet that step inside the edge). A ball in the hole whose centre
 is at or below z_r when its plan distance from the liner's centre reaches r_L − R meets the wall (a frictionless
 impulse along the radius with restitution e_liner, vertical velocity kept); one above it meets the top edge, the
 circle of radius r_L at z_r (the same frictionless impulse along the 3-D normal from the edge), where
 (ρ − r_L)² + w² = R², the jaw edge's degree-8 polynomial seen from inside; one whose bottom clears the edge as its
 centre passes the circle flies on over the rail around the pocket and leaves the table as over any rail (the rail
-top there is the rail's: it comes down on it, or passes the outer edge of either rail beside the pocket). So a ball
+top there is the rail's, rail_height: it comes down on it, or passes the outer edge of either rail beside the
+pocket; as behind a cushion it cleared, a ball whose bottom is between the nose and the rail top leaves at once).
+So a ball
 that flies low through a mouth meets the back of the pocket and drops into it (it is pocketed when it comes down
 inside the capture circle, or rattles out onto the cloth of the mouth if it comes down outside it); only one
-above the rail top flies over the pocket. A ball over a cushion's rail whose centre comes over a liner's circle is
+above the nose flies over the pocket. A ball over a cushion's rail whose centre comes over a liner's circle is
 over the hole again (its bottom is above the rail top) and flies on as any ball in the air. Sustained contacts
 with the liner end at once, adding no energy (air_loop): a ball that meets the wall at under ZENO_SPEED (a grazing
 run round the concave wall, which would repeat in a converging series) is held by the leather and drops; one lying
