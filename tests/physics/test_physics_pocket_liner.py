@@ -416,3 +416,37 @@ def test_a_softer_liner_keeps_more_balls_in() -> None:
     assert _liner_contacts(live) and live.state.pocket[0] != 0  # it rattles out at e_liner = 0.3
     dead = physics.simulate(physics.place_balls({0: tuple(xy)}), shot, params=dataclasses.replace(P, e_liner=0.0))
     assert _liner_contacts(dead) and dead.state.motion[0] == Motion.POCKETED
+
+
+SOAK_REPRODUCERS = [  # benchmarks/soak.py --airborne 100000 --seed 9 with the liner at the rail's height: (index, shot, balls)
+    (12464, (5.4810445772328045, 38.75809171185782, 86.07558721066333, -0.4818661598191647, 0.422504823189241),
+     {0: (0.0373734722263805, 0.02062037393147069), 1: (0.9531125557881198, 1.837063232945289), 2: (0.028575, 0.6097908285044089), 3: (0.36671735115868637, 0.1966669187479013), 4: (0.028575474696453503, 0.405167774227442), 5: (1.241425, 0.1533714953086034), 6: (0.33871946339138365, 2.259875633971044), 7: (0.7562764397872981, 1.962053058875517), 8: (0.07977442982754332, 0.5843990801173505)}),
+    (31845, (9.078461508066711, 270.9807344423569, 19.61431668470705, 0.4525628586070722, -0.4755597934689665),
+     {0: (0.028575001089469337, 0.2904624343428496), 1: (1.241425, 2.449502683455389), 2: (0.7533178456510987, 0.798974422319789), 3: (1.1851720208682, 2.459588556757448), 4: (0.32511480375293045, 0.24773368254230455), 5: (1.0933731306129637, 2.4998091739700357), 6: (0.028575000010412827, 0.7379359234060453), 7: (1.2337110331494363, 1.0128695911349122)}),
+    (44521, (5.722387575191291, 18.345587655518006, 88.90858532352, 0.29630347001341695, 0.28972819138699335),
+     {0: (-0.010625291859903338, 1.2529681148038447), 1: (0.6420320984852724, 1.0662146669334205), 2: (0.18884395999391906, 1.6000693918912374), 3: (0.13677239398606889, 1.576514994169882), 4: (0.028660761461744476, 1.211448444409947)}),
+    (64433, (10.710065026331899, 182.53986726840282, 48.90358752989309, 0.24121236231637222, -0.8670735818049904),
+     {0: (0.8195930965903014, 1.2897867928951132), 1: (0.034821884440304124, 1.5928950010874603), 2: (0.02857500000536641, 0.40719159842222696), 3: (0.028575, 1.0407709511358858), 4: (1.1595734216907942, 0.1241175689239592), 5: (0.15340188455291598, 0.9789611575229623), 6: (0.7353167518181312, 0.3124921603952078), 7: (0.09823587305853429, 0.4851583514690956), 8: (0.08390274608521543, 1.0551015144753235)}),
+]
+
+
+@pytest.mark.parametrize("index, shot, balls", SOAK_REPRODUCERS)
+def test_the_soak_reproducers_stay_out_of_the_liner(index, shot, balls) -> None:
+    """With the liner's edge at the rail's height, 1.8 mm above the facings' nose, a ball that came along a facing's
+    nose entered that step at the facing's end (12464, 31845: 0.5 and 0.9 mm into the liner), or lay in it in a
+    series of contacts until the event cap (44521, 64433). At the nose height the edge runs on without a step."""
+    r = physics.simulate(physics.place_balls(balls), physics.Shot(*shot))
+    assert not r.unresolved and not r.hit_event_cap and len(r.events) < 200
+    physics.validate_state(r.state, TABLE, P)
+    _assert_liner_physics(r, n=2000)
+
+
+@pytest.mark.xfail(strict=True, reason="known: a ball flying parallel to a facing just above its nose grazes the liner's "
+                   "edge where the facing ends; after that contact the root search misses its immediate return into "
+                   "the concave edge and the ball passes through it (report-air5, not fixed)")
+def test_a_ball_grazing_the_liner_edge_beside_a_facing_end_stays_out_of_it() -> None:
+    """Soak seed 9, shot 87641 (with the liner at the nose height): the cue ball runs along the foot-right corner's
+    facing, meets the liner's edge at the facing's end at a grazing angle and then goes through the edge."""
+    balls = {0: (0.032114462000019314, 1.6821403381670776), 1: (0.4659349089504823, 1.6597190180615538), 2: (0.02857673853036343, 2.449272486088387)}
+    r = physics.simulate(physics.place_balls(balls), physics.Shot(*(10.359078198587186, 171.37969601205583, 41.71466050624334, 0.5127201644464593, 0.12853294961895623)))
+    _assert_liner_physics(r, n=2000)
