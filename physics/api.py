@@ -22,8 +22,7 @@ DEFAULT_MAX_TIME = 120.0  # [s] of simulated time
 # Largest event cap accepted: a shot's log of that many rows is 168 MB (a break takes ~80 events).
 MAX_EVENTS_LIMIT = 1_000_000
 INITIAL_LOG_ROWS = 256  # a shot with more events reruns with a log that fits
-_NO_SHOT = np.zeros(5)
-_NO_AIR = np.zeros((0, AIR_LOG_W))  # a flat run's air log: none (nothing is ever written to it)
+_NO_SHOT = (0.0, 0.0, 0.0, 0.0, 0.0)  # the strike's numbers when there is none
 
 
 def shot_array(shot: Shot) -> np.ndarray:
@@ -130,6 +129,17 @@ def may_lift(shot: Shot, params: PhysicsParams) -> bool:
     return bound * bound > 2.0 * params.g * params.min_bounce_height
 
 
+_SPARE_AIR_LOGS: list[np.ndarray] = []  # air logs for flat shots, reused: one is read (copied) only when a shot hops
+
+
+def _take_spare_air_log() -> np.ndarray:
+    """A spare (rows, AIR_LOG_W) buffer of any contents (list.pop is atomic, so threads never share one)."""
+    try:
+        return _SPARE_AIR_LOGS.pop()
+    except IndexError:
+        return np.empty((INITIAL_LOG_ROWS, AIR_LOG_W))
+
+
 def raise_for_code(code: int, i: int, j: int, state: BallState, table: Table, params: PhysicsParams) -> None:
     """Turn a kernel's layout code into the ValueError it stands for (no-op for OK)."""
     if code == NO_CUE_BALL:
@@ -157,37 +167,49 @@ def simulate(
     check_caps(max_events, max_time)
     arrays = (state.pos, state.vel, state.spin, state.motion, state.pocket) if native else native_arrays(state)
     rows = min(int(max_events), INITIAL_LOG_ROWS)
-    shot_arr = shot_array(shot) if shot is not None else _NO_SHOT
     n = state.pos.shape[0]
     pos, vel, spin = np.empty((n, 2)), np.empty((n, 2)), np.empty((n, 3))
     motion, pocket = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
     initial = np.empty((n, STATE_W))
     p = params_array(params)
-    airborne = shot is not None and may_lift(shot, params) and lifts_off(shot_arr, p)
-    air_rows = rows if airborne else 0  # a flat shot that hops mid-shot reruns (deterministically) with an air log
+    if shot is None:
+        strike, (V0, phi, theta, a, b) = False, _NO_SHOT
+    else:
+        strike, V0, phi, theta, a, b = True, shot.V0, math.radians(shot.phi), math.radians(shot.theta), shot.a, shot.b
+    airborne = strike and theta > 0.0 and may_lift(shot, params) and lifts_off(shot_array(shot), p)
+    spare = None if airborne else _take_spare_air_log()
     while True:
         log = np.empty((rows, LOG_W))
-        air = np.zeros((air_rows, AIR_LOG_W)) if air_rows else _NO_AIR
         if airborne:
+            air = np.zeros((rows, AIR_LOG_W))
             count, flags, code, i, j = run_arrays_air(
-                *arrays, shot_arr, table.segments, table.jaws, table.pockets, p, table.spec.width, table.spec.length,
-                table.rail, OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin, motion, pocket,
-                initial,
+                *arrays, shot_array(shot), table.segments, table.jaws, table.pockets, p, table.spec.width,
+                table.spec.length, table.rail, OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin,
+                motion, pocket, initial,
             )
-        else:
+        else:  # the air log is zeroed and filled only if a contact hands the shot over to the airborne loop
+            if spare.shape[0] != rows:
+                spare = np.empty((rows, AIR_LOG_W))
+            air = spare
             count, flags, code, i, j = run_arrays(
-                *arrays, shot_arr, shot is not None,
-                table.segments, table.jaws, table.pockets, p, table.spec.width, table.spec.length, table.rail,
-                OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin, motion, pocket, initial,
+                *arrays, V0, phi, theta, a, b, strike, table.segments, table.jaws, table.pockets, p, table.spec.width,
+                table.spec.length, table.rail, OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin,
+                motion, pocket, initial,
             )
-        raise_for_code(code, i, j, state, table, params)
-        in_air = bool(flags & FLAG_AIRBORNE)
-        if count <= rows and (not in_air or air_rows == rows):
+        if code:  # not OK (0): the layout is refused
+            if spare is not None:
+                _SPARE_AIR_LOGS.append(spare)
+            raise_for_code(code, i, j, state, table, params)
+        if count <= rows:
             break
-        rows = max(rows, count)  # rerun (deterministically) with a log that holds every event
-        air_rows = rows if in_air else 0
-    return SimResult(initial, BallState(pos, vel, spin, motion, pocket), EventLog(log[:count], air[:count] if in_air else None),
-                     bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED))
+        rows = count  # rerun (deterministically) with a log that holds every event
+    if spare is not None:
+        air = air[:count].copy() if flags & FLAG_AIRBORNE else None  # the spare goes back for the next call
+        _SPARE_AIR_LOGS.append(spare)
+    else:
+        air = air[:count]
+    return SimResult._of(initial, BallState(pos, vel, spin, motion, pocket), EventLog._of(log[:count], air),
+                         bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED))
 
 
 def sample_positions(result: SimResult, times: np.ndarray, params: PhysicsParams = DEFAULT_PARAMS) -> np.ndarray:

@@ -14,6 +14,8 @@ from physics.state import BallState
 STATE_COLS = 8  # x, y, vx, vy, wx, wy, wz, motion
 
 
+_new = object.__new__  # the fast constructors below fill a frozen record's fields in one dict update
+
 class EventKind(IntEnum):
     """Kinds of events (the kernels use the integer values)."""
 
@@ -110,6 +112,14 @@ class EventLog:
         """Balls pocketed during the shot, in the order they dropped."""
         return [e.ball_a for e in self.of_kind(EventKind.BALL_POCKET)]
 
+    @classmethod
+    def _of(cls, rows: np.ndarray, air: np.ndarray | None) -> EventLog:
+        """``EventLog(rows, air)`` for the simulator's hot path: the fields set at once, without the frozen
+        dataclass's one ``object.__setattr__`` per field (0.35 µs a log, 1 % of a shot)."""
+        log = _new(cls)
+        log.__dict__.update(rows=rows, air=air)
+        return log
+
 
 @dataclass(frozen=True, eq=False)
 class SimResult:
@@ -132,6 +142,15 @@ class SimResult:
     hit_event_cap: bool
     hit_time_cap: bool
     unresolved: bool = False
+
+    @classmethod
+    def _of(cls, initial: np.ndarray, state: BallState, events: EventLog, hit_event_cap: bool, hit_time_cap: bool,
+            unresolved: bool) -> SimResult:
+        """``SimResult(...)`` for the simulator's hot path, as ``EventLog._of`` (0.5 µs a shot)."""
+        result = _new(cls)
+        result.__dict__.update(_initial=initial, state=state, events=events, hit_event_cap=hit_event_cap,
+                               hit_time_cap=hit_time_cap, unresolved=unresolved)
+        return result
 
     @property
     def initial(self) -> BallState:

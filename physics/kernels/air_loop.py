@@ -685,8 +685,11 @@ def continue_in_air(a, b, vza, vzb, t, count, flags, pos, vel, spin, motion, poc
     The shot goes on here from that moment with the flat loop's state, caches and contact memory as they are (the
     events so far are logged, nothing is simulated again): the contact's vertical part is applied as this loop
     applies it (``_vertical``), the contact and the take-off are logged, and the airborne events follow. Returns
-    (number of events, flags with FLAG_AIRBORNE), as ``simulate_air_kernel`` would for the same shot.
+    (number of events, flags with FLAG_AIRBORNE), as ``simulate_air_kernel`` would for the same shot. ``ev_air``
+    may hold anything on entry (a flat shot's caller need not zero it): it is zeroed here, the events so far
+    being on the cloth.
     """
+    ev_air[:] = 0.0
     n = pos.shape[0]
     air = np.zeros((2, n))
     hz = air[0]

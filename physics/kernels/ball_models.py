@@ -91,10 +91,11 @@ def mathavan_ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, w
             g2x = mu_s * n2 * c2x / c2
             g2y = mu_s * n2 * c2y / c2
         dw = (u1x - u2x) * dP
-        if fz < 0.0:  # ball 1 lifted: its vertical friction −ΔP f_z is unopposed
-            lift1 -= kv * fz
-        else:
-            lift2 += kv * fz
+        # vertical friction −ΔP f_z on ball 1, +ΔP f_z on ball 2: it lifts a ball or cancels its lift, and the cloth
+        # stops a ball pushed down (its vertical speed never goes below 0), so a slip chattering about zero lifts
+        # neither ball
+        lift1 = max(lift1 - kv * fz, 0.0)
+        lift2 = max(lift2 + kv * fz, 0.0)
         # ball 1: normal −ΔP x̂, friction −ΔP (0, fy, fz) at +R x̂, cloth −ΔP (g1x, g1y) at −R ẑ
         u1x += kv * (-1.0 - g1x)
         u1y += kv * (-fy - g1y)

@@ -40,8 +40,8 @@ def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, 
     """Check the layout, then simulate in place on arrays the caller owns: (n_events, flags, layout_code, i, j).
 
     The flat loop: for a shot whose strike does not lift the cue ball (``lifts_off``), or no strike. If a
-    ball–ball contact lifts a ball, the airborne loop takes over (FLAG_AIRBORNE) and fills ``air_log`` (rows,
-    AIR_LOG_W), zeroed by the caller, as far as it has rows, from that event on.
+    ball–ball contact lifts a ball, the airborne loop takes over (FLAG_AIRBORNE), zeroes ``air_log`` (rows,
+    AIR_LOG_W; any contents before) and fills it, as far as it has rows; otherwise ``air_log`` is left as it was.
     """
     code, bad_i, bad_j = _layout_code(pos, vel, spin, motion, pocket, strike, segments, jaws, pockets, p, width, length,
                                       tol)
@@ -123,16 +123,20 @@ def _copy_in(pos_in, vel_in, spin_in, motion_in, pocket_in, pos, vel, spin, moti
 
 
 @njit(cache=True)
-def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, shot, strike, segments, jaws, pockets, p, width, length,
-               rail, tol, max_events, max_time, log, air_log, pos, vel, spin, motion, pocket, initial):
+def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, V0, phi, theta, a, b, strike, segments, jaws, pockets, p,
+               width, length, rail, tol, max_events, max_time, log, air_log, pos, vel, spin, motion, pocket, initial):
     """Check and simulate from the caller's arrays (left untouched): (n_events, flags, layout_code, i, j).
 
+    The strike (V0, phi [rad], theta [rad], a, b) comes as five numbers (cheaper to pass than a new array).
     The final state goes to pos, vel, spin, motion, pocket and a packed copy of the starting state
     to ``initial`` — output buffers the caller allocates (cheaper than returning new arrays).
     The flat loop: the caller sends a strike that ``lifts_off`` to ``run_arrays_air``; ``air_log`` (rows, 4,
-    zeroed; it may have none) gets the air columns if a ball–ball contact hands the shot over to the airborne loop.
+    any contents; it may have none) is zeroed and gets the air columns if a ball–ball contact hands the shot over
+    to the airborne loop.
     """
     _copy_in(pos_in, vel_in, spin_in, motion_in, pocket_in, pos, vel, spin, motion, pocket, initial)
+    shot = np.empty(5)
+    shot[0], shot[1], shot[2], shot[3], shot[4] = V0, phi, theta, a, b
     return _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length,
                                rail, tol, max_events, max_time, log, air_log)
 

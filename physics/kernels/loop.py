@@ -495,7 +495,7 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
 
     A ball–ball contact whose vertical friction impulse lifts a ball off the cloth (flight.leaves_cloth) hands the
     shot over to the airborne loop at that event (air_loop.continue_in_air, with ``rail`` and the (rows, 4)
-    ``ev_air`` it fills from there on, zeroed by the caller; it may have no rows); otherwise neither is used.
+    ``ev_air`` it zeroes and fills from there on; it may have no rows); otherwise neither is used.
 
     pos (n, 2), vel (n, 2), spin (n, 3), motion (n,), pocket (n,) are updated in place; shot is
     (V0, phi [rad], theta [rad], a, b), applied to ball 0 when ``strike``; p is PhysicsParams.to_array().
