@@ -549,25 +549,31 @@ def _air_events(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
                 vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], nx, ny, 0.0, p[P_E_LINER])
             kind, target = EV_JAW, _nearest_jaw(pos[a, 0], pos[a, 1], jaws)
         elif kind == EV_LINER_EDGE:
-            o = RAIL_LINERS + rail_id[a] * LINER_STRIDE
+            k = rail_id[a]
+            o = RAIL_LINERS + k * LINER_STRIDE
             nx, ny, nz = liner_edge_normal(pos[a, 0], pos[a, 1], p[P_R] + hz[a], rail[o + L_X], rail[o + L_Y],
                                            rail[o + L_R], p[P_CUSHION_H])
-            slow = -(vel[a, 0] * nx + vel[a, 1] * ny + vz[a] * nz) < ZENO_SPEED
-            vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], nx, ny, nz, p[P_E_LINER])
-            if slow:
-                # lying on the edge, gravity drives it back in a Zeno series, and a ball running round the concave
-                # edge would meet it again at once, all the way round: the leather holds its motion along the edge
-                # (removed, energy only lost) and it parts as from a ball (``_part_air``), so it slides off the edge
-                # into the hole
-                hx = pos[a, 0] - rail[o + L_X]
-                hy = pos[a, 1] - rail[o + L_Y]
-                hn = math.hypot(hx, hy)
-                if hn > 0.0:
-                    along = (vel[a, 0] * -hy + vel[a, 1] * hx) / hn
-                    vel[a, 0] += along * hy / hn
-                    vel[a, 1] -= along * hx / hn
-                _turn_to_part(a, nx, ny, nz, ZENO_PART, vel, vz)
-            kind, target = EV_JAW, _nearest_jaw(pos[a, 0], pos[a, 1], jaws)
+            vn = vel[a, 0] * nx + vel[a, 1] * ny + vz[a] * nz
+            if not rises(-p[P_E_LINER] * vn, p):
+                # the rebound off the edge would rise less than min_bounce_height: the leather absorbs it, as the cloth
+                # absorbs such a bounce, and the ball, lying on the edge, would only be driven back into it by gravity
+                # in a converging (Zeno) series of ever tinier hops while it slides off it: it slides off to the side
+                # its centre lies on, into the hole (it drops into the pocket: every centre the liner allows lies over
+                # the capture circle) or onto the rail around the pocket (whose top is above the edge: it leaves the
+                # table, as over any rail)
+                if (pos[a, 0] - rail[o + L_X]) ** 2 + (pos[a, 1] - rail[o + L_Y]) ** 2 < rail[o + L_R] ** 2:
+                    kind, target = EV_POCKET, k
+                    motion[a] = POCKETED
+                    pocket[a] = k
+                    hz[a] = 0.0
+                    vel[a, 0] = vel[a, 1] = vz[a] = 0.0
+                    spin[a, 0] = spin[a, 1] = spin[a, 2] = 0.0
+                else:
+                    kind, target = EV_OFF_TABLE, _over_target(OVER_POCKET + k, rail)
+                    _take_off(a, motion, pocket, vel, spin, hz, vz)
+            else:
+                vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], nx, ny, nz, p[P_E_LINER])
+                kind, target = EV_JAW, _nearest_jaw(pos[a, 0], pos[a, 1], jaws)
         elif kind == EV_LINER_CLEAR:  # over the rail around the pocket (not logged now)
             over[a] = OVER_POCKET + rail_id[a]
             kind = -1

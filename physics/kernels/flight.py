@@ -179,7 +179,7 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
     """
     d0 = nx * (x - x1) + ny * (y - y1)
     d1 = nx * vx + ny * vy
-    if d1 >= 0.0 or d0 < 0.0:
+    if d0 < 0.0 or (d1 >= 0.0 and d0 >= R):
         return INF, -1
     # the window [lo, hi] in which the centre's projection s(t) = s0 + s1 t lies on the segment
     ex = x2 - x1
@@ -199,14 +199,17 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
         hi = min(T, max(ta, tb))
     if not lo <= hi:
         return INF, -1
-    # face: the centre reaches distance R of the cushion line with the centre at or below the nose
-    tf = (d0 - R) / (-d1)
-    if tf < 0.0:
-        tf = 0.0 if d0 - R >= -CONTACT_BAND else -1.0
-    if tf > hi:
-        return INF, -1  # farther than R from the line while over the segment: no face, nose or clearing
-    if tf >= lo and zc + vz * tf - 0.5 * g * tf * tf <= zn:
-        return tf, AIR_FACE
+    # face: the centre reaches distance R of the cushion line with the centre at or below the nose (a ball that
+    # moves away from the line in plan, within R of it, meets no face and never crosses the line, but it may still
+    # come down onto the nose edge: a ball falling along the nose)
+    if d1 < 0.0:
+        tf = (d0 - R) / (-d1)
+        if tf < 0.0:
+            tf = 0.0 if d0 - R >= -CONTACT_BAND else -1.0
+        if tf > hi:
+            return INF, -1  # farther than R from the line while over the segment: no face, nose or clearing
+        if tf >= lo and zc + vz * tf - 0.5 * g * tf * tf <= zn:
+            return tf, AIR_FACE
     # nose edge: (d + d1 t)² + (c + vz t − ½ g t²)² = R² with the centre above the nose, from the window's start
     d = d0 + d1 * lo
     c = zc - zn + vz * lo - 0.5 * g * lo * lo
@@ -214,7 +217,7 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
     e = -0.5 * g
     t = first_crossing(e * e, 2.0 * w1 * e, w1 * w1 + 2.0 * c * e + d1 * d1, 2.0 * c * w1 + 2.0 * d * d1,
                        c * c + d * d - R * R, hi - lo, 2.0 * R * CONTACT_BAND) + lo
-    tx = d0 / (-d1)  # the centre crosses the cushion line
+    tx = d0 / (-d1) if d1 < 0.0 else INF  # the centre crosses the cushion line
     if t < tx and t <= hi:
         if zc + vz * t - 0.5 * g * t * t > zn:
             return t, AIR_NOSE

@@ -191,6 +191,30 @@ def test_a_cushion_is_met_over_its_length_after_the_ball_passes_its_end() -> Non
     assert t == pytest.approx(expected, abs=1e-7)
 
 
+@pytest.mark.parametrize("vy", [0.0, 1e-9, 0.0037, 0.3, -0.0])
+@pytest.mark.parametrize("d", [0.3 * R, 0.93 * R, 0.999 * R])
+def test_a_ball_falling_onto_the_nose_while_moving_away_from_it_in_plan_meets_it(d: float, vy: float) -> None:
+    """A ball over the nose, d < R from the cushion line, moving along it or away from it (soak seed 9, shot 87641:
+    away at 3.7 mm/s along a facing, falling): it comes down onto the nose edge where (d + vy t)² + w(t)² = R² (it was
+    missed while the search required a plan approach, and the ball went through the nose)."""
+    seg = TABLE.segments[0]  # head rail, y = 0, normal +y
+    x0, zc, vx, vz = 0.5, ZN + 1.2 * R, 1.5, 0.2
+    t, what = air_cushion_time(x0, d, zc, vx, vy, vz, G, *seg, R, ZN, 0.5)
+    w = lambda s: zc - ZN + vz * s - 0.5 * G * s * s  # noqa: E731
+    gap = lambda x, y, z: _segment_gap(x, y, z, seg)  # noqa: E731
+    expected = _sampled_first_contact(x0, d, zc, vx, vy, vz, gap, 0.5, n=20000)
+    if vy == 0.0:  # closed form: w(t) = sqrt(R² − d²)
+        closed = (vz + math.sqrt(vz * vz + 2 * G * (zc - ZN - math.sqrt(R * R - d * d)))) / G
+        assert t == pytest.approx(closed, rel=1e-12)
+    if not math.isfinite(expected):  # it moves beyond R in plan before it comes down
+        assert vy > 0.0 and (t, what) == (math.inf, -1)
+        return
+    assert what == AIR_NOSE and t == pytest.approx(expected, abs=1e-7)
+    assert math.hypot(d + vy * t, w(t)) == pytest.approx(R, abs=1e-12) and w(t) > 0.0
+    far = air_cushion_time(x0, 1.01 * R, zc, vx, max(vy, 0.0), vz, G, *seg, R, ZN, 0.5)  # beyond R, moving away: never
+    assert far == (math.inf, -1)
+
+
 # ----------------------------------------------------------------------------------- shots through the loop
 
 
