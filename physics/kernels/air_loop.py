@@ -369,6 +369,48 @@ def _turn_to_part(i, nx, ny, nz, target, vel, vz):
     vz[i] = target * nz + k * tz
 
 
+@njit(cache=True)
+def _slide_off_nose(i, nx, ny, ux, uz, pos, vel, motion, hz, vz, p):
+    """End the sustained contact of airborne ball i lying on a cushion's nose edge (inward normal (nx, ny)), its centre
+    on the table's side, at the angle θ from the vertical given by the edge's normal (ux, uz) = (sin θ, cos θ) in the
+    plane across the cushion, its rebound below min_bounce_height (gravity would drive it back in a converging series).
+
+    The nose absorbs the velocity into it (as the cloth does) and the ball slides off the edge towards the table,
+    frictionless, its speed along the cushion kept: in the plane across the cushion its centre moves on the circle of
+    radius R round the edge, energy conserved (v² = v0² + 2gR(cos θ0 − cos θ)), until it leaves it where the edge no
+    longer holds it (v² = gR cos θ: cos θ = (v0² + 2gR cos θ0)/(3gR), the particle on a sphere), and flies on along the
+    tangent. The slide itself takes no time here (the contact phase ends at once, as the flat loop's sustained
+    contacts do), so the ball is moved along that arc, unless a ball lies there; a ball fast enough leaves at once.
+    No energy is added: the velocity into the edge is lost, the rest is turned or comes from the drop."""
+    R = p[P_R]
+    g = p[P_G]
+    along = -vel[i, 0] * ny + vel[i, 1] * nx
+    vt = abs((vel[i, 0] * nx + vel[i, 1] * ny) * uz - vz[i] * ux)  # in the plane across the cushion, along the edge's circle
+    c = min(uz, (vt * vt + 2.0 * g * R * uz) / (3.0 * g * R) - 1e-6)  # a little past where it leaves: it does not return
+    if c < uz and c > 0.0:
+        sn = math.sqrt(1.0 - c * c)
+        shift = R * (sn - ux)
+        x = pos[i, 0] + shift * nx
+        y = pos[i, 1] + shift * ny
+        h = hz[i] - R * (uz - c)
+        free = True
+        for j in range(pos.shape[0]):
+            if j != i and (motion[j] < POCKETED or motion[j] == AIRBORNE):
+                hj = hz[j] if motion[j] == AIRBORNE else 0.0
+                if (x - pos[j, 0]) ** 2 + (y - pos[j, 1]) ** 2 + (h - hj) ** 2 < 4.0 * R * R:
+                    free = False
+        if free:
+            pos[i, 0] = x
+            pos[i, 1] = y
+            hz[i] = h
+            vt = math.sqrt(vt * vt + 2.0 * g * R * (uz - c))
+            ux, uz = sn, c
+    vp = vt * uz  # along the tangent, down the far side of the edge from the cushion
+    vel[i, 0] = vp * nx - along * ny
+    vel[i, 1] = vp * ny + along * nx
+    vz[i] = -vt * ux
+
+
 @njit(cache=True, inline="always")
 def _take_off(i, motion, pocket, vel, spin, hz, vz):
     """Ball i leaves the table: motion OFF_TABLE, at rest."""
@@ -526,8 +568,17 @@ def _air_events(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
             d = nx * (pos[a, 0] - segments[target, 0]) + ny * (pos[a, 1] - segments[target, 1])
             dz = p[P_R] + hz[a] - p[P_CUSHION_H]
             norm = math.hypot(d, dz)
-            vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], d * nx / norm, d * ny / norm,
-                                                      dz / norm, p[P_EC])
+            vn = (vel[a, 0] * nx + vel[a, 1] * ny) * d / norm + vz[a] * dz / norm
+            if rises(-p[P_EC] * vn, p):
+                vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], d * nx / norm, d * ny / norm,
+                                                          dz / norm, p[P_EC])
+            elif d <= 0.0:
+                # lying on the nose, its rebound below min_bounce_height, its centre over the rail: it slides off onto
+                # the rail, whose top is above the nose, and leaves the table (as a ball that clears the cushion low)
+                kind = EV_OFF_TABLE
+                _take_off(a, motion, pocket, vel, spin, hz, vz)
+            else:
+                _slide_off_nose(a, nx, ny, d / norm, dz / norm, pos, vel, motion, hz, vz, p)
         elif kind == EV_JAW_NOSE:
             target = rail_id[a]
             kind = EV_JAW

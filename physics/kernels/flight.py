@@ -76,8 +76,12 @@ inside the capture circle, or rattles out onto the cloth of the mouth if it come
 above the nose flies over the pocket. A ball over a cushion's rail whose centre comes over a liner's circle is
 over the hole again (its bottom is above the rail top) and flies on as any ball in the air. Sustained contacts
 with the liner end at once, adding no energy (air_loop): a ball that meets the wall at under ZENO_SPEED (a grazing
-run round the concave wall, which would repeat in a converging series) is held by the leather and drops; one lying
-on the top edge loses its run along the edge and parts from it as from a ball, so it slides off into the hole.
+run round the concave wall, which would repeat in a converging series) is held by the leather and drops; a contact
+with the top edge whose rebound would rise less than min_bounce_height is absorbed, as the cloth absorbs such a
+bounce, and the ball, lying on the edge (gravity would drive it back in ever tinier hops), slides off it to the side
+its centre lies on: into the hole, where it is pocketed, or onto the rail around the pocket, where it leaves the table.
+The nose edge is met whichever way the ball moves in plan: a ball falling along the nose, or away from it in plan
+within R of the cushion line, comes down onto it.
 """
 
 import math

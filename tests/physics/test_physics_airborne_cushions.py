@@ -315,6 +315,43 @@ def test_a_ball_lying_on_another_slides_off_it(shot, balls) -> None:
     assert len(r.events) < 2000
 
 
+LYING_ON_A_NOSE = [  # benchmarks/soak.py --airborne 100000 --seed 9, once the nose was met whichever way a ball moves in plan
+    (16139, (5.3189050566469565, 105.07346213037863, 66.74979241547138, -0.3190082582851726, -0.7859366714376262),
+     {0: (0.03815485060314912, 1.732365323251605), 1: (1.2353528898880926, 2.515412303913867), 2: (0.2318421125217787, 0.2569255103318314), 3: (1.241424999992149, 0.41655355683316186), 4: (1.190370813364383, 2.480159852361875), 5: (0.028575, 2.2017975859407057), 6: (0.17487684459454292, 0.26153583985219947), 7: (0.21936848694203678, 0.02857500002863663), 8: (0.7493540425890884, 2.2029124953814683), 9: (0.042050168595498455, 0.012389938142871863)}, 3),
+    (25946, (3.780563155526507, 31.489994477003084, 87.90447610576908, -0.49242625882339414, 0.7224473761399207),
+     {0: (0.36817996645380746, 2.505346073620208)}, 1),
+]
+
+
+@pytest.mark.parametrize("index, shot, balls, cushion", LYING_ON_A_NOSE)
+def test_a_ball_lying_on_a_cushion_nose_slides_off_it_onto_the_table(index, shot, balls, cushion) -> None:
+    """A jump comes down on a cushion's nose, its centre over the table, and lies on it: gravity drove it back into
+    the edge in a converging series (3998 BALL_CUSHION, the event cap). Below the minimum bounce the nose absorbs the
+    rebound and the ball slides off the edge towards the table on the circle of radius R round it, energy conserved,
+    leaving it where the edge no longer holds it (v² = gR cos θ): it flies on, out of the rubber, and lands on the
+    cloth."""
+    r = physics.simulate(physics.place_balls(balls), physics.Shot(*shot))
+    assert not r.unresolved and not r.hit_event_cap and not r.hit_time_cap and len(r.events) < 50
+    physics.validate_state(r.state, TABLE, P)
+    _assert_never_in_the_rubber(r, n=2000)
+    ev = r.events
+    nose = [k for k in range(len(ev)) if ev.kind[k] == K.BALL_CUSHION and ev.target[k] == cushion
+            and ev.state_a[k, 7] == Motion.AIRBORNE]
+    assert len(nose) <= 3
+    seg = TABLE.segments[cushion]
+    for k in nose:  # after each, it is on the table's side of the nose, at least R from its edge, leaving it
+        x, y = ev.state_a[k, :2]
+        d = (x - seg[0]) * seg[4] + (y - seg[1]) * seg[5]
+        w = R + ev.air_a[k, 0] - ZN
+        assert d > 0.0 and math.hypot(d, w) >= R - 1e-9
+        assert (ev.state_a[k, 2] * seg[4] + ev.state_a[k, 3] * seg[5]) * d + ev.air_a[k, 1] * w >= -1e-12
+    landings = [k for k in range(nose[-1], len(ev)) if ev.kind[k] == K.BALL_LANDING and ev.ball_a[k] == 0]
+    assert landings or r.state.motion[0] == Motion.POCKETED  # back on the cloth (or on into a pocket)
+    last = {i: (np.array([*balls[i], 0, 0, 0, 0, 0, 0], float), np.zeros(2)) for i in balls}
+    energies = [_total_energy(r, k, last) for k in range(len(r.events))][1:]
+    assert np.all(np.diff(energies) <= 1e-9 * energies[0])
+
+
 def _near_jaw_shot(jaw: int, dist: float, along: float, miss: float, theta: float, V0: float, u: float, a: float):
     """The cue ball ``dist`` from jaw ``jaw`` into the table (``along`` the rail), aimed to pass ``miss`` from
     the jaw's centre, at elevation theta, the tip at u·sin θ above the centre (u = 1: the cue axis through it)."""
