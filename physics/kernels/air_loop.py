@@ -409,6 +409,9 @@ def _slide_off_nose(i, nx, ny, ux, uz, pos, vel, motion, hz, vz, p):
     vel[i, 0] = vp * nx - along * ny
     vel[i, 1] = vp * ny + along * nx
     vz[i] = -vt * ux
+    # turned at constant speed to part from the edge at ZENO_PART: exactly along the tangent, the search's start would
+    # read the rounding of a zero departure as an approach and meet the edge again at once
+    _turn_to_part(i, ux * nx, ux * ny, uz, ZENO_PART, vel, vz)
 
 
 @njit(cache=True, inline="always")
