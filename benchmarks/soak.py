@@ -40,6 +40,9 @@ from physics.kernels.layout import IN_POCKET, NOT_FINITE, OK, OUTSIDE, OVERLAP, 
 from physics.kernels.motion import POCKETED, STATIONARY, evolve, transition_time  # noqa: E402
 from physics.params import BALL_BALL_MODELS, CUSHION_MODELS, P_CUSHION_H, P_G, P_M, P_R  # noqa: E402
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET  # noqa: E402
+from physics.table import (  # noqa: E402
+    L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_LINERS,
+)
 from physics.validate import OVERLAP_TOL  # noqa: E402
 
 RUN_TOL = 1e-6  # [m] overlap / cushion penetration allowed along the trajectories
@@ -288,9 +291,34 @@ def _at3(seg, seg_air, seg_t, i, t, p):
 
 
 @njit(cache=True)
-def _check_at3(seg, seg_air, seg_t, t, p, W, L, segments, jaws, pockets, pos, vel, spin, motion, h, audit):
+def _liner_gap(x, y, zc, rail, R, zr):
+    """3-D distance from an airborne centre to the nearest pocket liner's solid (the rail behind its arc, from the
+    cloth to the nose height zr; flight.py notes) minus R: negative inside it; inf away from every liner."""
+    gap = np.inf
+    for k in range((rail.shape[0] - RAIL_LINERS) // LINER_STRIDE):
+        o = RAIL_LINERS + k * LINER_STRIDE
+        dx = x - rail[o + L_X]
+        dy = y - rail[o + L_Y]
+        rl = rail[o + L_R]
+        rho = math.hypot(dx, dy)
+        if (rho >= rl + R or rail[o + L_M1X] * dx + rail[o + L_M1Y] * dy < 0.0
+                or rail[o + L_M2X] * dx + rail[o + L_M2Y] * dy < 0.0):
+            continue
+        if rho >= rl:
+            g = zc - zr - R if zc > zr else -(rho - rl) - R
+        elif zc <= zr:
+            g = rl - rho - R
+        else:
+            g = math.hypot(rl - rho, zc - zr) - R
+        gap = min(gap, g)
+    return gap
+
+
+@njit(cache=True)
+def _check_at3(seg, seg_air, seg_t, t, p, W, L, segments, jaws, pockets, rail, pos, vel, spin, motion, h, audit):
     """3-D check of every ball at time t: NaN, 3-D overlap, inside the table (on the cloth: the layout check;
-    in the air: within the cushion lines, over a pocket mouth or above the noses, not below the cloth)."""
+    in the air: within the cushion lines, over a pocket mouth or above the noses, not below the cloth, never nearer
+    than R to a pocket's liner)."""
     n = seg.shape[0]
     R = p[P_R]
     for i in range(n):
@@ -316,7 +344,7 @@ def _check_at3(seg, seg_air, seg_t, t, p, W, L, segments, jaws, pockets, pos, ve
             for q in range(pockets.shape[0]):
                 if math.hypot(pos[i, 0] - pockets[q, 0], pos[i, 1] - pockets[q, 1]) <= pockets[q, 2] + R:
                     inside = True
-            if not inside or h[i] < -RUN_TOL:
+            if not inside or h[i] < -RUN_TOL or _liner_gap(pos[i, 0], pos[i, 1], R + h[i], rail, R, p[P_CUSHION_H]) < -RUN_TOL:
                 audit[A_OUT_RUN] = 1
         for j in range(i + 1, n):
             if motion[j] >= POCKETED and motion[j] != AIRBORNE:
@@ -345,8 +373,9 @@ def _energy3(m, R, g, s):
 
 
 @njit(cache=True)
-def audit_air_shot(init, log, air, n_events, final, samples, p, W, L, segments, jaws, pockets, audit):
-    """``audit_shot`` in 3-D for a shot with balls in the air: ``air`` is its EventLog.air (n_events, 4)."""
+def audit_air_shot(init, log, air, n_events, final, samples, p, W, L, segments, jaws, pockets, rail, audit):
+    """``audit_shot`` in 3-D for a shot with balls in the air: ``air`` is its EventLog.air (n_events, 4), ``rail``
+    the table's ``Table.rail`` (its liners are audited)."""
     n = init.shape[0]
     R = p[P_R]
     m = p[P_M]
@@ -367,7 +396,7 @@ def audit_air_shot(init, log, air, n_events, final, samples, p, W, L, segments, 
     for k in range(n_events):
         te = log[k, 0]
         while s < samples.shape[0] and samples[s] < te:
-            _check_at3(seg, seg_air, seg_t, samples[s], p, W, L, segments, jaws, pockets, pos, vel, spin, motion, h,
+            _check_at3(seg, seg_air, seg_t, samples[s], p, W, L, segments, jaws, pockets, rail, pos, vel, spin, motion, h,
                        audit)
             s += 1
         e_pre = 0.0
@@ -391,9 +420,9 @@ def audit_air_shot(init, log, air, n_events, final, samples, p, W, L, segments, 
             if e_post > e_prev * (1.0 + ENERGY_TOL) + 1e-15 or e_pre > e_prev * (1.0 + ENERGY_TOL) + 1e-15:
                 audit[A_ENERGY] = 1
         e_prev = e_post
-        _check_at3(seg, seg_air, seg_t, te, p, W, L, segments, jaws, pockets, pos, vel, spin, motion, h, audit)
+        _check_at3(seg, seg_air, seg_t, te, p, W, L, segments, jaws, pockets, rail, pos, vel, spin, motion, h, audit)
     while s < samples.shape[0]:
-        _check_at3(seg, seg_air, seg_t, samples[s], p, W, L, segments, jaws, pockets, pos, vel, spin, motion, h, audit)
+        _check_at3(seg, seg_air, seg_t, samples[s], p, W, L, segments, jaws, pockets, rail, pos, vel, spin, motion, h, audit)
         s += 1
     for i in range(n):  # at rest: nobody in the air, a legal layout for the next shot
         pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1] = final[i, 0], final[i, 1], final[i, 2], final[i, 3]
@@ -459,7 +488,7 @@ def run_airborne(shots: int, seed: int, table_name: str = "nine",
         ev = r.events
         air = ev.air if ev.air is not None else np.zeros((len(ev), 4))
         audit_air_shot(states[k], ev.rows, air, len(ev), r.state.packed(), np.sort(rng.random(AIR_SAMPLES) * r.duration),
-                       p, W, L, table.segments, table.jaws, table.pockets, audit)
+                       p, W, L, table.segments, table.jaws, table.pockets, table.rail, audit)
         totals += audit
         flew += int(ev.air is not None)
         if ev.air is not None:

@@ -18,8 +18,8 @@ from physics.checks import check_numbers
 P_R, P_M, P_US, P_UR, P_USP, P_EB, P_EC, P_FC, P_G = range(9)
 P_CUE_MASS, P_END_MASS, P_THROW_A, P_THROW_B, P_THROW_C, P_CUSHION_H, P_CUSHION_MODEL = range(9, 16)
 P_OMEGA_RATIO, P_MATHAVAN_STEPS, P_BALL_BALL_MODEL, P_THROW_LIMIT, P_BALL_BALL_STEPS, P_JAW_NORMAL = range(16, 22)
-P_E_TABLE, P_U_TABLE, P_MIN_BOUNCE, P_E_STRIKE = range(22, 26)
-N_PARAMS = 26
+P_E_TABLE, P_U_TABLE, P_MIN_BOUNCE, P_E_STRIKE, P_E_LINER = range(22, 27)
+N_PARAMS = 27
 
 # Names accepted by PhysicsParams; a model's code in the params vector is its index here.
 CUSHION_MODELS = ("han2005", "stronge", "mathavan2010", "impulse")
@@ -76,6 +76,11 @@ class PhysicsParams:
         e_strike: the slate's effective restitution for the cue's strike into it (physics/kernels/flight.py
             "Calibration"): the tip is still on the ball while it compresses the cloth, so the rebound is
             smaller than a free ball's e_table.
+        e_liner: restitution of an airborne ball against a pocket's liner (the wall of the hole through the rail
+            behind the mouth, and its top edge; physics/kernels/flight.py): leather over the rail's wood, a "dead"
+            back, far below the rubber cushion's e_c. An assumption (no measurement found): 0.3, the low end of
+            0.3–0.5; a ball that meets the back near nose height faster than about 8 m/s still rattles out onto the
+            mouth's cloth (it comes back over the capture circle before it has dropped below the cloth).
     """
 
     R: float = 0.028575
@@ -104,6 +109,7 @@ class PhysicsParams:
     u_table: float = 0.2
     min_bounce_height: float = 0.001
     e_strike: float = 0.25
+    e_liner: float = 0.3
 
     def __post_init__(self) -> None:
         for name, allowed in (("cushion_model", CUSHION_MODELS), ("ball_ball_model", BALL_BALL_MODELS),
@@ -121,7 +127,7 @@ class PhysicsParams:
         for name in positive:
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name}: expected > 0, got {getattr(self, name)!r}")
-        for name in ("e_b", "e_c", "e_table", "e_strike"):
+        for name in ("e_b", "e_c", "e_table", "e_strike", "e_liner"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name}: expected a restitution in [0, 1], got {getattr(self, name)!r}")
         for name in ("u_table", "min_bounce_height", "f_c", "cue_end_mass", "throw_a", "throw_b", "throw_c"):
@@ -165,6 +171,7 @@ class PhysicsParams:
         out[P_JAW_NORMAL] = float(JAW_NORMALS.index(self.jaw_normal))
         out[P_E_TABLE], out[P_U_TABLE], out[P_MIN_BOUNCE] = self.e_table, self.u_table, self.min_bounce_height
         out[P_E_STRIKE] = self.e_strike
+        out[P_E_LINER] = self.e_liner
         return out
 
 

@@ -16,6 +16,13 @@ import numpy as np
 from physics.checks import check_numbers
 
 INCH = 0.0254
+# Layout of ``Table.rail`` (the kernels read it by index): rail width, rail height, then per pocket (in
+# ``POCKET_NAMES`` order) LINER_STRIDE values: the liner's centre (x, y), radius, outward axis (x, y), the inward
+# normals (x, y) of the two half-planes whose intersection is the liner's arc (a wedge from the centre), and the two
+# cushions (indices into ``segments``) whose rails surround the pocket.
+RAIL_WIDTH, RAIL_HEIGHT, RAIL_LINERS = 0, 1, 2
+LINER_STRIDE = 11
+L_X, L_Y, L_R, L_AX, L_AY, L_M1X, L_M1Y, L_M2X, L_M2Y, L_K1, L_K2 = range(LINER_STRIDE)
 
 POCKET_NAMES = (
     "head-left corner",
@@ -46,6 +53,14 @@ class TableSpec:
             a little above the nose (1.43 in for the WPA nose at 63.5 % of the ball's diameter).
             A ball in the air that clears a cushion flies over the rail: it leaves the table when it comes
             down onto the rail's top or passes the rail's outer edge, whichever comes first.
+
+    Each pocket is a hole cut through the rail (``Table.liners``): behind the mouth its wall, the pocket's liner,
+    is a vertical cylinder tangent to both facings at their back ends (so the wall runs smoothly from the facings
+    round the back of the pocket), present only behind them, on the arc between the two tangent points away from
+    the table; the mouth is open toward the table. Its radius follows from the jaw angle, the mouth and the facing
+    length (WPA 9-ft defaults: 48.2 mm corner, 43.5 mm side; a ball is 28.6 mm). It rises from the cloth to the
+    cushion nose's height (PhysicsParams.cushion_height), so its top edge, a circle, continues the facings' nose
+    edges without a step; around the hole the rail's top is ``rail_height``, as beside any cushion.
     """
 
     length: float = 100 * INCH
@@ -101,6 +116,39 @@ def _rotate(v: np.ndarray, angle: float) -> np.ndarray:
     return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]])
 
 
+def _liner(spec: TableSpec, segments: np.ndarray, jaws: np.ndarray, pockets: np.ndarray, k: int) -> list[float]:
+    """Pocket k's liner row (``L_*``): the circle tangent to the pocket's two facings at their back ends, its arc
+    the wedge between the two tangent points that holds the pocket's outward axis."""
+    px, py = pockets[k, 0], pockets[k, 1]
+    n_rails = 6
+    # facing 6 + j starts at jaw j, which ends cushion j // 2; a pocket's two jaws are the two nearest its centre
+    near = sorted(range(jaws.shape[0]), key=lambda j: math.hypot(jaws[j, 0] - px, jaws[j, 1] - py))[:2]
+    (e1, n1), (e2, n2) = ((segments[n_rails + j, 2:4], segments[n_rails + j, 4:6]) for j in near)
+    dn = n1 - n2
+    radius = float(np.dot(e2 - e1, dn) / np.dot(dn, dn))  # e1 + r n1 = e2 + r n2 (both facings tangent)
+    centre = e1 + radius * n1
+    if not (radius > 0.0 and np.allclose(centre, e2 + radius * n2, atol=1e-9)):
+        raise ValueError(f"facing_length: the facings of the {POCKET_NAMES[k]} pocket admit no liner tangent to both")
+    axis = np.array([px, py]) - np.array([spec.width / 2.0, spec.length / 2.0])
+    axis = np.where(np.abs(axis) < 1e-9, 0.0, np.sign(axis))
+    axis /= np.linalg.norm(axis)  # outward: (±1, ±1)/√2 at a corner, (±1, 0) at a side pocket
+    normals = []
+    for n in (n1, n2):  # the tangent point is at −n from the centre; the half-plane's normal points to the axis side
+        m = np.array([n[1], -n[0]])
+        normals.append(m if np.dot(m, axis) >= 0.0 else -m)
+    if min(np.dot(-n1, axis), np.dot(-n2, axis)) < -1e-12:
+        raise ValueError(f"{'corner' if abs(axis[1]) > 0 and abs(axis[0]) > 0 else 'side'}_jaw_angle: the facings of "
+                         f"the {POCKET_NAMES[k]} pocket open outward; its liner would wrap more than half a circle")
+    cushions = sorted({j // 2 for j in near})
+    k1, k2 = cushions[0], cushions[-1]
+    for c in (k1, k2):  # the circle's farthest point behind each cushion line beside the pocket
+        behind = radius - float(np.dot(segments[c, 4:6], centre - segments[c, 0:2]))
+        if behind >= spec.rail_width:
+            raise ValueError(f"rail_width: the {POCKET_NAMES[k]} pocket's liner ({radius:.4f} m) reaches past the "
+                             f"rail's outer edge ({spec.rail_width} m behind the cushion)")
+    return [centre[0], centre[1], radius, axis[0], axis[1], *normals[0], *normals[1], float(k1), float(k2)]
+
+
 @dataclass(frozen=True, eq=False)
 class Table:
     """Generated geometry of one table, as contiguous arrays for the kernels.
@@ -110,12 +158,14 @@ class Table:
         segments: (n, 6) float64 rows (x1, y1, x2, y2, nx, ny); n points to the playing side.
         jaws: (m, 3) float64 rows (x, y, radius) of the rounded jaw circles.
         pockets: (6, 3) float64 rows (x, y, radius) of capture circles, in ``POCKET_NAMES`` order.
+        liners: (6, LINER_STRIDE) float64 rows of each pocket's liner (the ``L_*`` columns; TableSpec notes).
     """
 
     spec: TableSpec
     segments: np.ndarray
     jaws: np.ndarray
     pockets: np.ndarray
+    liners: np.ndarray
 
     @classmethod
     def from_spec(cls, spec: TableSpec | None = None) -> "Table":
@@ -166,7 +216,9 @@ class Table:
                 centre = np.array([cx, cy]) + axis * (spec.side_capture_depth + r)
             pockets.append((centre[0], centre[1], r))
         as_array = lambda rows: np.ascontiguousarray(np.array(rows, dtype=np.float64))  # noqa: E731
-        return cls(spec=spec, segments=as_array(segments), jaws=as_array(jaws), pockets=as_array(pockets))
+        segments, jaws, pockets = as_array(segments), as_array(jaws), as_array(pockets)
+        liners = as_array([_liner(spec, segments, jaws, pockets, k) for k in range(pockets.shape[0])])
+        return cls(spec=spec, segments=segments, jaws=jaws, pockets=pockets, liners=liners)
 
     @classmethod
     def nine_foot(cls) -> "Table":
@@ -182,9 +234,11 @@ class Table:
 
     @cached_property
     def rail(self) -> np.ndarray:
-        """(rail_width, rail_height) [m], as the kernels read them: built once per table (every simulate call passes
-        it, so a new array per call would cost the flat path ~1 µs); the kernels never write to it."""
-        return np.array([self.spec.rail_width, self.spec.rail_height])
+        """(rail_width, rail_height, the liners' rows flattened) [m], as the airborne kernel reads them (the
+        ``RAIL_*`` layout; the flat kernel ignores it): built once per table (every simulate call passes it, so a
+        new array per call would cost the flat path ~1 µs); the kernels never write to it."""
+        return np.ascontiguousarray(np.concatenate([[self.spec.rail_width, self.spec.rail_height],
+                                                    self.liners.ravel()]))
 
     @property
     def width(self) -> float:

@@ -10,7 +10,8 @@ bit and time for time.
 This loop reuses the flat loop's pieces for balls on the cloth — their cached event times
 (loop._refresh_ball), their motion (loop._advance_all), their events (loop._resolve), the log
 (loop._record), the end-of-shot safety net — and adds, for balls in the air: their landing, their 3-D
-contacts with each other and with balls on the cloth, the cushion face, nose and clearing, the jaws, and
+contacts with each other and with balls on the cloth, the cushion face, nose and clearing, the jaws, the
+pockets' liners (the wall and top edge of the hole through the rail behind each mouth) and the rail around them, and
 the per-event height and vertical velocity in ``ev_air``.
 """
 
@@ -20,8 +21,8 @@ import numpy as np
 from numba import njit
 
 from physics.kernels.flight import (
-    AIR_CLEAR, AIR_FACE, AIRBORNE, air_cushion_time, air_jaw_time, ball_ball_3d, ball_ball_time_3d, jaw_edge_normal,
-    landing_time, nose_impact, rises, slate_bounce,
+    AIR_CLEAR, AIR_FACE, AIRBORNE, air_cushion_time, air_jaw_time, air_liner_time, ball_ball_3d, ball_ball_time_3d,
+    jaw_edge_normal, landing_time, liner_edge_normal, nose_impact, rises, slate_bounce,
 )
 from physics.kernels.layout import IN_POCKET, OK, ball_region
 from physics.kernels.loop import (
@@ -31,12 +32,21 @@ from physics.kernels.loop import (
 )
 from physics.kernels.motion import POCKETED, acceleration, transition_time
 from physics.kernels.resolve import ball_cushion, ball_jaw, cue_strike
-from physics.params import P_CUSHION_H, P_E_STRIKE, P_E_TABLE, P_EB, P_EC, P_G, P_R
+from physics.params import P_CUSHION_H, P_E_LINER, P_E_STRIKE, P_E_TABLE, P_EB, P_EC, P_G, P_R
+from physics.table import (
+    L_K1, L_K2, L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_HEIGHT, RAIL_LINERS, RAIL_WIDTH,
+)
 
 EV_AIRBORNE, EV_LANDING = 10, 11
 EV_NOSE = 102  # internal: an airborne ball meets a cushion's nose (logged as EV_CUSHION)
 EV_JAW_NOSE = 103  # internal: an airborne ball meets a jaw's rounded top edge (logged as EV_JAW)
 EV_JAW_CLEAR = 104  # internal: an airborne ball's centre comes over a jaw post (then over the rail, not logged)
+EV_LINER = 105  # internal: an airborne ball meets a pocket's liner wall (logged as EV_JAW, the pocket's nearest jaw)
+EV_LINER_EDGE = 106  # internal: an airborne ball meets a liner's top edge (logged as EV_JAW)
+EV_LINER_CLEAR = 107  # internal: an airborne ball's centre passes over a liner's circle (over the rail, not logged)
+EV_LINER_ENTER = 108  # internal: a ball over a rail comes over a pocket's hole (in the air again, not logged)
+# ``over`` (per ball, the rail it flies over): a cushion k, or OVER_POCKET + k for the rail around pocket k
+OVER_POCKET = 1000
 # [m] A ball that lands this close outside a cushion line still lies on the playing surface (rounding).
 LANDING_TOL = 1e-6
 
@@ -47,6 +57,19 @@ def lifts_off(shot, p):
     that it bounces up at least min_bounce_height (and so takes this loop)."""
     vz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)[2]
     return vz < 0.0 and rises(-p[P_E_STRIKE] * vz, p)
+
+
+@njit(cache=True, inline="always")
+def _landing_region(x, y, width, length, segments, jaws, pockets, R):
+    """Where a ball in the air that comes down to the cloth's level at (x, y) lands: in pocket k when its centre is
+    over k's capture circle (a side pocket's circle lies mostly beyond the cushion line, where a ball reaches it only
+    through the mouth and the hole: the liner keeps it from the rail around), else ``ball_region``."""
+    for k in range(pockets.shape[0]):
+        dx = x - pockets[k, 0]
+        dy = y - pockets[k, 1]
+        if dx * dx + dy * dy < pockets[k, 2] * pockets[k, 2]:
+            return IN_POCKET, k
+    return ball_region(x, y, width, length, segments, jaws, pockets, R, LANDING_TOL)
 
 
 @njit(cache=True, inline="always")
@@ -69,9 +92,10 @@ def _record_air(i_ev, a, b, hz, vz, ev_air):
 
 
 @njit(cache=True)
-def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, p,
+def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, rail, p,
                  t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, acc, box):
-    """Cached event times of airborne ball i: landing, 3-D ball contacts, cushion face / nose / clearing, jaws.
+    """Cached event times of airborne ball i: landing, 3-D ball contacts, cushion face / nose / clearing, jaws,
+    the pockets' liners.
 
     No pocket capture in the air: a ball over a pocket drops into it when it lands there.
     """
@@ -121,6 +145,16 @@ def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, p,
         if dt < best:
             best, ident = dt, k
             kind = EV_JAW if what == AIR_FACE else (EV_JAW_CLEAR if what == AIR_CLEAR else EV_JAW_NOSE)
+    for k in range((rail.shape[0] - RAIL_LINERS) // LINER_STRIDE):  # the liners, as high as the nose (flight.py)
+        o = RAIL_LINERS + k * LINER_STRIDE
+        lx, ly, rl = rail[o + L_X], rail[o + L_Y], rail[o + L_R]
+        if _circle_off_box(box, i, lx, ly, rl + R):
+            continue
+        dt, what = air_liner_time(x, y, zc, vx, vy, vzi, g, lx, ly, rl, rail[o + L_M1X], rail[o + L_M1Y],
+                                  rail[o + L_M2X], rail[o + L_M2Y], R, zn, tau)
+        if dt < best:
+            best, ident = dt, k
+            kind = EV_LINER if what == AIR_FACE else (EV_LINER_CLEAR if what == AIR_CLEAR else EV_LINER_EDGE)
     t_rail[i] = t + best
     rail_kind[i] = kind
     rail_id[i] = ident
@@ -142,19 +176,82 @@ def _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, ac
         t_pair[j, i] = t + dt
 
 
-@njit(cache=True)
-def _rail_exit_time(i, k, pos, vel, hz, vz, segments, rail, g):
-    """Time until airborne ball i, over the rail behind cushion k after clearing it, leaves the table: its bottom
-    comes down onto the rail's top (rail[1] above the cloth) or its centre passes the rail's outer edge
-    (rail[0] behind the cushion line), whichever comes first."""
+@njit(cache=True, inline="always")
+def _outer_edge_time(i, k, pos, vel, segments, rail):
+    """Time until ball i's centre passes the outer edge of cushion k's rail (rail width behind its line)."""
     nx = segments[k, 4]
     ny = segments[k, 5]
     behind = -(nx * (pos[i, 0] - segments[k, 0]) + ny * (pos[i, 1] - segments[k, 1]))
     out = -(nx * vel[i, 0] + ny * vel[i, 1])
-    t_edge = max((rail[0] - behind) / out, 0.0) if out > 0.0 else INF
-    dh = hz[i] - rail[1]
+    return max((rail[RAIL_WIDTH] - behind) / out, 0.0) if out > 0.0 else INF
+
+
+@njit(cache=True)
+def _rail_exit_time(i, k, pos, vel, hz, vz, segments, rail, g):
+    """Time until airborne ball i, over the rail behind cushion k after clearing it (or, k = OVER_POCKET + j, over
+    the rail around pocket j after clearing its liner), leaves the table: its bottom comes down onto the rail's top
+    (rail height above the cloth) or its centre passes the rail's outer edge (rail width behind the cushion line;
+    around a pocket, that of either cushion beside it), whichever comes first."""
+    if k >= OVER_POCKET:
+        o = RAIL_LINERS + (k - OVER_POCKET) * LINER_STRIDE
+        t_edge = min(_outer_edge_time(i, int(rail[o + L_K1]), pos, vel, segments, rail),
+                     _outer_edge_time(i, int(rail[o + L_K2]), pos, vel, segments, rail))
+    else:
+        t_edge = _outer_edge_time(i, k, pos, vel, segments, rail)
+    dh = hz[i] - rail[RAIL_HEIGHT]
     t_land = 0.0 if dh <= 0.0 else (vz[i] + math.sqrt(vz[i] * vz[i] + 2.0 * g * dh)) / g
     return min(t_edge, t_land)
+
+
+@njit(cache=True)
+def _hole_entry_time(i, pos, vel, rail):
+    """(time, pocket) at which ball i, over a cushion's rail, first comes over a pocket's hole (its centre reaches
+    the liner's circle from outside); (inf, -1) if never."""
+    best = INF
+    which = -1
+    vx = vel[i, 0]
+    vy = vel[i, 1]
+    q2 = vx * vx + vy * vy
+    if q2 == 0.0:
+        return best, which
+    for k in range((rail.shape[0] - RAIL_LINERS) // LINER_STRIDE):
+        o = RAIL_LINERS + k * LINER_STRIDE
+        px = pos[i, 0] - rail[o + L_X]
+        py = pos[i, 1] - rail[o + L_Y]
+        rl = rail[o + L_R]
+        q1 = 2.0 * (px * vx + py * vy)
+        q0 = px * px + py * py - rl * rl
+        if q0 <= 0.0 or q1 >= 0.0:
+            continue
+        disc = q1 * q1 - 4.0 * q2 * q0
+        if disc < 0.0:
+            continue
+        sq = math.sqrt(disc)
+        te = 2.0 * q0 / (-q1 + sq)  # the smaller root, cancellation-free
+        if te < best:
+            best, which = te, k
+    return best, which
+
+
+@njit(cache=True, inline="always")
+def _over_target(k, rail):
+    """The cushion a BALL_OFF_TABLE names for a ball over rail ``k`` (``over``): k, or the first cushion beside the
+    pocket whose rail it flies over."""
+    if k >= OVER_POCKET:
+        return int(rail[RAIL_LINERS + (k - OVER_POCKET) * LINER_STRIDE + L_K1])
+    return k
+
+
+@njit(cache=True, inline="always")
+def _nearest_jaw(x, y, jaws):
+    """The jaw nearest to (x, y): the target a liner contact is logged with (a pocket's contacts count as a cushion's)."""
+    best = INF
+    which = -1
+    for k in range(jaws.shape[0]):
+        d = (x - jaws[k, 0]) ** 2 + (y - jaws[k, 1]) ** 2
+        if d < best:
+            best, which = d, k
+    return which
 
 
 @njit(cache=True)
@@ -162,11 +259,17 @@ def _refresh(i, skip, t, pos, vel, spin, motion, hz, vz, over, rail, segments, j
              t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
     """Every cached event time that involves ball i, in the air or on the cloth (absolute times)."""
     if motion[i] == AIRBORNE:
-        _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, p,
+        _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, rail, p,
                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, acc, box)
         if over[i] >= 0:  # over a rail: it meets balls (3-D, as above), no cushion, and leaves at its exit
             t_trans[i] = t + _rail_exit_time(i, over[i], pos, vel, hz, vz, segments, rail, p[P_G])
             t_rail[i] = INF
+            if over[i] < OVER_POCKET:  # over a cushion's rail it may come over a pocket's hole before it leaves
+                te, k = _hole_entry_time(i, pos, vel, rail)
+                if t + te < t_trans[i]:
+                    t_rail[i] = t + te
+                    rail_kind[i] = EV_LINER_ENTER
+                    rail_id[i] = k
         return
     _refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                   t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
@@ -240,9 +343,15 @@ def _part_air(i, j, pos, vel, hz, vz):
     ny /= d
     nz /= d
     vjn = vel[j, 0] * nx + vel[j, 1] * ny + vz[j] * nz
+    _turn_to_part(i, nx, ny, nz, vjn + ZENO_PART, vel, vz)
+
+
+@njit(cache=True, inline="always")
+def _turn_to_part(i, nx, ny, nz, target, vel, vz):
+    """Turn airborne ball i's 3-D velocity, at constant speed, just enough for its part along the unit normal
+    (nx, ny, nz) to be at least ``target`` (along the normal at its full speed when it is too slow for that)."""
     vx, vy, vzi = vel[i, 0], vel[i, 1], vz[i]
     vin = vx * nx + vy * ny + vzi * nz
-    target = vjn + ZENO_PART
     if vin >= target:
         return
     speed = math.sqrt(vx * vx + vy * vy + vzi * vzi)
@@ -258,6 +367,51 @@ def _part_air(i, j, pos, vel, hz, vz):
     vel[i, 0] = target * nx + k * tx
     vel[i, 1] = target * ny + k * ty
     vz[i] = target * nz + k * tz
+
+
+@njit(cache=True)
+def _slide_off_nose(i, nx, ny, ux, uz, pos, vel, motion, hz, vz, p):
+    """End the sustained contact of airborne ball i lying on a cushion's nose edge (inward normal (nx, ny)), its centre
+    on the table's side, at the angle θ from the vertical given by the edge's normal (ux, uz) = (sin θ, cos θ) in the
+    plane across the cushion, its rebound below min_bounce_height (gravity would drive it back in a converging series).
+
+    The nose absorbs the velocity into it (as the cloth does) and the ball slides off the edge towards the table,
+    frictionless, its speed along the cushion kept: in the plane across the cushion its centre moves on the circle of
+    radius R round the edge, energy conserved (v² = v0² + 2gR(cos θ0 − cos θ)), until it leaves it where the edge no
+    longer holds it (v² = gR cos θ: cos θ = (v0² + 2gR cos θ0)/(3gR), the particle on a sphere), and flies on along the
+    tangent. The slide itself takes no time here (the contact phase ends at once, as the flat loop's sustained
+    contacts do), so the ball is moved along that arc, unless a ball lies there; a ball fast enough leaves at once.
+    No energy is added: the velocity into the edge is lost, the rest is turned or comes from the drop."""
+    R = p[P_R]
+    g = p[P_G]
+    along = -vel[i, 0] * ny + vel[i, 1] * nx
+    vt = abs((vel[i, 0] * nx + vel[i, 1] * ny) * uz - vz[i] * ux)  # in the plane across the cushion, along the edge's circle
+    c = min(uz, (vt * vt + 2.0 * g * R * uz) / (3.0 * g * R) - 1e-6)  # a little past where it leaves: it does not return
+    if c < uz and c > 0.0:
+        sn = math.sqrt(1.0 - c * c)
+        shift = R * (sn - ux)
+        x = pos[i, 0] + shift * nx
+        y = pos[i, 1] + shift * ny
+        h = hz[i] - R * (uz - c)
+        free = True
+        for j in range(pos.shape[0]):
+            if j != i and (motion[j] < POCKETED or motion[j] == AIRBORNE):
+                hj = hz[j] if motion[j] == AIRBORNE else 0.0
+                if (x - pos[j, 0]) ** 2 + (y - pos[j, 1]) ** 2 + (h - hj) ** 2 < 4.0 * R * R:
+                    free = False
+        if free:
+            pos[i, 0] = x
+            pos[i, 1] = y
+            hz[i] = h
+            vt = math.sqrt(vt * vt + 2.0 * g * R * (uz - c))
+            ux, uz = sn, c
+    vp = vt * uz  # along the tangent, down the far side of the edge from the cushion
+    vel[i, 0] = vp * nx - along * ny
+    vel[i, 1] = vp * ny + along * nx
+    vz[i] = -vt * ux
+    # turned at constant speed to part from the edge at ZENO_PART: exactly along the tangent, the search's start would
+    # read the rounding of a zero departure as an approach and meet the edge again at once
+    _turn_to_part(i, ux * nx, ux * ny, uz, ZENO_PART, vel, vz)
 
 
 @njit(cache=True, inline="always")
@@ -293,7 +447,7 @@ def _finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, pos, vel, sp
     if kind == EV_BALL_BALL:
         for q in (a, b):
             if over[q] >= 0:  # it met a ball over the rail: the contact is resolved, and it leaves then
-                k = over[q]
+                k = _over_target(over[q], rail)
                 over[q] = -1
                 _take_off(q, motion, pocket, vel, spin, hz, vz)
                 if count < ev_time.shape[0]:
@@ -343,7 +497,7 @@ def _air_events(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
         leaves_a = False  # ball a / b left the cloth at this event (logged as EV_AIRBORNE after it)
         leaves_b = False
         if kind == 100 and over[a] >= 0:  # over a rail: it comes down on the rail or passes its outer edge
-            kind, target = EV_OFF_TABLE, over[a]
+            kind, target = EV_OFF_TABLE, _over_target(over[a], rail)
             over[a] = -1
             _take_off(a, motion, pocket, vel, spin, hz, vz)
         elif kind == 100 and motion[a] == AIRBORNE:  # landing
@@ -357,7 +511,7 @@ def _air_events(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
             spin[a, 2] = wz
             vz[a] = up
             kind = EV_LANDING
-            code, k = ball_region(pos[a, 0], pos[a, 1], width, length, segments, jaws, pockets, p[P_R], LANDING_TOL)
+            code, k = _landing_region(pos[a, 0], pos[a, 1], width, length, segments, jaws, pockets, p[P_R])
             if code == IN_POCKET:
                 kind, target = EV_POCKET, k
                 motion[a] = POCKETED
@@ -417,14 +571,69 @@ def _air_events(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
             d = nx * (pos[a, 0] - segments[target, 0]) + ny * (pos[a, 1] - segments[target, 1])
             dz = p[P_R] + hz[a] - p[P_CUSHION_H]
             norm = math.hypot(d, dz)
-            vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], d * nx / norm, d * ny / norm,
-                                                      dz / norm, p[P_EC])
+            vn = (vel[a, 0] * nx + vel[a, 1] * ny) * d / norm + vz[a] * dz / norm
+            if rises(-p[P_EC] * vn, p):
+                vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], d * nx / norm, d * ny / norm,
+                                                          dz / norm, p[P_EC])
+            elif d <= 0.0:
+                # lying on the nose, its rebound below min_bounce_height, its centre over the rail: it slides off onto
+                # the rail, whose top is above the nose, and leaves the table (as a ball that clears the cushion low)
+                kind = EV_OFF_TABLE
+                _take_off(a, motion, pocket, vel, spin, hz, vz)
+            else:
+                _slide_off_nose(a, nx, ny, d / norm, dz / norm, pos, vel, motion, hz, vz, p)
         elif kind == EV_JAW_NOSE:
             target = rail_id[a]
             kind = EV_JAW
             nx, ny, nz = jaw_edge_normal(pos[a, 0], pos[a, 1], p[P_R] + hz[a], jaws[target, 0], jaws[target, 1],
                                          jaws[target, 2], p[P_CUSHION_H])
             vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], nx, ny, nz, p[P_EC])
+        elif kind == EV_LINER:  # the wall of a pocket's hole: frictionless, e_liner, vertical velocity kept
+            o = RAIL_LINERS + rail_id[a] * LINER_STRIDE
+            nx = rail[o + L_X] - pos[a, 0]
+            ny = rail[o + L_Y] - pos[a, 1]
+            d = math.hypot(nx, ny)
+            nx /= d
+            ny /= d
+            if -(vel[a, 0] * nx + vel[a, 1] * ny) < ZENO_SPEED:
+                # a slow or grazing contact with the concave wall would repeat in a converging series round it: the
+                # liner holds the ball, which drops (it is inside the hole, over the capture circle)
+                vel[a, 0] = vel[a, 1] = 0.0
+            else:
+                vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], nx, ny, 0.0, p[P_E_LINER])
+            kind, target = EV_JAW, _nearest_jaw(pos[a, 0], pos[a, 1], jaws)
+        elif kind == EV_LINER_EDGE:
+            k = rail_id[a]
+            o = RAIL_LINERS + k * LINER_STRIDE
+            nx, ny, nz = liner_edge_normal(pos[a, 0], pos[a, 1], p[P_R] + hz[a], rail[o + L_X], rail[o + L_Y],
+                                           rail[o + L_R], p[P_CUSHION_H])
+            vn = vel[a, 0] * nx + vel[a, 1] * ny + vz[a] * nz
+            if not rises(-p[P_E_LINER] * vn, p):
+                # the rebound off the edge would rise less than min_bounce_height: the leather absorbs it, as the cloth
+                # absorbs such a bounce, and the ball, lying on the edge, would only be driven back into it by gravity
+                # in a converging (Zeno) series of ever tinier hops while it slides off it: it slides off to the side
+                # its centre lies on, into the hole (it drops into the pocket: every centre the liner allows lies over
+                # the capture circle) or onto the rail around the pocket (whose top is above the edge: it leaves the
+                # table, as over any rail)
+                if (pos[a, 0] - rail[o + L_X]) ** 2 + (pos[a, 1] - rail[o + L_Y]) ** 2 < rail[o + L_R] ** 2:
+                    kind, target = EV_POCKET, k
+                    motion[a] = POCKETED
+                    pocket[a] = k
+                    hz[a] = 0.0
+                    vel[a, 0] = vel[a, 1] = vz[a] = 0.0
+                    spin[a, 0] = spin[a, 1] = spin[a, 2] = 0.0
+                else:
+                    kind, target = EV_OFF_TABLE, _over_target(OVER_POCKET + k, rail)
+                    _take_off(a, motion, pocket, vel, spin, hz, vz)
+            else:
+                vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], nx, ny, nz, p[P_E_LINER])
+                kind, target = EV_JAW, _nearest_jaw(pos[a, 0], pos[a, 1], jaws)
+        elif kind == EV_LINER_CLEAR:  # over the rail around the pocket (not logged now)
+            over[a] = OVER_POCKET + rail_id[a]
+            kind = -1
+        elif kind == EV_LINER_ENTER:  # from over a rail, over a pocket's hole: in the air as any ball (not logged)
+            over[a] = -1
+            kind = -1
         elif kind == EV_OFF_TABLE or kind == EV_JAW_CLEAR:
             # an airborne ball clears a cushion (or comes over a jaw post): from now on it flies over the rail
             # (of the jaw's cushion) and leaves the table when it comes down on it or passes it (not logged now)
@@ -448,6 +657,8 @@ def _air_events(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
             _take_off(i, motion, pocket, vel, spin, hz, vz)
             if k < 0:
                 flags |= FLAG_UNRESOLVED
+            else:
+                k = _over_target(k, rail)
             if count < ev_time.shape[0]:
                 _record(count, t, EV_OFF_TABLE, i, -1, k, pos, vel, spin, motion,
                         ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)

@@ -56,9 +56,36 @@ The edge's contact time is the first root of a degree-8 polynomial (roots.first_
 A ball that lands on another one (on its top or shoulder) is driven back into it by gravity in a geometric
 series of bounces; the flat loop's sustained-contact rule (ZENO_WINDOW, ZENO_SPEED) ends each such contact
 by turning the upper ball's velocity at constant speed until it parts at ZENO_PART, so it hops off the other
-ball in short flights and slides off it with no energy added. A ball that leaves through a pocket mouth
-(between the facings, over no cushion) without landing in the pocket's capture circle is taken off when it
-comes down to the cloth's level outside the table: the pocket's liner and the rail around it are not modelled.
+ball in short flights and slides off it with no energy added.
+Behind each pocket's mouth the rail is cut through (``air_liner_time``; the geometry in TableSpec's notes): the
+hole's wall, the liner, is a vertical cylinder of radius r_L, tangent to both facings at their back ends and present
+only on its arc behind them (a wedge from its centre), up to z_r = the nose height z_n: its top edge continues the
+facings' nose edges (tangent to them at their ends, the same height), so the nose edge runs unbroken from a jaw
+along the facing round the back of the pocket (with the edge at the rail's top, 1.8 mm higher, a ball on the
+facing's nose would meet that step inside the edge). A ball in the hole whose centre
+is at or below z_r when its plan distance from the liner's centre reaches r_L − R meets the wall (a frictionless
+impulse along the radius with restitution e_liner, vertical velocity kept); one above it meets the top edge, the
+circle of radius r_L at z_r (the same frictionless impulse along the 3-D normal from the edge), where
+(ρ − r_L)² + w² = R², the jaw edge's degree-8 polynomial seen from inside; one whose bottom clears the edge as its
+centre passes the circle flies on over the rail around the pocket and leaves the table as over any rail (the rail
+top there is the rail's, rail_height: it comes down on it, or passes the outer edge of either rail beside the
+pocket; as behind a cushion it cleared, a ball whose bottom is between the nose and the rail top leaves at once).
+So a ball
+that flies low through a mouth meets the back of the pocket and drops into it (it is pocketed when it comes down
+inside the capture circle, or rattles out onto the cloth of the mouth if it comes down outside it); only one
+above the nose flies over the pocket. A ball over a cushion's rail whose centre comes over a liner's circle is
+over the hole again (its bottom is above the rail top) and flies on as any ball in the air. Sustained contacts
+with the liner end at once, adding no energy (air_loop): a ball that meets the wall at under ZENO_SPEED (a grazing
+run round the concave wall, which would repeat in a converging series) is held by the leather and drops; a contact
+with the top edge whose rebound would rise less than min_bounce_height is absorbed, as the cloth absorbs such a
+bounce, and the ball, lying on the edge (gravity would drive it back in ever tinier hops), slides off it to the side
+its centre lies on: into the hole, where it is pocketed, or onto the rail around the pocket, where it leaves the table.
+The nose edge is met whichever way the ball moves in plan: a ball falling along the nose, or away from it in plan
+within R of the cushion line, comes down onto it. A ball lying on a cushion's nose (a rebound below
+min_bounce_height) slides off it to the side its centre lies on: over the rail it leaves the table; over the table
+it slides on the circle of radius R round the edge, frictionless and energy conserved, to where the edge no longer
+holds it (v² = gR cos θ) and flies on (air_loop._slide_off_nose; the slide takes no time, as the flat loop's contact
+phases take none).
 """
 
 import math
@@ -160,7 +187,7 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
     """
     d0 = nx * (x - x1) + ny * (y - y1)
     d1 = nx * vx + ny * vy
-    if d1 >= 0.0 or d0 < 0.0:
+    if d0 < 0.0 or (d1 >= 0.0 and d0 >= R):
         return INF, -1
     # the window [lo, hi] in which the centre's projection s(t) = s0 + s1 t lies on the segment
     ex = x2 - x1
@@ -180,14 +207,17 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
         hi = min(T, max(ta, tb))
     if not lo <= hi:
         return INF, -1
-    # face: the centre reaches distance R of the cushion line with the centre at or below the nose
-    tf = (d0 - R) / (-d1)
-    if tf < 0.0:
-        tf = 0.0 if d0 - R >= -CONTACT_BAND else -1.0
-    if tf > hi:
-        return INF, -1  # farther than R from the line while over the segment: no face, nose or clearing
-    if tf >= lo and zc + vz * tf - 0.5 * g * tf * tf <= zn:
-        return tf, AIR_FACE
+    # face: the centre reaches distance R of the cushion line with the centre at or below the nose (a ball that
+    # moves away from the line in plan, within R of it, meets no face and never crosses the line, but it may still
+    # come down onto the nose edge: a ball falling along the nose)
+    if d1 < 0.0:
+        tf = (d0 - R) / (-d1)
+        if tf < 0.0:
+            tf = 0.0 if d0 - R >= -CONTACT_BAND else -1.0
+        if tf > hi:
+            return INF, -1  # farther than R from the line while over the segment: no face, nose or clearing
+        if tf >= lo and zc + vz * tf - 0.5 * g * tf * tf <= zn:
+            return tf, AIR_FACE
     # nose edge: (d + d1 t)² + (c + vz t − ½ g t²)² = R² with the centre above the nose, from the window's start
     d = d0 + d1 * lo
     c = zc - zn + vz * lo - 0.5 * g * lo * lo
@@ -195,7 +225,7 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
     e = -0.5 * g
     t = first_crossing(e * e, 2.0 * w1 * e, w1 * w1 + 2.0 * c * e + d1 * d1, 2.0 * c * w1 + 2.0 * d * d1,
                        c * c + d * d - R * R, hi - lo, 2.0 * R * CONTACT_BAND) + lo
-    tx = d0 / (-d1)  # the centre crosses the cushion line
+    tx = d0 / (-d1) if d1 < 0.0 else INF  # the centre crosses the cushion line
     if t < tx and t <= hi:
         if zc + vz * t - 0.5 * g * t * t > zn:
             return t, AIR_NOSE
@@ -257,6 +287,100 @@ def air_jaw_time(x, y, zc, vx, vy, vz, g, jx, jy, rj, R, zn, T):
     if tc <= T:
         return tc, AIR_CLEAR
     return INF, -1
+
+
+@njit(cache=True)
+def _wedge_window(x, y, vx, vy, lx, ly, mx, my, lo, hi):
+    """Narrow [lo, hi] to the times at which the centre (x, y) + (vx, vy) t is on the half-plane m·(r − l) ≥ 0."""
+    s0 = mx * (x - lx) + my * (y - ly)
+    s1 = mx * vx + my * vy
+    if s1 == 0.0:
+        return (lo, hi) if s0 >= 0.0 else (INF, -INF)
+    tr = -s0 / s1
+    if s1 > 0.0:
+        return max(lo, tr), hi
+    return lo, min(hi, tr)
+
+
+@njit(cache=True)
+def air_liner_time(x, y, zc, vx, vy, vz, g, lx, ly, rl, m1x, m1y, m2x, m2y, R, zr, T):
+    """First contact of an airborne ball (centre height zc) with a pocket's liner (centre (lx, ly), radius rl, its
+    arc the wedge m1·(r − l) ≥ 0, m2·(r − l) ≥ 0; top edge at zr) within [0, T]: (t, AIR_FACE: the wall |
+    AIR_NOSE: the top edge | AIR_CLEAR: the centre passes over the circle, the bottom above the edge), (inf, -1) if
+    none (see the module notes).
+
+    In plan an airborne ball moves on a straight line, so the time it spends over the arc (inside the wedge, a
+    convex one: the arc is at most half the circle) is one window; the wall is met when ρ(t), the plan distance
+    from the centre, last reaches rl − R in that window with the centre at or below zr (the larger root of a
+    quadratic: a ball in the hole meets the wall from inside); the edge is the first root of
+    (ρ² + rl² + w² − R²)² − 4 rl² ρ² = ((ρ − rl)² + w² − R²)((ρ + rl)² + w² − R²) (w: the centre's height above
+    zr), expanded from the window's start, whose second factor is positive (rl > R).
+    """
+    if not rl > R:
+        return INF, -1
+    lo, hi = _wedge_window(x, y, vx, vy, lx, ly, m1x, m1y, 0.0, T)
+    lo, hi = _wedge_window(x, y, vx, vy, lx, ly, m2x, m2y, lo, hi)
+    if not lo <= hi:
+        return INF, -1
+    px = x - lx
+    py = y - ly
+    q2 = vx * vx + vy * vy
+    q1 = 2.0 * (px * vx + py * vy)
+    q0 = px * px + py * py
+    # the wall: the last time ρ = rl − R, over the arc (one that comes onto the arc beyond the circle is over the rail
+    # beside the hole, which the facing or the rail's exit has dealt with);
+    # a ball with no plan motion meets no wall and never passes over the circle (it may still drop onto the edge)
+    rw = rl - R
+    disc = q1 * q1 - 4.0 * q2 * (q0 - rw * rw)
+    best = INF
+    what = -1
+    if q2 > 0.0 and disc >= 0.0:
+        tw = (-q1 + math.sqrt(disc)) / (2.0 * q2)
+        if tw < lo and q0 + (q1 + q2 * lo) * lo < rl * rl:
+            tw = lo  # it comes over the arc's end already beyond rl − R (by rounding, beside the facing's end)
+        if lo <= tw <= hi and zc + vz * tw - 0.5 * g * tw * tw <= zr:
+            best, what = tw, AIR_FACE
+    # the top edge, from the window's start
+    ax = px + vx * lo
+    ay = py + vy * lo
+    r1 = 2.0 * (ax * vx + ay * vy)
+    r0 = ax * ax + ay * ay
+    w0 = zc + vz * lo - 0.5 * g * lo * lo - zr
+    w1 = vz - g * lo
+    w2 = -0.5 * g
+    a = np.empty(5)
+    a[0] = r0 + w0 * w0 + rl * rl - R * R
+    a[1] = r1 + 2.0 * w0 * w1
+    a[2] = q2 + w1 * w1 + 2.0 * w0 * w2
+    a[3] = 2.0 * w1 * w2
+    a[4] = w2 * w2
+    c = np.zeros(9)
+    for i in range(5):
+        for j in range(5):
+            c[i + j] += a[i] * a[j]
+    k = 4.0 * rl * rl
+    c[0] -= k * r0
+    c[1] -= k * r1
+    c[2] -= k * q2
+    span = min(hi, best) - lo
+    if span >= 0.0:
+        tt = lo + first_crossing_poly(c, span, 2.0 * R * CONTACT_BAND * 4.0 * rl * (rl + R))
+        if tt < best:
+            best, what = tt, AIR_NOSE
+    # the centre passes over the circle (its bottom then clears the edge: it would have touched it otherwise)
+    disc = q1 * q1 - 4.0 * q2 * (q0 - rl * rl)
+    if q2 > 0.0 and disc >= 0.0:
+        tc = (-q1 + math.sqrt(disc)) / (2.0 * q2)
+        if lo <= tc <= hi and tc < best:
+            best, what = tc, AIR_CLEAR
+    return best, what
+
+
+@njit(cache=True)
+def liner_edge_normal(x, y, zc, lx, ly, rl, zr):
+    """Unit normal (from the liner's top edge to the ball centre) of a ball touching the edge from inside the hole:
+    the edge point nearest to the centre is on the circle of radius rl at height zr, in the centre's plan direction."""
+    return jaw_edge_normal(x, y, zc, lx, ly, rl, zr)
 
 
 @njit(cache=True)

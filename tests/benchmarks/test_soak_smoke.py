@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -66,7 +67,7 @@ def _air_audit(result: physics.SimResult, air: np.ndarray | None = None) -> dict
     ev = result.events
     soak.audit_air_shot(result.initial.packed(), ev.rows, ev.air if air is None else air, len(ev), result.state.packed(),
                         np.linspace(0.0, result.duration, 64), P.to_array(), TABLE.width, TABLE.length, TABLE.segments,
-                        TABLE.jaws, TABLE.pockets, audit)
+                        TABLE.jaws, TABLE.pockets, TABLE.rail, audit)
     return {name: int(audit[k]) for k, name in enumerate(soak.AUDIT_NAMES)}
 
 
@@ -84,6 +85,26 @@ def test_airborne_audit_flags_overlap_in_3d_and_energy_from_height() -> None:
     land = int(np.flatnonzero(jump.events.kind == physics.EventKind.BALL_LANDING)[0])
     higher[land, 0] = 0.2  # landed 20 cm up
     assert _air_audit(jump, higher)["energy_rises"] == 1
+
+
+def test_airborne_audit_flags_a_ball_in_a_pocket_liner() -> None:
+    """A low hop into the corner pocket meets its liner and is clean; the same log with the contact moved 5 mm
+    farther back (into the liner's wall) is flagged."""
+    c, rl, axis = TABLE.liners[0, 0:2], TABLE.liners[0, 2], TABLE.liners[0, 3:5]
+    start = c - 0.4 * axis
+    shot = physics.Shot(V0=5.0, phi=math.degrees(math.atan2(axis[1], axis[0])), theta=10.0, b=math.sin(math.radians(10)))
+    r = physics.simulate(physics.place_balls({0: tuple(start)}), shot)
+    assert not any(_air_audit(r).values())
+    ev = r.events
+    k = int(np.flatnonzero(ev.kind == physics.EventKind.BALL_JAW)[0])
+    assert math.hypot(*(ev.state_a[k, :2] - c)) == pytest.approx(rl - P.R, abs=1e-9)
+    rows = ev.rows.copy()
+    rows[k, 5:7] += 0.005 * axis
+    audit = np.zeros(soak.N_AUDIT, dtype=np.int64)
+    soak.audit_air_shot(r.initial.packed(), rows, ev.air, len(ev), r.state.packed(), np.linspace(0.0, r.duration, 64),
+                        P.to_array(), TABLE.width, TABLE.length, TABLE.segments, TABLE.jaws, TABLE.pockets, TABLE.rail,
+                        audit)
+    assert audit[soak.AUDIT_NAMES.index("outside_sampled")] == 1
 
 
 def test_a_short_airborne_soak_is_clean() -> None:

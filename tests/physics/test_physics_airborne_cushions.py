@@ -191,6 +191,30 @@ def test_a_cushion_is_met_over_its_length_after_the_ball_passes_its_end() -> Non
     assert t == pytest.approx(expected, abs=1e-7)
 
 
+@pytest.mark.parametrize("vy", [0.0, 1e-9, 0.0037, 0.3, -0.0])
+@pytest.mark.parametrize("d", [0.3 * R, 0.93 * R, 0.999 * R])
+def test_a_ball_falling_onto_the_nose_while_moving_away_from_it_in_plan_meets_it(d: float, vy: float) -> None:
+    """A ball over the nose, d < R from the cushion line, moving along it or away from it (soak seed 9, shot 87641:
+    away at 3.7 mm/s along a facing, falling): it comes down onto the nose edge where (d + vy t)² + w(t)² = R² (it was
+    missed while the search required a plan approach, and the ball went through the nose)."""
+    seg = TABLE.segments[0]  # head rail, y = 0, normal +y
+    x0, zc, vx, vz = 0.5, ZN + 1.2 * R, 1.5, 0.2
+    t, what = air_cushion_time(x0, d, zc, vx, vy, vz, G, *seg, R, ZN, 0.5)
+    w = lambda s: zc - ZN + vz * s - 0.5 * G * s * s  # noqa: E731
+    gap = lambda x, y, z: _segment_gap(x, y, z, seg)  # noqa: E731
+    expected = _sampled_first_contact(x0, d, zc, vx, vy, vz, gap, 0.5, n=20000)
+    if vy == 0.0:  # closed form: w(t) = sqrt(R² − d²)
+        closed = (vz + math.sqrt(vz * vz + 2 * G * (zc - ZN - math.sqrt(R * R - d * d)))) / G
+        assert t == pytest.approx(closed, rel=1e-12)
+    if not math.isfinite(expected):  # it moves beyond R in plan before it comes down
+        assert vy > 0.0 and (t, what) == (math.inf, -1)
+        return
+    assert what == AIR_NOSE and t == pytest.approx(expected, abs=1e-7)
+    assert math.hypot(d + vy * t, w(t)) == pytest.approx(R, abs=1e-12) and w(t) > 0.0
+    far = air_cushion_time(x0, 1.01 * R, zc, vx, max(vy, 0.0), vz, G, *seg, R, ZN, 0.5)  # beyond R, moving away: never
+    assert far == (math.inf, -1)
+
+
 # ----------------------------------------------------------------------------------- shots through the loop
 
 
@@ -289,6 +313,58 @@ def test_a_ball_lying_on_another_slides_off_it(shot, balls) -> None:
     energies = [_total_energy(r, k, last) for k in range(len(r.events))][1:]
     assert np.all(np.diff(energies) <= 1e-9 * energies[0])
     assert len(r.events) < 2000
+
+
+LYING_ON_A_NOSE = [  # benchmarks/soak.py --airborne 100000 --seed 9, once the nose was met whichever way a ball moves in plan
+    (16139, (5.3189050566469565, 105.07346213037863, 66.74979241547138, -0.3190082582851726, -0.7859366714376262),
+     {0: (0.03815485060314912, 1.732365323251605), 1: (1.2353528898880926, 2.515412303913867), 2: (0.2318421125217787, 0.2569255103318314), 3: (1.241424999992149, 0.41655355683316186), 4: (1.190370813364383, 2.480159852361875), 5: (0.028575, 2.2017975859407057), 6: (0.17487684459454292, 0.26153583985219947), 7: (0.21936848694203678, 0.02857500002863663), 8: (0.7493540425890884, 2.2029124953814683), 9: (0.042050168595498455, 0.012389938142871863)}, 3),
+    (25946, (3.780563155526507, 31.489994477003084, 87.90447610576908, -0.49242625882339414, 0.7224473761399207),
+     {0: (0.36817996645380746, 2.505346073620208)}, 1),
+    # the same soak after the slide: it left exactly along the tangent, and the search read that as a new contact
+    (3772, (7.772397194071654, 0.15917669998804396, 21.80623076283291, -0.5497859455103583, -0.4426058851462611),
+     {0: (0.950971578578653, 0.03402782557809097), 1: (0.7265044592708509, 1.8373770720610225), 2: (1.2221318478797223, 0.05156279507572635)}, 0),
+    (26177, (4.064692325290751, 17.662792021864092, 84.26463945494854, 0.04593119567017674, 0.6313799570747735),
+     {0: (0.0427574145660131, 0.7164996675184853), 1: (0.02857500981135824, 1.0875887582841357), 2: (0.07552745631235477, 0.028178838989387563), 3: (0.8462051985613604, 2.1160959240987847), 4: (0.6585648065827542, 0.3662807012848485), 5: (0.6074744359990394, 0.39189118186034283), 6: (1.2414249999954212, 2.216890464747099), 7: (0.40635734663537504, 1.3942359408285236), 8: (0.5923819973499072, 0.028575196955792234)}, 2),
+    (33163, (6.127683875250492, 120.73876217270652, 76.64388893914055, 0.7396580197968129, 0.18794450860697037),
+     {0: (1.2090196678169165, 2.1077494839617397), 1: (0.6179313993398153, 1.7180242338371143)}, 5),
+    (41545, (4.729844144900263, -52.33070461284394, 53.09972061571876, 0.21548711226693124, -0.5448677576819759),
+     {0: (0.028575, 2.2087275301263665), 1: (0.413782327868788, 2.511425), 2: (0.7246387949319247, 1.632201546563381), 3: (0.06686348898098081, 2.162909507100375), 4: (1.248070567724272, 2.4799092688607116), 5: (0.4736256821625667, 2.208240840655472), 6: (-0.01371274732430975, 1.2483464528133263), 7: (1.0711860425361126, 1.2661958098974968)}, 3),
+    (50322, (5.727511775971161, 231.01535510011118, 64.16662528076009, -0.10117892333530724, -0.544431519019278),
+     {0: (0.028575067186326374, 0.5427587709730695), 1: (0.02870229820222005, 1.9296092562331268), 2: (0.08614953913881707, 0.5331205282637833), 3: (0.029098194165591024, 1.4317901126328931), 4: (0.41082377200246534, 1.7866407314290822), 5: (0.04004472736075135, 1.9856223974264158), 6: (0.09793799362540556, 0.5890414978621159), 7: (1.2406288378922847, 0.8596798848879843)}, 2),
+    (78987, (8.02940063190573, 100.49779104739837, 88.95548751815393, 0.02384274977159084, 0.393418809745274),
+     {0: (0.7732620493191715, 0.04862211423712689), 1: (0.7380790855449388, 0.09375024200813661), 2: (1.2834033848970345, 1.249242398776394), 3: (1.1004191201498603, 1.9829887988378077), 4: (1.2414240176194498, 1.032878100486428), 5: (1.0617099775743988, 1.9328359828241295)}, 0),
+    (94379, (3.1249619168111975, 347.2795458684263, 88.91255724809399, -0.06447946953362993, 0.4493557396733308),
+     {0: (1.1935091711690837, 2.507400045155928), 1: (0.3257894322924237, 1.3778833572606672), 2: (1.0926387711569867, 1.2935410990552658), 3: (1.241425, 0.7943352211323864), 4: (1.209763957574497, 0.8440163693786443), 5: (0.237624810759585, 2.3651568868572763), 6: (1.241425, 0.9148243841082008), 7: (0.030476673585126988, 1.9437406414855554), 8: (0.18986468624297115, 2.333707451330437)}, 1),
+]
+
+
+@pytest.mark.parametrize("index, shot, balls, cushion", LYING_ON_A_NOSE)
+def test_a_ball_lying_on_a_cushion_nose_slides_off_it_onto_the_table(index, shot, balls, cushion) -> None:
+    """A jump comes down on a cushion's nose, its centre over the table, and lies on it: gravity drove it back into
+    the edge in a converging series (3998 BALL_CUSHION, the event cap). Below the minimum bounce the nose absorbs the
+    rebound and the ball slides off the edge towards the table on the circle of radius R round it, energy conserved,
+    leaving it where the edge no longer holds it (v² = gR cos θ): it flies on, out of the rubber, and lands on the
+    cloth."""
+    r = physics.simulate(physics.place_balls(balls), physics.Shot(*shot))
+    assert not r.unresolved and not r.hit_event_cap and not r.hit_time_cap and len(r.events) < 50
+    physics.validate_state(r.state, TABLE, P)
+    _assert_never_in_the_rubber(r, n=2000)
+    ev = r.events
+    nose = [k for k in range(len(ev)) if ev.kind[k] == K.BALL_CUSHION and ev.target[k] == cushion
+            and ev.state_a[k, 7] == Motion.AIRBORNE]
+    assert len(nose) <= 3
+    seg = TABLE.segments[cushion]
+    for k in nose:  # after each, it is on the table's side of the nose, at least R from its edge, leaving it
+        x, y = ev.state_a[k, :2]
+        d = (x - seg[0]) * seg[4] + (y - seg[1]) * seg[5]
+        w = R + ev.air_a[k, 0] - ZN
+        assert d > 0.0 and math.hypot(d, w) >= R - 1e-9
+        assert (ev.state_a[k, 2] * seg[4] + ev.state_a[k, 3] * seg[5]) * d + ev.air_a[k, 1] * w >= -1e-12
+    landings = [k for k in range(nose[-1], len(ev)) if ev.kind[k] == K.BALL_LANDING and ev.ball_a[k] == 0]
+    assert landings or r.state.motion[0] == Motion.POCKETED  # back on the cloth (or on into a pocket)
+    last = {i: (np.array([*balls[i], 0, 0, 0, 0, 0, 0], float), np.zeros(2)) for i in balls}
+    energies = [_total_energy(r, k, last) for k in range(len(r.events))][1:]
+    assert np.all(np.diff(energies) <= 1e-9 * energies[0])
 
 
 def _near_jaw_shot(jaw: int, dist: float, along: float, miss: float, theta: float, V0: float, u: float, a: float):

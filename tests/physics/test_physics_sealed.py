@@ -220,7 +220,7 @@ def test_thousands_of_crowded_layouts_over_the_full_shot_range_stay_sealed(case)
 def test_a_ball_that_cannot_be_kept_on_the_cloth_is_a_flagged_result_with_a_legal_state() -> None:
     """Safety net: on a table whose head rail is missing the ball rolls off; it is taken off the table where it
     lies (not clamped), with a BALL_OFF_TABLE event and the ``unresolved`` flag, and the state stays legal."""
-    holed = physics.Table(TABLE.spec, np.ascontiguousarray(TABLE.segments[1:]), TABLE.jaws, TABLE.pockets)
+    holed = physics.Table(TABLE.spec, np.ascontiguousarray(TABLE.segments[1:]), TABLE.jaws, TABLE.pockets, TABLE.liners)
     state = physics.place_balls({0: (0.6, 0.3), 1: (0.3, 1.0)})
     result = physics.simulate(state, physics.Shot(3.0, 270.0), holed)
     assert result.unresolved and not result.hit_event_cap
