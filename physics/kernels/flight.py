@@ -235,6 +235,29 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
     return INF, -1
 
 
+@njit(cache=True, inline="always")
+def edge_poly(q0, q1, q2, w0, w1, w2, r, R):
+    """The degree-8 polynomial in t whose roots are where a flying ball meets a horizontal circular edge of radius r:
+    ρ² = q0 + q1 t + q2 t² is the centre's squared plan distance from the circle's axis, w = w0 + w1 t + w2 t² its
+    height above the edge. (ρ² + r² + w² − R²)² − 4 r² ρ² = 0 is the product of (ρ − r)² + w² − R² (the edge's
+    torus) and (ρ + r)² + w² − R² (> 0 whenever the ball is near the edge). Shared by the jaw posts and the liners."""
+    a = np.empty(5)
+    a[0] = q0 + w0 * w0 + r * r - R * R
+    a[1] = q1 + 2.0 * w0 * w1
+    a[2] = q2 + w1 * w1 + 2.0 * w0 * w2
+    a[3] = 2.0 * w1 * w2
+    a[4] = w2 * w2
+    c = np.zeros(9)
+    for i in range(5):
+        for j in range(5):
+            c[i + j] += a[i] * a[j]
+    k = 4.0 * r * r
+    c[0] -= k * q0
+    c[1] -= k * q1
+    c[2] -= k * q2
+    return c
+
+
 @njit(cache=True)
 def air_jaw_time(x, y, zc, vx, vy, vz, g, jx, jy, rj, R, zn, T):
     """First contact of an airborne ball (centre height zc) with the pocket jaw (jx, jy, rj) within [0, T]:
@@ -263,23 +286,7 @@ def air_jaw_time(x, y, zc, vx, vy, vz, g, jx, jy, rj, R, zn, T):
         return tp, AIR_FACE
     # The edge, squared twice: (ρ² + rj² + w² − R²)² − 4 rj² ρ² = 0, of degree 8 in t. It is the product of
     # (ρ − rj)² + w² − R² and (ρ + rj)² + w² − R² (the larger one): from outside, its first root is the edge's.
-    w0 = zc - zn
-    w1 = vz
-    w2 = -0.5 * g
-    a = np.empty(5)
-    a[0] = q0 + w0 * w0 + rj * rj - R * R
-    a[1] = q1 + 2.0 * w0 * w1
-    a[2] = q2 + w1 * w1 + 2.0 * w0 * w2
-    a[3] = 2.0 * w1 * w2
-    a[4] = w2 * w2
-    c = np.zeros(9)
-    for i in range(5):
-        for j in range(5):
-            c[i + j] += a[i] * a[j]
-    k = 4.0 * rj * rj
-    c[0] -= k * q0
-    c[1] -= k * q1
-    c[2] -= k * q2
+    c = edge_poly(q0, q1, q2, zc - zn, vz, -0.5 * g, rj, R)
     tt = first_crossing_poly(c, T, 2.0 * R * CONTACT_BAND * 4.0 * rj * rc)
     tc = first_crossing(0.0, 0.0, q2, q1, q0 - rj * rj, T, 0.0)  # the centre comes over the post
     if tt <= T and tt <= tc and zc + vz * tt - 0.5 * g * tt * tt >= zn:
@@ -345,23 +352,7 @@ def air_liner_time(x, y, zc, vx, vy, vz, g, lx, ly, rl, m1x, m1y, m2x, m2y, R, z
     ay = py + vy * lo
     r1 = 2.0 * (ax * vx + ay * vy)
     r0 = ax * ax + ay * ay
-    w0 = zc + vz * lo - 0.5 * g * lo * lo - zr
-    w1 = vz - g * lo
-    w2 = -0.5 * g
-    a = np.empty(5)
-    a[0] = r0 + w0 * w0 + rl * rl - R * R
-    a[1] = r1 + 2.0 * w0 * w1
-    a[2] = q2 + w1 * w1 + 2.0 * w0 * w2
-    a[3] = 2.0 * w1 * w2
-    a[4] = w2 * w2
-    c = np.zeros(9)
-    for i in range(5):
-        for j in range(5):
-            c[i + j] += a[i] * a[j]
-    k = 4.0 * rl * rl
-    c[0] -= k * r0
-    c[1] -= k * r1
-    c[2] -= k * q2
+    c = edge_poly(r0, r1, q2, zc + vz * lo - 0.5 * g * lo * lo - zr, vz - g * lo, -0.5 * g, rl, R)
     span = min(hi, best) - lo
     if span >= 0.0:
         tt = lo + first_crossing_poly(c, span, 2.0 * R * CONTACT_BAND * 4.0 * rl * (rl + R))
