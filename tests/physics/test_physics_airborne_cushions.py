@@ -21,6 +21,7 @@ from physics import EventKind as K
 from physics import Motion
 from physics.kernels.flight import AIR_CLEAR, AIR_FACE, AIR_NOSE, air_cushion_time, air_jaw_time
 from physics.kernels.roots import first_crossing, first_crossing_poly
+from helpers import sampled_first_contact
 
 P = physics.DEFAULT_PARAMS
 TABLE = physics.DEFAULT_TABLE
@@ -106,21 +107,6 @@ def _rubber_gap(x: float, y: float, zc: float) -> float:
     return min(gaps)
 
 
-def _sampled_first_contact(x, y, zc, vx, vy, vz, gap, T, n=4000):
-    """First time in [0, T] at which ``gap`` of the flight reaches 0, by dense sampling and bisection (inf if none)."""
-    at = lambda t: gap(x + vx * t, y + vy * t, zc + vz * t - 0.5 * G * t * t)  # noqa: E731
-    ts = np.linspace(0.0, T, n)
-    prev = ts[0]
-    for t in ts[1:]:
-        if at(t) <= 0.0:
-            lo, hi = prev, t
-            for _ in range(80):
-                mid = 0.5 * (lo + hi)
-                lo, hi = (lo, mid) if at(mid) <= 0.0 else (mid, hi)
-            return hi
-        prev = t
-    return math.inf
-
 
 def test_a_ball_dropping_onto_the_jaw_edge_meets_it_at_the_analytic_time() -> None:
     """A ball at rest in plan at 0.6 R outside the post's circle, falling: it meets the edge when its centre is
@@ -159,8 +145,8 @@ def test_the_jaw_time_is_the_first_sampled_contact_with_the_post_or_its_edge(hea
     t, what = air_jaw_time(x0, y0, zc, vx, vy, vz, G, jx, jy, rj, R, ZN, T)
     jaw_gap = lambda x, y, z: _jaw_gap(x, y, z, jx, jy, rj)  # noqa: E731
     over_gap = lambda x, y, z: math.hypot(x - jx, y - jy) - rj  # noqa: E731
-    expected = min(_sampled_first_contact(x0, y0, zc, vx, vy, vz, jaw_gap, T),
-                   _sampled_first_contact(x0, y0, zc, vx, vy, vz, over_gap, T))
+    expected = min(sampled_first_contact(jaw_gap, x0, y0, zc, vx, vy, vz, T),
+                   sampled_first_contact(over_gap, x0, y0, zc, vx, vy, vz, T))
     # no contact is missed: nothing comes before the kernel's time (sampling can only miss a graze, never invent)
     if not math.isfinite(t):
         assert expected == math.inf
@@ -186,7 +172,7 @@ def test_a_cushion_is_met_over_its_length_after_the_ball_passes_its_end() -> Non
     x0, y0, zc, vx, vy, vz = x1 - 0.02, 0.9 * R, ZN - 0.004, 1.0, -0.05, 1.5
     t, what = air_cushion_time(x0, y0, zc, vx, vy, vz, G, *seg, R, ZN, 0.5)
     gap = lambda x, y, z: _segment_gap(x, y, z, seg)  # noqa: E731
-    expected = _sampled_first_contact(x0, y0, zc, vx, vy, vz, gap, 0.5, n=20000)
+    expected = sampled_first_contact(gap, x0, y0, zc, vx, vy, vz, 0.5, n=20000)
     assert what == AIR_NOSE and math.isfinite(expected)
     assert t == pytest.approx(expected, abs=1e-7)
 
@@ -202,7 +188,7 @@ def test_a_ball_falling_onto_the_nose_while_moving_away_from_it_in_plan_meets_it
     t, what = air_cushion_time(x0, d, zc, vx, vy, vz, G, *seg, R, ZN, 0.5)
     w = lambda s: zc - ZN + vz * s - 0.5 * G * s * s  # noqa: E731
     gap = lambda x, y, z: _segment_gap(x, y, z, seg)  # noqa: E731
-    expected = _sampled_first_contact(x0, d, zc, vx, vy, vz, gap, 0.5, n=20000)
+    expected = sampled_first_contact(gap, x0, d, zc, vx, vy, vz, 0.5, n=20000)
     if vy == 0.0:  # closed form: w(t) = sqrt(R² − d²)
         closed = (vz + math.sqrt(vz * vz + 2 * G * (zc - ZN - math.sqrt(R * R - d * d)))) / G
         assert t == pytest.approx(closed, rel=1e-12)

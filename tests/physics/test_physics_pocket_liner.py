@@ -23,6 +23,7 @@ from physics import EventKind as K
 from physics import Motion
 from physics.kernels.flight import AIR_CLEAR, AIR_FACE, AIR_NOSE, air_liner_time
 from physics.table import L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_LINERS
+from helpers import sampled_first_contact
 
 P = physics.DEFAULT_PARAMS
 TABLE = physics.DEFAULT_TABLE
@@ -72,20 +73,6 @@ def _liner_gap(k: int, x: float, y: float, zc: float) -> float:
         return (r - rho) - R
     return math.hypot(r - rho, zc - ZR) - R
 
-
-def _sampled_first(gap, x, y, zc, vx, vy, vz, T, n=6000):
-    """First t in [0, T] at which ``gap`` of the flight reaches 0, by dense sampling and bisection (inf if none)."""
-    at = lambda t: gap(x + vx * t, y + vy * t, zc + vz * t - 0.5 * G * t * t)  # noqa: E731
-    prev = 0.0
-    for t in np.linspace(0.0, T, n)[1:]:
-        if at(t) <= 0.0:
-            lo, hi = prev, t
-            for _ in range(80):
-                mid = 0.5 * (lo + hi)
-                lo, hi = (lo, mid) if at(mid) <= 0.0 else (mid, hi)
-            return hi
-        prev = t
-    return math.inf
 
 
 def _kernel_row(k: int) -> np.ndarray:
@@ -184,7 +171,8 @@ def test_the_liner_time_is_the_first_sampled_contact_or_clearing(k, heading, mis
     t, what = _liner_time(k, x0, y0, zc, vx, vy, vz, T)
     gap = lambda x, y, z: _liner_gap(k, x, y, z)  # noqa: E731
     over = lambda x, y, z: (r - math.hypot(x - c[0], y - c[1])) if _in_arc(k, x, y) else math.inf  # noqa: E731
-    expected = min(_sampled_first(gap, x0, y0, zc, vx, vy, vz, T), _sampled_first(over, x0, y0, zc, vx, vy, vz, T))
+    expected = min(sampled_first_contact(gap, x0, y0, zc, vx, vy, vz, T, n=6000),
+                   sampled_first_contact(over, x0, y0, zc, vx, vy, vz, T, n=6000))
     if not math.isfinite(t):
         assert expected == math.inf
         return
@@ -305,7 +293,7 @@ def test_a_low_flight_through_the_mouth_meets_the_liner_and_is_pocketed(k, theta
     assert zc <= ZR
     # brute force: the first sampled touch of the oracle's solid
     gap = lambda x, y, z: _liner_gap(k, x, y, z)  # noqa: E731
-    t_brute = _sampled_first(gap, s0[0], s0[1], R + a0[0], s0[2], s0[3], a0[1], 1.5 * t_wall, n=20000)
+    t_brute = sampled_first_contact(gap, s0[0], s0[1], R + a0[0], s0[2], s0[3], a0[1], 1.5 * t_wall, n=20000)
     assert t_brute == pytest.approx(t_wall, abs=1e-9)
     assert r.state.motion[0] == Motion.POCKETED and r.state.pocket[0] == k
     assert K.BALL_OFF_TABLE not in ev.kind and not r.unresolved
