@@ -187,8 +187,8 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
     """
     d0 = nx * (x - x1) + ny * (y - y1)
     d1 = nx * vx + ny * vy
-    if d0 < 0.0 or (d1 >= 0.0 and d0 >= R):
-        return INF, -1
+    if (d1 <= 0.0 and d0 < 0.0) or (d1 >= 0.0 and d0 >= R):
+        return INF, -1  # behind the line for good, or never within R of it
     # the window [lo, hi] in which the centre's projection s(t) = s0 + s1 t lies on the segment
     ex = x2 - x1
     ey = y2 - y1
@@ -206,6 +206,11 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
         lo = max(0.0, min(ta, tb))
         hi = min(T, max(ta, tb))
     if not lo <= hi:
+        return INF, -1
+    # Behind the line (d < 0) only its extension counts: a facing's line runs on across the table, so a ball may start
+    # behind it and come over the segment in front of it (moving away from it in plan) while it comes down onto the
+    # nose. Over the segment itself a ball in play is in front of the line: from the window's start on, d ≥ 0.
+    if d0 + d1 * lo < 0.0 or (d1 >= 0.0 and d0 + d1 * lo >= R):
         return INF, -1
     # face: the centre reaches distance R of the cushion line with the centre at or below the nose (a ball that
     # moves away from the line in plan, within R of it, meets no face and never crosses the line, but it may still

@@ -21,13 +21,11 @@ from physics import EventKind as K
 from physics import Motion
 from physics.kernels.flight import AIR_CLEAR, AIR_FACE, AIR_NOSE, air_cushion_time, air_jaw_time
 from physics.kernels.roots import first_crossing, first_crossing_poly
-from helpers import sampled_first_contact
+from helpers import ZN, jaw_gap, rubber_gap, sampled_first_contact, segment_gap
 
 P = physics.DEFAULT_PARAMS
 TABLE = physics.DEFAULT_TABLE
 R, G = P.R, P.g
-ZN = P.cushion_height_factor * 2 * R  # the nose height (PhysicsParams.cushion_height)
-RUBBER_DEPTH = 0.05  # [m] how far behind a cushion line the oracle's solid reaches
 
 
 def test_the_nose_height_is_the_kernels() -> None:
@@ -72,42 +70,6 @@ def test_the_polynomial_search_agrees_with_the_quartic_one(c: list[float], T: fl
 # ------------------------------------------------------------------------------------------------ the jaw
 
 
-def _jaw_gap(x: float, y: float, zc: float, jx: float, jy: float, rj: float) -> float:
-    """3-D distance from a centre to the jaw post (a cylinder of radius rj up to the nose) minus R."""
-    rho = math.hypot(x - jx, y - jy)
-    w = zc - ZN
-    if rho <= rj:
-        return max(w, 0.0) - R
-    if w <= 0:
-        return rho - rj - R
-    return math.hypot(rho - rj, w) - R
-
-
-def _segment_gap(x: float, y: float, zc: float, seg: np.ndarray) -> float:
-    """3-D distance from a centre to the rubber behind cushion segment ``seg`` (over its length) minus R."""
-    x1, y1, x2, y2, nx, ny = seg
-    ex, ey = x2 - x1, y2 - y1
-    s = ((x - x1) * ex + (y - y1) * ey) / (ex * ex + ey * ey)
-    if not 0.0 <= s <= 1.0:
-        return math.inf  # past its ends the jaws are the rubber
-    d = (x - x1) * nx + (y - y1) * ny
-    if d < -RUBBER_DEPTH:
-        return math.inf
-    w = zc - ZN
-    if d <= 0:
-        return max(w, 0.0) - R
-    if w <= 0:
-        return d - R
-    return math.hypot(d, w) - R
-
-
-def _rubber_gap(x: float, y: float, zc: float) -> float:
-    gaps = [_segment_gap(x, y, zc, seg) for seg in TABLE.segments]
-    gaps += [_jaw_gap(x, y, zc, *jaw) for jaw in TABLE.jaws]
-    return min(gaps)
-
-
-
 def test_a_ball_dropping_onto_the_jaw_edge_meets_it_at_the_analytic_time() -> None:
     """A ball at rest in plan at 0.6 R outside the post's circle, falling: it meets the edge when its centre is
     0.8 R above the nose (0.6² + 0.8² = 1), after t = √(2 (h₀ − 0.8 R) / g)."""
@@ -140,12 +102,12 @@ def test_the_jaw_time_is_the_first_sampled_contact_with_the_post_or_its_edge(hea
     vx, vy = speed * ux, speed * uy
     zc = ZN + w0
     T = 0.3 / speed
-    if _jaw_gap(x0, y0, zc, jx, jy, rj) <= 0.0:
+    if jaw_gap(x0, y0, zc, jx, jy, rj) <= 0.0:
         return
     t, what = air_jaw_time(x0, y0, zc, vx, vy, vz, G, jx, jy, rj, R, ZN, T)
-    jaw_gap = lambda x, y, z: _jaw_gap(x, y, z, jx, jy, rj)  # noqa: E731
+    post_gap = lambda x, y, z: jaw_gap(x, y, z, jx, jy, rj)  # noqa: E731
     over_gap = lambda x, y, z: math.hypot(x - jx, y - jy) - rj  # noqa: E731
-    expected = min(sampled_first_contact(jaw_gap, x0, y0, zc, vx, vy, vz, T),
+    expected = min(sampled_first_contact(post_gap, x0, y0, zc, vx, vy, vz, T),
                    sampled_first_contact(over_gap, x0, y0, zc, vx, vy, vz, T))
     # no contact is missed: nothing comes before the kernel's time (sampling can only miss a graze, never invent)
     if not math.isfinite(t):
@@ -157,7 +119,7 @@ def test_the_jaw_time_is_the_first_sampled_contact_with_the_post_or_its_edge(hea
     if what == AIR_CLEAR:
         assert math.hypot(x - jx, y - jy) == pytest.approx(rj, abs=1e-9) and z - ZN >= R - 1e-9
     else:
-        assert _jaw_gap(x, y, z, jx, jy, rj) == pytest.approx(0.0, abs=1e-9)
+        assert jaw_gap(x, y, z, jx, jy, rj) == pytest.approx(0.0, abs=1e-9)
         assert (what == AIR_FACE) == (z <= ZN)
     if math.isfinite(expected):
         assert t == pytest.approx(expected, abs=2e-6 * T + 1e-9)
@@ -171,7 +133,7 @@ def test_a_cushion_is_met_over_its_length_after_the_ball_passes_its_end() -> Non
     # start beyond the segment's start (x < x1), 0.9 R from the line, below the nose, rising, moving along +x
     x0, y0, zc, vx, vy, vz = x1 - 0.02, 0.9 * R, ZN - 0.004, 1.0, -0.05, 1.5
     t, what = air_cushion_time(x0, y0, zc, vx, vy, vz, G, *seg, R, ZN, 0.5)
-    gap = lambda x, y, z: _segment_gap(x, y, z, seg)  # noqa: E731
+    gap = lambda x, y, z: segment_gap(x, y, z, seg)  # noqa: E731
     expected = sampled_first_contact(gap, x0, y0, zc, vx, vy, vz, 0.5, n=20000)
     assert what == AIR_NOSE and math.isfinite(expected)
     assert t == pytest.approx(expected, abs=1e-7)
@@ -187,7 +149,7 @@ def test_a_ball_falling_onto_the_nose_while_moving_away_from_it_in_plan_meets_it
     x0, zc, vx, vz = 0.5, ZN + 1.2 * R, 1.5, 0.2
     t, what = air_cushion_time(x0, d, zc, vx, vy, vz, G, *seg, R, ZN, 0.5)
     w = lambda s: zc - ZN + vz * s - 0.5 * G * s * s  # noqa: E731
-    gap = lambda x, y, z: _segment_gap(x, y, z, seg)  # noqa: E731
+    gap = lambda x, y, z: segment_gap(x, y, z, seg)  # noqa: E731
     expected = sampled_first_contact(gap, x0, d, zc, vx, vy, vz, 0.5, n=20000)
     if vy == 0.0:  # closed form: w(t) = sqrt(R² − d²)
         closed = (vz + math.sqrt(vz * vz + 2 * G * (zc - ZN - math.sqrt(R * R - d * d)))) / G
@@ -226,7 +188,7 @@ def _flights(r: physics.ShotResult):
 def _assert_never_in_the_rubber(r: physics.ShotResult, n: int = 400) -> None:
     for ball, t0, t1, x, y, zc, vx, vy, vz in _flights(r):
         for t in np.linspace(0.0, t1 - t0, n):
-            g = _rubber_gap(x + vx * t, y + vy * t, zc + vz * t - 0.5 * G * t * t)
+            g = rubber_gap(x + vx * t, y + vy * t, zc + vz * t - 0.5 * G * t * t)
             assert g >= -1e-7, f"ball {ball} at t = {t0 + t:.6f} is {-g:.2e} m into a cushion"
 
 
