@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import physics
@@ -161,6 +161,43 @@ def test_a_ball_falling_onto_the_nose_while_moving_away_from_it_in_plan_meets_it
     assert math.hypot(d + vy * t, w(t)) == pytest.approx(R, abs=1e-12) and w(t) > 0.0
     far = air_cushion_time(x0, 1.01 * R, zc, vx, max(vy, 0.0), vz, G, *seg, R, ZN, 0.5)  # beyond R, moving away: never
     assert far == (math.inf, -1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(6, 17), st.booleans(), st.floats(1e-4, 1.2 * R), st.floats(1e-6, 2.0 * R), st.floats(0.02, 0.25),
+       st.floats(0.05, 3.0), st.floats(0.05, 3.0), st.floats(-2.5, 0.5))
+def test_a_ball_that_starts_behind_a_facings_extended_line_meets_its_nose_at_the_sampled_time(
+        k, at_end, d_in, above, tau, away, along, vz_in) -> None:
+    """A facing's line runs on across the table: a ball may start behind it, move away from it in plan, come over the
+    facing in front of it and meet its face or nose (soak seed 10, shot 99686, where nothing was found). The flight
+    comes over facing k at one of its ends, d_in in front of its line and clear of its nose edge by ``above`` in
+    height, tau after it started behind the line; air_cushion_time gives the first sampled contact with its rubber."""
+    seg = TABLE.segments[k]
+    x1, y1, x2, y2, nx, ny = seg
+    ex, ey = x2 - x1, y2 - y1
+    length = math.hypot(ex, ey)
+    sign = -1.0 if at_end else 1.0  # over the segment from its end (s = 1) or from its start (s = 0)
+    vx, vy = away * nx + sign * along * ex / length, away * ny + sign * along * ey / length
+    ends = (x2, y2) if at_end else (x1, y1)
+    px, py = ends[0] + d_in * nx, ends[1] + d_in * ny
+    w_in = math.sqrt(max(R * R - d_in * d_in, 0.0)) + above
+    x0, y0 = px - vx * tau, py - vy * tau
+    vz = vz_in + G * tau
+    zc = ZN + w_in - vz * tau + 0.5 * G * tau * tau
+    assume(d_in < away * tau)  # it starts behind the extended line
+    T = tau + 0.1
+    t, what = air_cushion_time(x0, y0, zc, vx, vy, vz, G, *seg, R, ZN, T)
+    gap = lambda x, y, z: segment_gap(x, y, z, seg)  # noqa: E731
+    expected = sampled_first_contact(gap, x0, y0, zc, vx, vy, vz, T, n=8000)
+    if not math.isfinite(t):
+        assert expected == math.inf
+        return
+    assert what in (AIR_FACE, AIR_NOSE)  # moving away from the line it never crosses it
+    assert expected >= t - 1e-9  # nothing before it (sampling can miss a graze, never invent one)
+    x, y, z = x0 + vx * t, y0 + vy * t, zc + vz * t - 0.5 * G * t * t
+    assert segment_gap(x, y, z, seg) == pytest.approx(0.0, abs=1e-9) and (what == AIR_FACE) == (z <= ZN)
+    if math.isfinite(expected):
+        assert t == pytest.approx(expected, abs=1e-6)
 
 
 # ----------------------------------------------------------------------------------- shots through the loop
