@@ -81,7 +81,8 @@ with the top edge whose rebound would rise less than min_bounce_height is absorb
 bounce, and the ball, lying on the edge (gravity would drive it back in ever tinier hops), slides off it to the side
 its centre lies on: into the hole, where it is pocketed, or onto the rail around the pocket, where it leaves the table.
 The nose edge is met whichever way the ball moves in plan: a ball falling along the nose, or away from it in plan
-within R of the cushion line, comes down onto it. A ball lying on a cushion's nose (a rebound below
+within R of the cushion line, comes down onto it, and so does one that started behind a facing's line (which runs on
+across the table) and comes over the facing in front of it. A ball lying on a cushion's nose (a rebound below
 min_bounce_height) slides off it to the side its centre lies on: over the rail it leaves the table; over the table
 it slides on the circle of radius R round the edge, frictionless and energy conserved, to where the edge no longer
 holds it (v² = gR cos θ) and flies on (air_loop._slide_off_nose; the slide takes no time, as the flat loop's contact
