@@ -437,3 +437,24 @@ def test_a_ball_over_the_rail_meets_a_ball_frozen_to_the_cushion() -> None:
     assert ev.kind[k + 2] == K.BALL_OFF_TABLE and ev.ball_a[k + 2] == 0 and ev.time[k + 2] == ev.time[k]
     assert r.state.motion[0] == Motion.OFF_TABLE and r.state.motion[3] == Motion.STATIONARY
     _assert_never_in_the_rubber(r)
+
+
+THROUGH_A_NOSE_FROM_BEHIND_ITS_LINE = [  # soak.run_airborne(100000, 10) with the nose audit, on the code before 7873853
+    (2529, (5.801665815226512, -43.33744422555194, 85.41607378686413, 0.22318872582534757, -0.4956446293496273),
+     {0: (0.20512454767275062, 2.5051486553077575), 1: (0.635, 1.905), 2: (0.606424995, 1.9544933604865347), 3: (0.663575005, 1.9544933604865347), 4: (0.57784999, 2.0039867209730695), 5: (0.635, 2.0039867209730695), 6: (0.69215001, 2.0039867209730695), 7: (0.606424995, 2.053480081459604), 8: (0.663575005, 2.053480081459604), 9: (0.635, 2.1029734419461388)}),
+    (16011, (11.050526314256347, 169.95628638380467, 54.33976751258104, 0.07368828689334171, -0.19263499865578076),
+     {0: (0.5966079377935627, 0.0786091051815478), 1: (0.1673163228194552, 0.044217068869050954), 2: (0.5907034739492054, 0.13545327670310786)}),
+    (28427, (9.173058170739045, 90.57404213441939, 58.02817407658486, 0.24156219282350755, -0.8260622632938139),
+     {0: (-0.0028972070081250464, 1.2432054180641514), 1: (1.2284955405083429, 0.013518415124355667), 2: (1.2414249993498252, 1.5623395036854946), 3: (1.195095498153131, 0.05989263056346794), 4: (1.24142112360597, 1.4024669216323353), 5: (0.7444042633612952, 0.5477902267395149), 6: (1.1470093010172084, 0.5192061751453944), 7: (0.10660305507159684, 1.2226611405231633), 8: (1.168754302202434, 0.4663547094742471), 9: (0.03099527295395084, 2.0245860255115735)}),
+]
+
+
+@pytest.mark.parametrize("index, shot, balls", THROUGH_A_NOSE_FROM_BEHIND_ITS_LINE)
+def test_the_soak_shots_through_a_facings_nose_stay_out_of_the_rubber(index, shot, balls) -> None:
+    """Three of the 11 seed-10 shots the nose audit flagged (inside_nose) before the fix of a ball starting behind a
+    facing's extended line (99686 was the one the liner audit saw): each flight now stays out of every cushion's rubber
+    and jaw post (2000 samples per flight)."""
+    r = physics.simulate(physics.place_balls(balls), physics.Shot(*shot))
+    assert not r.unresolved and not r.hit_event_cap and not r.hit_time_cap
+    physics.validate_state(r.state, TABLE, P)
+    _assert_never_in_the_rubber(r, n=2000)
