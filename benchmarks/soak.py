@@ -13,7 +13,9 @@ state is a legal layout (the one the next shot starts from) and no ball had to b
 strike, landings, 3-D contacts, cushion noses and balls leaving the table), simulated one by one with
 ``physics.simulate`` (a batch's logs hold no heights) and audited in 3-D by ``audit_air_shot``: no NaN, no two
 balls closer than 2R − 1 µm in 3-D at every event and at AIR_SAMPLES sampled times (no tunnelling), a ball
-on the cloth inside the cushions, one in the air inside the cushion lines and above the cloth, the total
+on the cloth inside the cushions, one in the air inside the cushion lines and above the cloth, never nearer than R
+(less 1 µm) to a pocket's liner (outside_sampled), to a cushion's rubber, its face or its rounded nose edge
+(inside_nose), or to a jaw post, its side or its top edge (inside_jaw), the total
 energy (in the air: vertical speed and height m·g·h included) never rising, and a legal layout at rest.
 
 Run: python benchmarks/soak.py --shots 1000000 --seed 0 [--airborne 100000]
@@ -41,7 +43,7 @@ from physics.kernels.motion import POCKETED, STATIONARY, evolve, transition_time
 from physics.params import BALL_BALL_MODELS, CUSHION_MODELS, P_CUSHION_H, P_G, P_M, P_R  # noqa: E402
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET  # noqa: E402
 from physics.table import (  # noqa: E402
-    L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_LINERS,
+    L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_LINERS, RAIL_WIDTH,
 )
 from physics.validate import OVERLAP_TOL  # noqa: E402
 
@@ -54,6 +56,11 @@ A_OUT_REST, A_OVERLAP_REST, A_NAN, A_OUT_RUN, A_OVERLAP_RUN, A_ENERGY, A_NOT_AT_
 N_AUDIT = 7
 AUDIT_NAMES = ("outside_at_rest", "overlap_at_rest", "nan", "outside_sampled", "overlap_sampled", "energy_rises",
                "not_at_rest_uncapped")
+# the airborne audit's further counters (audit_air_shot): an airborne centre nearer than R to a cushion's rubber (its
+# face up to the nose height and the rounded nose edge above it) or to a jaw post (its side and its top edge)
+A_IN_NOSE, A_IN_JAW = 7, 8
+N_AIR_AUDIT = 9
+AIR_AUDIT_NAMES = AUDIT_NAMES + ("inside_nose", "inside_jaw")
 
 
 @njit(cache=True)
@@ -315,10 +322,49 @@ def _liner_gap(x, y, zc, rail, R, zr):
 
 
 @njit(cache=True)
+def _rubber_gaps(x, y, zc, segments, jaws, R, zn, depth):
+    """3-D distances from an airborne centre to the cushions' rubber and to the jaw posts, each minus R (negative:
+    inside it): (cushion, jaw). A cushion's solid is behind its line over its length (``depth`` deep: the rail), from
+    the cloth up to the nose height zn, so a centre in front of the line meets its face below zn and its nose edge
+    (the line at zn) above; a jaw is a post of its radius up to zn with its top edge, the circle at zn (flight.py)."""
+    gc = np.inf
+    for k in range(segments.shape[0]):
+        x1, y1, nx, ny = segments[k, 0], segments[k, 1], segments[k, 4], segments[k, 5]
+        ex, ey = segments[k, 2] - x1, segments[k, 3] - y1
+        s = ((x - x1) * ex + (y - y1) * ey) / (ex * ex + ey * ey)
+        d = nx * (x - x1) + ny * (y - y1)
+        if not 0.0 <= s <= 1.0 or d < -depth or d >= R:
+            continue
+        w = zc - zn
+        if d <= 0.0:
+            g = max(w, 0.0) - R
+        elif w <= 0.0:
+            g = d - R
+        else:
+            g = math.hypot(d, w) - R
+        gc = min(gc, g)
+    gj = np.inf
+    for k in range(jaws.shape[0]):
+        rho = math.hypot(x - jaws[k, 0], y - jaws[k, 1])
+        rj = jaws[k, 2]
+        if rho >= rj + R:
+            continue
+        w = zc - zn
+        if rho <= rj:
+            g = max(w, 0.0) - R
+        elif w <= 0.0:
+            g = rho - rj - R
+        else:
+            g = math.hypot(rho - rj, w) - R
+        gj = min(gj, g)
+    return gc, gj
+
+
+@njit(cache=True)
 def _check_at3(seg, seg_air, seg_t, t, p, W, L, segments, jaws, pockets, rail, pos, vel, spin, motion, h, audit):
     """3-D check of every ball at time t: NaN, 3-D overlap, inside the table (on the cloth: the layout check;
     in the air: within the cushion lines, over a pocket mouth or above the noses, not below the cloth, never nearer
-    than R to a pocket's liner)."""
+    than R to a pocket's liner, to a cushion's rubber (A_IN_NOSE) or to a jaw post (A_IN_JAW))."""
     n = seg.shape[0]
     R = p[P_R]
     for i in range(n):
@@ -346,6 +392,13 @@ def _check_at3(seg, seg_air, seg_t, t, p, W, L, segments, jaws, pockets, rail, p
                     inside = True
             if not inside or h[i] < -RUN_TOL or _liner_gap(pos[i, 0], pos[i, 1], R + h[i], rail, R, p[P_CUSHION_H]) < -RUN_TOL:
                 audit[A_OUT_RUN] = 1
+            if min(pos[i, 0], W - pos[i, 0], pos[i, 1], L - pos[i, 1]) < R:  # only there is a cushion or a jaw within R
+                gc, gj = _rubber_gaps(pos[i, 0], pos[i, 1], R + h[i], segments, jaws, R, p[P_CUSHION_H],
+                                      rail[RAIL_WIDTH])
+                if gc < -RUN_TOL:
+                    audit[A_IN_NOSE] = 1
+                if gj < -RUN_TOL:
+                    audit[A_IN_JAW] = 1
         for j in range(i + 1, n):
             if motion[j] >= POCKETED and motion[j] != AIRBORNE:
                 continue
@@ -375,7 +428,9 @@ def _energy3(m, R, g, s):
 @njit(cache=True)
 def audit_air_shot(init, log, air, n_events, final, samples, p, W, L, segments, jaws, pockets, rail, audit):
     """``audit_shot`` in 3-D for a shot with balls in the air: ``air`` is its EventLog.air (n_events, 4), ``rail``
-    the table's ``Table.rail`` (its liners are audited)."""
+    the table's ``Table.rail`` (its liners are audited); ``audit`` holds N_AIR_AUDIT counters (AIR_AUDIT_NAMES)."""
+    if audit.shape[0] < N_AIR_AUDIT:
+        raise ValueError("audit: expected N_AIR_AUDIT (9) counters, the airborne audit's (AIR_AUDIT_NAMES)")
     n = init.shape[0]
     R = p[P_R]
     m = p[P_M]
@@ -476,7 +531,7 @@ def run_airborne(shots: int, seed: int, table_name: str = "nine",
     generate(seed * 1_000_003 + 7, shots, physics.N_BALLS, W, L, R, table.segments, table.jaws, table.pockets, slots,
              MAX_SPEED, MAX_ELEVATION, MAX_TIP_OFFSET, states, rows)
     rng = np.random.default_rng((seed, 7))
-    totals = np.zeros(N_AUDIT, dtype=np.int64)
+    totals = np.zeros(N_AIR_AUDIT, dtype=np.int64)
     flew = off = caps = unresolved = hopped = handed_over = 0
     examples: list[dict] = []
     t0 = time.perf_counter()
@@ -484,7 +539,7 @@ def run_airborne(shots: int, seed: int, table_name: str = "nine",
         shot = physics.Shot(V0=float(rows[k, 0]), phi=float(rows[k, 1]), theta=float(rows[k, 2]), a=float(rows[k, 3]),
                             b=float(rows[k, 4]))
         r = physics.simulate(physics.BallState.from_packed(states[k]), shot, table, params)
-        audit = np.zeros(N_AUDIT, dtype=np.int64)
+        audit = np.zeros(N_AIR_AUDIT, dtype=np.int64)
         ev = r.events
         air = ev.air if ev.air is not None else np.zeros((len(ev), 4))
         audit_air_shot(states[k], ev.rows, air, len(ev), r.state.packed(), np.sort(rng.random(AIR_SAMPLES) * r.duration),
@@ -499,13 +554,13 @@ def run_airborne(shots: int, seed: int, table_name: str = "nine",
         caps += r.hit_event_cap or r.hit_time_cap
         unresolved += r.unresolved
         if (audit.any() or r.unresolved) and len(examples) < 10:
-            examples.append({"index": k, "problems": [AUDIT_NAMES[a] for a in np.flatnonzero(audit)]
+            examples.append({"index": k, "problems": [AIR_AUDIT_NAMES[a] for a in np.flatnonzero(audit)]
                              + (["unresolved"] if r.unresolved else []), "shot": rows[k].tolist(),
                              "balls": {int(i): states[k, i, 0:2].tolist() for i in range(physics.N_BALLS)
                                        if states[k, i, 7] < POCKETED}})
     return {"airborne_shots": shots, "with_a_ball_in_the_air": flew, "with_a_ball_off_the_table": off,
             "with_a_hop_at_a_contact_on_the_cloth": hopped, "handed_over_mid_shot": handed_over,
-            **{name: int(totals[a]) for a, name in enumerate(AUDIT_NAMES)}, "unresolved": unresolved, "caps": caps,
+            **{name: int(totals[a]) for a, name in enumerate(AIR_AUDIT_NAMES)}, "unresolved": unresolved, "caps": caps,
             "samples_per_shot": AIR_SAMPLES, "wall_s": round(time.perf_counter() - t0, 1), "examples": examples}
 
 

@@ -81,7 +81,8 @@ with the top edge whose rebound would rise less than min_bounce_height is absorb
 bounce, and the ball, lying on the edge (gravity would drive it back in ever tinier hops), slides off it to the side
 its centre lies on: into the hole, where it is pocketed, or onto the rail around the pocket, where it leaves the table.
 The nose edge is met whichever way the ball moves in plan: a ball falling along the nose, or away from it in plan
-within R of the cushion line, comes down onto it. A ball lying on a cushion's nose (a rebound below
+within R of the cushion line, comes down onto it, and so does one that started behind a facing's line (which runs on
+across the table) and comes over the facing in front of it. A ball lying on a cushion's nose (a rebound below
 min_bounce_height) slides off it to the side its centre lies on: over the rail it leaves the table; over the table
 it slides on the circle of radius R round the edge, frictionless and energy conserved, to where the edge no longer
 holds it (v² = gR cos θ) and flies on (air_loop._slide_off_nose; the slide takes no time, as the flat loop's contact
@@ -187,8 +188,8 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
     """
     d0 = nx * (x - x1) + ny * (y - y1)
     d1 = nx * vx + ny * vy
-    if d0 < 0.0 or (d1 >= 0.0 and d0 >= R):
-        return INF, -1
+    if (d1 <= 0.0 and d0 < 0.0) or (d1 >= 0.0 and d0 >= R):
+        return INF, -1  # behind the line for good, or never within R of it
     # the window [lo, hi] in which the centre's projection s(t) = s0 + s1 t lies on the segment
     ex = x2 - x1
     ey = y2 - y1
@@ -206,6 +207,11 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
         lo = max(0.0, min(ta, tb))
         hi = min(T, max(ta, tb))
     if not lo <= hi:
+        return INF, -1
+    # Behind the line (d < 0) only its extension counts: a facing's line runs on across the table, so a ball may start
+    # behind it and come over the segment in front of it (moving away from it in plan) while it comes down onto the
+    # nose. Over the segment itself a ball in play is in front of the line: from the window's start on, d ≥ 0.
+    if d0 + d1 * lo < 0.0 or (d1 >= 0.0 and d0 + d1 * lo >= R):
         return INF, -1
     # face: the centre reaches distance R of the cushion line with the centre at or below the nose (a ball that
     # moves away from the line in plan, within R of it, meets no face and never crosses the line, but it may still

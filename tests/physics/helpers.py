@@ -43,3 +43,45 @@ def sampled_first_contact(gap, x, y, zc, vx, vy, vz, T, n=4000, g=P.g):
             return hi
         prev = t
     return math.inf
+
+
+# The rubber as a solid, independent of the kernels: behind each cushion line over its length (RUBBER_DEPTH deep), up
+# to the nose height, its nose edge the line at that height; each jaw a post of its radius up to the nose height.
+ZN = P.cushion_height_factor * 2 * P.R  # the nose height (PhysicsParams.cushion_height)
+RUBBER_DEPTH = 0.05  # [m] how far behind a cushion line the oracle's solid reaches
+
+
+def jaw_gap(x: float, y: float, zc: float, jx: float, jy: float, rj: float) -> float:
+    """3-D distance from a centre to the jaw post (a cylinder of radius rj up to the nose) minus R."""
+    rho = math.hypot(x - jx, y - jy)
+    w = zc - ZN
+    if rho <= rj:
+        return max(w, 0.0) - P.R
+    if w <= 0:
+        return rho - rj - P.R
+    return math.hypot(rho - rj, w) - P.R
+
+
+def segment_gap(x: float, y: float, zc: float, seg: np.ndarray) -> float:
+    """3-D distance from a centre to the rubber behind cushion segment ``seg`` (over its length) minus R."""
+    x1, y1, x2, y2, nx, ny = seg
+    ex, ey = x2 - x1, y2 - y1
+    s = ((x - x1) * ex + (y - y1) * ey) / (ex * ex + ey * ey)
+    if not 0.0 <= s <= 1.0:
+        return math.inf  # past its ends the jaws are the rubber
+    d = (x - x1) * nx + (y - y1) * ny
+    if d < -RUBBER_DEPTH:
+        return math.inf
+    w = zc - ZN
+    if d <= 0:
+        return max(w, 0.0) - P.R
+    if w <= 0:
+        return d - P.R
+    return math.hypot(d, w) - P.R
+
+
+def rubber_gap(x: float, y: float, zc: float) -> float:
+    """3-D distance from a centre to the nearest cushion rubber or jaw post of the default table, minus R."""
+    gaps = [segment_gap(x, y, zc, seg) for seg in TABLE.segments]
+    gaps += [jaw_gap(x, y, zc, *jaw) for jaw in TABLE.jaws]
+    return min(gaps)

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import physics
@@ -21,13 +21,11 @@ from physics import EventKind as K
 from physics import Motion
 from physics.kernels.flight import AIR_CLEAR, AIR_FACE, AIR_NOSE, air_cushion_time, air_jaw_time
 from physics.kernels.roots import first_crossing, first_crossing_poly
-from helpers import sampled_first_contact
+from helpers import ZN, jaw_gap, rubber_gap, sampled_first_contact, segment_gap
 
 P = physics.DEFAULT_PARAMS
 TABLE = physics.DEFAULT_TABLE
 R, G = P.R, P.g
-ZN = P.cushion_height_factor * 2 * R  # the nose height (PhysicsParams.cushion_height)
-RUBBER_DEPTH = 0.05  # [m] how far behind a cushion line the oracle's solid reaches
 
 
 def test_the_nose_height_is_the_kernels() -> None:
@@ -72,42 +70,6 @@ def test_the_polynomial_search_agrees_with_the_quartic_one(c: list[float], T: fl
 # ------------------------------------------------------------------------------------------------ the jaw
 
 
-def _jaw_gap(x: float, y: float, zc: float, jx: float, jy: float, rj: float) -> float:
-    """3-D distance from a centre to the jaw post (a cylinder of radius rj up to the nose) minus R."""
-    rho = math.hypot(x - jx, y - jy)
-    w = zc - ZN
-    if rho <= rj:
-        return max(w, 0.0) - R
-    if w <= 0:
-        return rho - rj - R
-    return math.hypot(rho - rj, w) - R
-
-
-def _segment_gap(x: float, y: float, zc: float, seg: np.ndarray) -> float:
-    """3-D distance from a centre to the rubber behind cushion segment ``seg`` (over its length) minus R."""
-    x1, y1, x2, y2, nx, ny = seg
-    ex, ey = x2 - x1, y2 - y1
-    s = ((x - x1) * ex + (y - y1) * ey) / (ex * ex + ey * ey)
-    if not 0.0 <= s <= 1.0:
-        return math.inf  # past its ends the jaws are the rubber
-    d = (x - x1) * nx + (y - y1) * ny
-    if d < -RUBBER_DEPTH:
-        return math.inf
-    w = zc - ZN
-    if d <= 0:
-        return max(w, 0.0) - R
-    if w <= 0:
-        return d - R
-    return math.hypot(d, w) - R
-
-
-def _rubber_gap(x: float, y: float, zc: float) -> float:
-    gaps = [_segment_gap(x, y, zc, seg) for seg in TABLE.segments]
-    gaps += [_jaw_gap(x, y, zc, *jaw) for jaw in TABLE.jaws]
-    return min(gaps)
-
-
-
 def test_a_ball_dropping_onto_the_jaw_edge_meets_it_at_the_analytic_time() -> None:
     """A ball at rest in plan at 0.6 R outside the post's circle, falling: it meets the edge when its centre is
     0.8 R above the nose (0.6² + 0.8² = 1), after t = √(2 (h₀ − 0.8 R) / g)."""
@@ -140,12 +102,12 @@ def test_the_jaw_time_is_the_first_sampled_contact_with_the_post_or_its_edge(hea
     vx, vy = speed * ux, speed * uy
     zc = ZN + w0
     T = 0.3 / speed
-    if _jaw_gap(x0, y0, zc, jx, jy, rj) <= 0.0:
+    if jaw_gap(x0, y0, zc, jx, jy, rj) <= 0.0:
         return
     t, what = air_jaw_time(x0, y0, zc, vx, vy, vz, G, jx, jy, rj, R, ZN, T)
-    jaw_gap = lambda x, y, z: _jaw_gap(x, y, z, jx, jy, rj)  # noqa: E731
+    post_gap = lambda x, y, z: jaw_gap(x, y, z, jx, jy, rj)  # noqa: E731
     over_gap = lambda x, y, z: math.hypot(x - jx, y - jy) - rj  # noqa: E731
-    expected = min(sampled_first_contact(jaw_gap, x0, y0, zc, vx, vy, vz, T),
+    expected = min(sampled_first_contact(post_gap, x0, y0, zc, vx, vy, vz, T),
                    sampled_first_contact(over_gap, x0, y0, zc, vx, vy, vz, T))
     # no contact is missed: nothing comes before the kernel's time (sampling can only miss a graze, never invent)
     if not math.isfinite(t):
@@ -157,7 +119,7 @@ def test_the_jaw_time_is_the_first_sampled_contact_with_the_post_or_its_edge(hea
     if what == AIR_CLEAR:
         assert math.hypot(x - jx, y - jy) == pytest.approx(rj, abs=1e-9) and z - ZN >= R - 1e-9
     else:
-        assert _jaw_gap(x, y, z, jx, jy, rj) == pytest.approx(0.0, abs=1e-9)
+        assert jaw_gap(x, y, z, jx, jy, rj) == pytest.approx(0.0, abs=1e-9)
         assert (what == AIR_FACE) == (z <= ZN)
     if math.isfinite(expected):
         assert t == pytest.approx(expected, abs=2e-6 * T + 1e-9)
@@ -171,7 +133,7 @@ def test_a_cushion_is_met_over_its_length_after_the_ball_passes_its_end() -> Non
     # start beyond the segment's start (x < x1), 0.9 R from the line, below the nose, rising, moving along +x
     x0, y0, zc, vx, vy, vz = x1 - 0.02, 0.9 * R, ZN - 0.004, 1.0, -0.05, 1.5
     t, what = air_cushion_time(x0, y0, zc, vx, vy, vz, G, *seg, R, ZN, 0.5)
-    gap = lambda x, y, z: _segment_gap(x, y, z, seg)  # noqa: E731
+    gap = lambda x, y, z: segment_gap(x, y, z, seg)  # noqa: E731
     expected = sampled_first_contact(gap, x0, y0, zc, vx, vy, vz, 0.5, n=20000)
     assert what == AIR_NOSE and math.isfinite(expected)
     assert t == pytest.approx(expected, abs=1e-7)
@@ -187,7 +149,7 @@ def test_a_ball_falling_onto_the_nose_while_moving_away_from_it_in_plan_meets_it
     x0, zc, vx, vz = 0.5, ZN + 1.2 * R, 1.5, 0.2
     t, what = air_cushion_time(x0, d, zc, vx, vy, vz, G, *seg, R, ZN, 0.5)
     w = lambda s: zc - ZN + vz * s - 0.5 * G * s * s  # noqa: E731
-    gap = lambda x, y, z: _segment_gap(x, y, z, seg)  # noqa: E731
+    gap = lambda x, y, z: segment_gap(x, y, z, seg)  # noqa: E731
     expected = sampled_first_contact(gap, x0, d, zc, vx, vy, vz, 0.5, n=20000)
     if vy == 0.0:  # closed form: w(t) = sqrt(R² − d²)
         closed = (vz + math.sqrt(vz * vz + 2 * G * (zc - ZN - math.sqrt(R * R - d * d)))) / G
@@ -199,6 +161,43 @@ def test_a_ball_falling_onto_the_nose_while_moving_away_from_it_in_plan_meets_it
     assert math.hypot(d + vy * t, w(t)) == pytest.approx(R, abs=1e-12) and w(t) > 0.0
     far = air_cushion_time(x0, 1.01 * R, zc, vx, max(vy, 0.0), vz, G, *seg, R, ZN, 0.5)  # beyond R, moving away: never
     assert far == (math.inf, -1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(6, 17), st.booleans(), st.floats(1e-4, 1.2 * R), st.floats(1e-6, 2.0 * R), st.floats(0.02, 0.25),
+       st.floats(0.05, 3.0), st.floats(0.05, 3.0), st.floats(-2.5, 0.5))
+def test_a_ball_that_starts_behind_a_facings_extended_line_meets_its_nose_at_the_sampled_time(
+        k, at_end, d_in, above, tau, away, along, vz_in) -> None:
+    """A facing's line runs on across the table: a ball may start behind it, move away from it in plan, come over the
+    facing in front of it and meet its face or nose (soak seed 10, shot 99686, where nothing was found). The flight
+    comes over facing k at one of its ends, d_in in front of its line and clear of its nose edge by ``above`` in
+    height, tau after it started behind the line; air_cushion_time gives the first sampled contact with its rubber."""
+    seg = TABLE.segments[k]
+    x1, y1, x2, y2, nx, ny = seg
+    ex, ey = x2 - x1, y2 - y1
+    length = math.hypot(ex, ey)
+    sign = -1.0 if at_end else 1.0  # over the segment from its end (s = 1) or from its start (s = 0)
+    vx, vy = away * nx + sign * along * ex / length, away * ny + sign * along * ey / length
+    ends = (x2, y2) if at_end else (x1, y1)
+    px, py = ends[0] + d_in * nx, ends[1] + d_in * ny
+    w_in = math.sqrt(max(R * R - d_in * d_in, 0.0)) + above
+    x0, y0 = px - vx * tau, py - vy * tau
+    vz = vz_in + G * tau
+    zc = ZN + w_in - vz * tau + 0.5 * G * tau * tau
+    assume(d_in < away * tau)  # it starts behind the extended line
+    T = tau + 0.1
+    t, what = air_cushion_time(x0, y0, zc, vx, vy, vz, G, *seg, R, ZN, T)
+    gap = lambda x, y, z: segment_gap(x, y, z, seg)  # noqa: E731
+    expected = sampled_first_contact(gap, x0, y0, zc, vx, vy, vz, T, n=8000)
+    if not math.isfinite(t):
+        assert expected == math.inf
+        return
+    assert what in (AIR_FACE, AIR_NOSE)  # moving away from the line it never crosses it
+    assert expected >= t - 1e-9  # nothing before it (sampling can miss a graze, never invent one)
+    x, y, z = x0 + vx * t, y0 + vy * t, zc + vz * t - 0.5 * G * t * t
+    assert segment_gap(x, y, z, seg) == pytest.approx(0.0, abs=1e-9) and (what == AIR_FACE) == (z <= ZN)
+    if math.isfinite(expected):
+        assert t == pytest.approx(expected, abs=1e-6)
 
 
 # ----------------------------------------------------------------------------------- shots through the loop
@@ -226,7 +225,7 @@ def _flights(r: physics.ShotResult):
 def _assert_never_in_the_rubber(r: physics.ShotResult, n: int = 400) -> None:
     for ball, t0, t1, x, y, zc, vx, vy, vz in _flights(r):
         for t in np.linspace(0.0, t1 - t0, n):
-            g = _rubber_gap(x + vx * t, y + vy * t, zc + vz * t - 0.5 * G * t * t)
+            g = rubber_gap(x + vx * t, y + vy * t, zc + vz * t - 0.5 * G * t * t)
             assert g >= -1e-7, f"ball {ball} at t = {t0 + t:.6f} is {-g:.2e} m into a cushion"
 
 
@@ -438,3 +437,24 @@ def test_a_ball_over_the_rail_meets_a_ball_frozen_to_the_cushion() -> None:
     assert ev.kind[k + 2] == K.BALL_OFF_TABLE and ev.ball_a[k + 2] == 0 and ev.time[k + 2] == ev.time[k]
     assert r.state.motion[0] == Motion.OFF_TABLE and r.state.motion[3] == Motion.STATIONARY
     _assert_never_in_the_rubber(r)
+
+
+THROUGH_A_NOSE_FROM_BEHIND_ITS_LINE = [  # soak.run_airborne(100000, 10) with the nose audit, on the code before 7873853
+    (2529, (5.801665815226512, -43.33744422555194, 85.41607378686413, 0.22318872582534757, -0.4956446293496273),
+     {0: (0.20512454767275062, 2.5051486553077575), 1: (0.635, 1.905), 2: (0.606424995, 1.9544933604865347), 3: (0.663575005, 1.9544933604865347), 4: (0.57784999, 2.0039867209730695), 5: (0.635, 2.0039867209730695), 6: (0.69215001, 2.0039867209730695), 7: (0.606424995, 2.053480081459604), 8: (0.663575005, 2.053480081459604), 9: (0.635, 2.1029734419461388)}),
+    (16011, (11.050526314256347, 169.95628638380467, 54.33976751258104, 0.07368828689334171, -0.19263499865578076),
+     {0: (0.5966079377935627, 0.0786091051815478), 1: (0.1673163228194552, 0.044217068869050954), 2: (0.5907034739492054, 0.13545327670310786)}),
+    (28427, (9.173058170739045, 90.57404213441939, 58.02817407658486, 0.24156219282350755, -0.8260622632938139),
+     {0: (-0.0028972070081250464, 1.2432054180641514), 1: (1.2284955405083429, 0.013518415124355667), 2: (1.2414249993498252, 1.5623395036854946), 3: (1.195095498153131, 0.05989263056346794), 4: (1.24142112360597, 1.4024669216323353), 5: (0.7444042633612952, 0.5477902267395149), 6: (1.1470093010172084, 0.5192061751453944), 7: (0.10660305507159684, 1.2226611405231633), 8: (1.168754302202434, 0.4663547094742471), 9: (0.03099527295395084, 2.0245860255115735)}),
+]
+
+
+@pytest.mark.parametrize("index, shot, balls", THROUGH_A_NOSE_FROM_BEHIND_ITS_LINE)
+def test_the_soak_shots_through_a_facings_nose_stay_out_of_the_rubber(index, shot, balls) -> None:
+    """Three of the 11 seed-10 shots the nose audit flagged (inside_nose) before the fix of a ball starting behind a
+    facing's extended line (99686 was the one the liner audit saw): each flight now stays out of every cushion's rubber
+    and jaw post (2000 samples per flight)."""
+    r = physics.simulate(physics.place_balls(balls), physics.Shot(*shot))
+    assert not r.unresolved and not r.hit_event_cap and not r.hit_time_cap
+    physics.validate_state(r.state, TABLE, P)
+    _assert_never_in_the_rubber(r, n=2000)

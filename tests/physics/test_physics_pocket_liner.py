@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 import physics
 from physics import EventKind as K
 from physics import Motion
-from physics.kernels.flight import AIR_CLEAR, AIR_FACE, AIR_NOSE, air_liner_time
+from physics.kernels.flight import AIR_CLEAR, AIR_FACE, AIR_NOSE, air_cushion_time, air_liner_time
 from physics.table import L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_LINERS
-from helpers import sampled_first_contact
+from helpers import rubber_gap, sampled_first_contact, segment_gap
 
 P = physics.DEFAULT_PARAMS
 TABLE = physics.DEFAULT_TABLE
@@ -487,3 +487,37 @@ def test_a_ball_lying_on_the_liner_edge_slides_off_into_the_hole(index, shot, ba
     assert v @ n < 0.0 and P.e_liner * -(v @ n) < math.sqrt(2 * G * P.min_bounce_height)  # a rebound below 1 mm
     assert r.state.motion[0] == Motion.POCKETED and r.state.pocket[0] == pocket
     _assert_liner_physics(r, n=2000)
+
+
+SHOT_99686 = ((8.599360751798171, 10.610087262130406, 88.6651878856041, 0.5927513906866944, 0.5983555876601244),
+              {0: (0.16222266321570808, 0.38884600668381625), 1: (0.29286029700238536, 0.12643201820058772),
+               2: (0.7138617617751416, 1.8411028086225765), 3: (0.028575000001198347, 1.146931985697688),
+               4: (0.31305109331025427, 2.511401268060668), 5: (1.120426018348963, 1.8744439908076485)})
+
+
+def test_a_ball_that_starts_behind_a_facings_line_meets_its_nose() -> None:
+    """Soak seed 10, shot 99686: a near-vertical jump from the table flies toward the head-left corner. At the strike
+    its centre is behind the line of that pocket's left facing (segment 10), which runs on across the table, and it
+    moves away from the line in plan; it comes over the facing in front of it and falls onto its nose at t ≈ 0.280.
+    The nose search returned nothing for any ball that started behind the line, so the ball went 13 mm into the nose
+    edge unseen and was caught by the liner's edge at the facing's back end, already deep inside it (the soak's liner
+    audit flagged it). From the window's start over the segment the ball is in front of the line: the nose is met."""
+    shot, balls = SHOT_99686
+    seg = TABLE.segments[10]
+    r = physics.simulate(physics.place_balls(balls), physics.Shot(*shot))
+    ev = r.events
+    x, y, vx, vy = ev.state_a[1, :4]
+    zc, vz = R + ev.air_a[1, 0], ev.air_a[1, 1]
+    assert seg[4] * (x - seg[0]) + seg[5] * (y - seg[1]) < 0.0 and seg[4] * vx + seg[5] * vy > 0.0  # behind, leaving
+    t, what = air_cushion_time(x, y, zc, vx, vy, vz, G, *seg, R, ZR, 0.4)
+    expected = sampled_first_contact(lambda px, py, pz: segment_gap(px, py, pz, seg), x, y, zc, vx, vy, vz, 0.4, n=20000)
+    assert what == AIR_NOSE and 0.27 < expected < 0.29 and t == pytest.approx(expected, abs=1e-7)
+    assert not r.unresolved and not r.hit_event_cap and not r.hit_time_cap
+    physics.validate_state(r.state, TABLE, P)
+    nose = int(np.flatnonzero(ev.kind == K.BALL_CUSHION)[0])
+    assert ev.target[nose] == 10 and ev.state_a[nose, 7] == Motion.AIRBORNE and ev.time[nose] == pytest.approx(t)
+    _assert_liner_physics(r, n=2000)
+    for ball, t0, t1, *_, x0, y0, z0, vx0, vy0, vz0 in _flights(r):
+        for s in np.linspace(0.0, t1 - t0, 2000):
+            g = rubber_gap(x0 + vx0 * s, y0 + vy0 * s, z0 + vz0 * s - 0.5 * G * s * s)
+            assert g >= -1e-7, f"ball {ball} at t = {t0 + s:.6f} is {-g:.2e} m into a cushion or a jaw"
