@@ -467,16 +467,14 @@ class Game:
         passes the recorded ``shot``, played as it is instead of the action's. Raises ValueError when it is not
         that player's turn (nothing changed) or a strict placement is illegal (nothing changed but the noise
         draws)."""
-        self._check_turn(player)
-        shots = None if shot is None else np.array([[shot.V0, shot.phi, shot.theta, shot.a, shot.b]], dtype=np.float64)
-        return self.tables.play(_ROW0, player, np.asarray(act, dtype=np.float64)[None], None if rng is None else [rng],
-                                shots)[0]
-
-    def _check_turn(self, player: int) -> None:
         if self.over:
             raise ValueError(f"the game is over (won by player {self.match.winner}): reset it (R-GAME-END)")
         if player != self.tables.rack[0, _SHOOTER]:
             raise ValueError(f"player {player} cannot act: it is player {self.rack.shooter}'s decision (R-CONTINUE)")
+        shots = None if shot is None else np.array([[shot.V0, shot.phi, shot.theta, shot.a, shot.b]], dtype=np.float64)
+        return self.tables.play(_ROW0, player, np.asarray(act, dtype=np.float64)[None], None if rng is None else [rng],
+                                shots)[0]
+
 
 _ROW0 = np.zeros(1, dtype=np.int64)
 _OFF_TABLE = BallState.empty().packed()  # every ball off the table
