@@ -156,9 +156,7 @@ def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.nda
         return result, result.events.rows
     parts = [result.events.rows]
     final, offset, capped = result.state, result.duration, True
-    for _ in range(MAX_CONTINUATIONS):
-        if not capped:
-            break
+    while capped and len(parts) <= MAX_CONTINUATIONS:
         more = physics.simulate(final, None, cfg.table, cfg.params, max_events=cfg.max_events,
                                 max_time=cfg.max_time)
         shifted = more.events.rows.copy()
@@ -230,7 +228,7 @@ class TableBatch:
     def match(self, k: int) -> rules.Match:
         """Table k's match (score and next breaker) as the rules' frozen ``Match``."""
         cfg = self.config
-        return rules.Match(cfg.race_to, rules.BreakOrder(cfg.break_order), int(self.next_breaker[k]),
+        return rules.Match(cfg.race_to, cfg.break_order, int(self.next_breaker[k]),
                            tuple(self.won[k].tolist()))
 
     # -- dealing ------------------------------------------------------------------------------------
@@ -372,8 +370,7 @@ class TableBatch:
 
     def _spot_nine(self, balls: np.ndarray, in_hand: bool) -> None:
         """Spot the 9 in the packed balls of one table (R-SPOT-9), the cue ball left out when it goes in hand."""
-        on = balls[:, 7] <= ON_TABLE_MAX
-        on[9] = False
+        on = balls[:, 7] <= ON_TABLE_MAX  # the 9 is down (``rules.spot_nine`` would skip it anyway)
         if in_hand:
             on[0] = False
         positions = {b: (float(balls[b, 0]), float(balls[b, 1])) for b in np.flatnonzero(on).tolist()}
@@ -470,16 +467,14 @@ class Game:
         passes the recorded ``shot``, played as it is instead of the action's. Raises ValueError when it is not
         that player's turn (nothing changed) or a strict placement is illegal (nothing changed but the noise
         draws)."""
-        self._check_turn(player)
-        shots = None if shot is None else np.array([[shot.V0, shot.phi, shot.theta, shot.a, shot.b]], dtype=np.float64)
-        return self.tables.play(_ROW0, player, np.asarray(act, dtype=np.float64)[None], None if rng is None else [rng],
-                                shots)[0]
-
-    def _check_turn(self, player: int) -> None:
         if self.over:
             raise ValueError(f"the game is over (won by player {self.match.winner}): reset it (R-GAME-END)")
         if player != self.tables.rack[0, _SHOOTER]:
             raise ValueError(f"player {player} cannot act: it is player {self.rack.shooter}'s decision (R-CONTINUE)")
+        shots = None if shot is None else np.array([[shot.V0, shot.phi, shot.theta, shot.a, shot.b]], dtype=np.float64)
+        return self.tables.play(_ROW0, player, np.asarray(act, dtype=np.float64)[None], None if rng is None else [rng],
+                                shots)[0]
+
 
 _ROW0 = np.zeros(1, dtype=np.int64)
 _OFF_TABLE = BallState.empty().packed()  # every ball off the table

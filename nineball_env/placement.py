@@ -88,7 +88,7 @@ def nearest_free(x: float, y: float, others: np.ndarray, table: Table = DEFAULT_
     ok = free_mask(cands, others, table, params, kitchen)
     if not ok.any():  # every boundary point is blocked: scan the region
         grid = np.stack(np.meshgrid(np.linspace(x_lo, x_hi, 64), np.linspace(y_lo, y_hi, 128)), -1).reshape(-1, 2)
-        cands, ok = grid, free_mask(grid, others + 0.0, table, params, kitchen)
+        cands, ok = grid, free_mask(grid, others, table, params, kitchen)
         if not ok.any():
             raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
     cands = cands[ok]

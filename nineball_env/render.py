@@ -85,11 +85,9 @@ class Renderer:
         img = self._background.copy()
         if result is not None and len(result.events) > 1:
             self._draw_trails(img, result)
-        on = balls.on_table()
         r = self.params.R * self.scale
-        for ball in range(balls.n_balls):
-            if on[ball]:
-                draw_ball(img, *self.to_px(balls.pos[ball]), r, ball)
+        for ball in np.flatnonzero(balls.on_table()).tolist():
+            draw_ball(img, *self.to_px(balls.pos[ball]), r, ball)
         return img
 
     def _draw_trails(self, img: np.ndarray, result: SimResult) -> None:
@@ -146,13 +144,12 @@ def draw_digit(img: np.ndarray, row: float, col: float, text: str, px: int, colo
 
 def draw_ball(img: np.ndarray, row: float, col: float, radius: float, ball: int) -> None:
     """One ball in its colour (the 9 striped), with its number on a white disc (the cue ball plain)."""
-    if ball == 0:
-        fill_disc(img, row, col, radius, BALL_COLOURS[0])
-        return
     if ball == 9:
         fill_disc(img, row, col, radius, WHITE, band=0.55 * radius, band_colour=BALL_COLOURS[9])
     else:
         fill_disc(img, row, col, radius, BALL_COLOURS[ball])
+    if ball == 0:
+        return
     px = 2 if radius >= 9.0 else 1
     fill_disc(img, row, col, max(0.62 * radius, 3.2 * px), WHITE)
     draw_digit(img, row, col, str(ball), px, (0, 0, 0))

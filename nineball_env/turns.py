@@ -49,7 +49,7 @@ def deal(tables: TableBatch, seats: Sequence[Any], ks: Sequence[int], stepping: 
         tables.deal(k, seats[k].draw_breaker())
     theirs = opponent_turns(tables, seats, [*stepping, *ks])
     redeals = dict.fromkeys(ks, 0)
-    redo = _over(tables, ks)
+    redo = [k for k in ks if tables.done[k]]
     while redo:
         for k in redo:
             redeals[k] += 1
@@ -57,14 +57,8 @@ def deal(tables: TableBatch, seats: Sequence[Any], ks: Sequence[int], stepping: 
                 raise RuntimeError(f"the opponent won {redeals[k]} deals before the learner's first decision")
             tables.deal(k, seats[k].draw_breaker())
         theirs.update(opponent_turns(tables, seats, redo))
-        redo = _over(tables, redo)
+        redo = [k for k in redo if tables.done[k]]
     return theirs, redeals
-
-
-def _over(tables: TableBatch, ks: Sequence[int]) -> list[int]:
-    """The tables of ``ks`` whose match is decided."""
-    arr = np.asarray(ks, dtype=np.int64)
-    return arr[tables.done[arr]].tolist() if len(ks) else []
 
 
 def opponent_turns(tables: TableBatch, seats: Sequence[Any], ks: Sequence[int]) -> dict[int, list[Outcome]]:

@@ -51,9 +51,8 @@ class NineBallVectorEnv(VectorEnv):
                  log_capacity: int = 256, **env_kwargs: Any) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs: expected a whole number >= 1, got {num_envs!r}")
-        if env_kwargs.get("render_mode") is not None:
+        if env_kwargs.pop("render_mode", None) is not None:
             raise ValueError("render_mode: NineBallVectorEnv does not render; use NineBallEnv for that")
-        env_kwargs.pop("render_mode", None)
         self.num_envs = int(num_envs)
         self.max_episode_steps = int(gym.spec("NineBall-v0").max_episode_steps if max_episode_steps is None
                                      else max_episode_steps)
@@ -149,15 +148,13 @@ class NineBallVectorEnv(VectorEnv):
 
     def _batch_infos(self, infos: list[dict[str, Any]], ks: list[int]) -> dict[str, Any]:
         """``infos[i]`` of table ``ks[i]`` batched as ``VectorEnv._add_info`` does table by table (same arrays,
-        dtypes, ``_key`` masks and key order), key by key: every info has the keys of ``turns.info``."""
+        dtypes, ``_key`` masks and key order), key by key: every info has the keys (and no arrays) of ``turns.info``."""
         if not ks:
             return {}
         B, out = self.num_envs, {}
         every = len(ks) == B  # ks are sorted table indices: all of them, in order
-        mask = np.ones(B, dtype=np.bool_)
-        if not every:
-            mask[:] = False
-            mask[ks] = True
+        mask = np.zeros(B, dtype=np.bool_)
+        mask[ks] = True
         for key, first in infos[0].items():
             values = [info[key] for info in infos]
             if isinstance(first, dict):
@@ -168,10 +165,6 @@ class NineBallVectorEnv(VectorEnv):
                 else:
                     array = np.zeros(B, dtype=type(first))
                     array[ks] = values
-            elif isinstance(first, np.ndarray):
-                array = np.zeros((B, *first.shape), dtype=first.dtype)
-                for k, v in zip(ks, values):
-                    array[k] = v
             else:
                 array = np.full(B, fill_value=None, dtype=object)
                 for k, v in zip(ks, values):

@@ -30,8 +30,7 @@ def encode_rows(balls, rack, won, ks, player, race_to, sx, sy, out):
     other = 1 - player
     for i in range(ks.shape[0]):
         k = ks[i]
-        for j in range(out.shape[1]):
-            out[i, j] = 0.0
+        out[i] = 0.0
         for b in range(10):
             if balls[k, b, 7] <= _ON_TABLE_MAX:
                 out[i, O.POS + 2 * b] = _unit_clip(balls[k, b, 0] * sx)

@@ -22,7 +22,6 @@ from physics.state import Motion
 _ON_TABLE_MAX, _STATIONARY, _POCKETED = float(Motion.ROLLING), float(Motion.STATIONARY), float(Motion.POCKETED)
 
 
-
 @njit(cache=True)
 def lin(u, lo, hi):
     """An action component u in [-1, 1] mapped onto [lo, hi] (every range of ``nineball_env.actions``)."""
@@ -104,8 +103,7 @@ def prepare_round(balls, rack, ks, acts, errors, noisy, sigma, R, scale, limits,
         free[i] = True
         if phase == PhaseCode.PUSH_OUT_CHOICE:  # the choice after a push-out: no shot
             declaration[i] = DeclarationCode.PASS_BACK if u[A.PASS_BACK] > 0.0 else DeclarationCode.SHOOT
-            for j in range(5):
-                rows[i, j] = math.nan
+            rows[i] = math.nan
             continue
         push = phase == PhaseCode.PUSH_OUT_ALLOWED and u[A.PUSH_OUT] > 0.0
         declaration[i] = DeclarationCode.PUSH_OUT if push else DeclarationCode.SHOT

@@ -57,8 +57,8 @@ def test_leave_placement_picks_the_spot_with_the_best_leave():
     assert x[:-1].max() >= ghost_best > 0.0
     # The action places the cue ball on that spot and plays the pot slot's shot from it.
     u = np.array([-1.0, 0.0, LEAVE_GRID[0][0], LEAVE_GRID[0][1], 0.0, -1.0])
-    decision = actions.decode(styled.action(obs, u), ball_in_hand="anywhere")
-    assert decision.placement == pytest.approx(tuple(spot), abs=1e-6)
+    placement = actions.action_to_placement(styled.action(obs, u), "anywhere")
+    assert placement == pytest.approx(tuple(spot), abs=1e-6)
     assert styled.last_slot == 0 and pots[0] is not None
 
 

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 import physics
 from nineball_env import actions
 from nineball_env.actions import A, N_ACTION
+from nineball_env.game import Game, GameConfig
+from nineball_env.rules import Declaration
 
 TABLE, P = physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS
 S = actions.DEFAULT_SCALE
@@ -44,9 +46,9 @@ def test_action_to_shot_to_action_round_trip(values, bih):
     u[A.PASS_BACK] = 1.0 if u[A.PASS_BACK] > 0 else -1.0
     if u[A.AIM] == -1.0:  # -180° and 180° are one direction; the encoder picks +180
         u[A.AIM] = 1.0
-    d = actions.decode(u, ball_in_hand=bih, push_out_allowed=True)
-    back = actions.shot_to_action(d.shot, placement=d.placement, ball_in_hand=bih, push_out=d.push_out,
-                                  pass_back=bool(u[A.PASS_BACK] > 0))
+    back = actions.shot_to_action(actions.action_to_shot(u.astype(np.float64)),
+                                  placement=actions.action_to_placement(u, bih), ball_in_hand=bih,
+                                  push_out=bool(u[A.PUSH_OUT] > 0), pass_back=bool(u[A.PASS_BACK] > 0))
     np.testing.assert_allclose(back, u, atol=2e-6)
 
 
@@ -73,15 +75,12 @@ def test_values_outside_the_ranges_are_clipped():
     assert actions.shot_to_action(physics.Shot(V0=2.0, phi=0.0, theta=60.0), scale=actions.LEGACY_SCALE)[A.ELEVATION] == 1.0
 
 
-def test_decode_ignores_what_the_phase_does_not_use():
-    u = np.ones(N_ACTION)
-    normal = actions.decode(u)
-    assert normal.placement is None and not normal.push_out and normal.shot is not None
-    assert actions.decode(u, push_out_allowed=True).push_out
-    choice = actions.decode(u, choice=True)
-    assert choice.shot is None and choice.pass_back
-    assert not actions.decode(-u, choice=True).pass_back
-    assert actions.decode(u, ball_in_hand="anywhere").placement is not None
+def test_a_break_ignores_the_push_out_and_pass_back_flags_and_reads_the_kitchen_placement():
+    u = np.ones(N_ACTION)  # every flag set: the break reads the strike and the kitchen placement only (R-PUSH-WHO)
+    outcome = Game(GameConfig(), np.random.default_rng(0)).play(0, u)
+    assert outcome.declaration is Declaration.SHOT
+    assert outcome.placement == actions.action_to_placement(u, "kitchen") == (TABLE.width - P.R, TABLE.head_string_y)
+    assert not outcome.placement_adjusted
 
 
 @pytest.mark.parametrize("bad, words", [
