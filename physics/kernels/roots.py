@@ -15,6 +15,12 @@ just bounced, f(0) = −1e-17 — is still found when its path turns back (a sli
 back into the cushion by its spin); roots are located to
 ~1e-14·(1 + t) seconds; grazing contacts whose minimum of f is within rounding of 0 may be
 reported or missed (overlap then stays below ~1e-12 m).
+
+Scales far below the window's (tests draw them; no physical f has them) are handled off the hot path: a root that
+Newton–bisection has not reached in _MAX_ITER steps is bisected on the binary exponent (a critical point at 1e-50
+in [0, 1] in ~70 steps); the quartic's critical points below _CRIT_RELATIVE_BELOW are found to relative precision;
+a quadratic whose discriminant would underflow, and a polynomial whose coefficients are all below _SMALL, are
+solved scaled by a power of 2 (exact). Ordinary inputs take none of these paths: their results are unchanged.
 """
 
 import math
@@ -24,8 +30,20 @@ from numba import njit
 
 INF = np.inf
 _MAX_ITER = 80
+_SPLIT_ITER = 128  # bisections on the binary exponent after _MAX_ITER (~11 + 53 resolve any bracket of doubles)
 _ROOT_TOL = 1e-14  # event times: to rounding
 _CRIT_TOL = 1e-10  # critical points only split the window into monotone pieces; f is evaluated exactly there
+# The quartic's critical points are found to _CRIT_TOL·(1 + t) s, exact enough for any physical f (an error of
+# 1e-10 s changes a squared distance by ~|Δv|²·1e-20 m²), but useless for a dip at t ≪ 1e-10; below this t they
+# are found to _CRIT_TOL·t (the polynomial search's critical points are always relative).
+_CRIT_RELATIVE_BELOW = 1e-6
+# A quadratic whose b² and 4ac are both below this (coefficients ≲ 1e-146, never a physical f) has lost its
+# discriminant's digits to underflow; it is solved rescaled (2^53 above the smallest normal double).
+_TINY = 2.0 ** -968
+# A polynomial whose coefficients are all below this (never a physical f) is searched with them scaled up by a
+# power of 2 (exact; the same roots and signs): evaluated as it is, its values near a root would be subnormal,
+# with a few significant digits (c = [0, 0, 1e-313, 0, −8.5e-308]: f ~ 1e-319 at its root t = 1.08e-3).
+_SMALL = 2.0 ** -600
 
 
 @njit(cache=True)
@@ -35,10 +53,67 @@ def poly4(c4, c3, c2, c1, c0, t):
 
 
 @njit(cache=True)
-def _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, tol):
+def _split(lo, hi):
+    """A point of (lo, hi), 0 ≤ lo < hi, for bisection at any scale: 2^k with k halfway between their binary
+    exponents while those differ by 2 or more, else the midpoint (lo or hi when they are adjacent doubles).
+
+    Halving the exponent gap reaches a root 1e-300 below the bracket's scale in ~11 steps, not ~1000 halvings.
+    """
+    e_hi = math.frexp(hi)[1]
+    e_lo = math.frexp(lo)[1] if lo > 0.0 else -1074  # 0 sits just below the smallest subnormal (2^-1074, e = -1073)
+    if e_hi - e_lo >= 2:
+        return math.ldexp(1.0, (e_lo + e_hi) // 2 - 1)
+    return 0.5 * (lo + hi)
+
+
+@njit(cache=True)
+def _poly_eval(d, k, n, t):
+    """Horner evaluation of row k of the derivative table d (ascending coefficients 0..n) at t."""
+    v = 0.0
+    for j in range(n, -1, -1):
+        v = v * t + d[k, j]
+    return v
+
+
+@njit(cache=True)
+def _bisect_exponent(d, k, m, lo, hi, flo, tol, floor):
+    """Root of row k (degree m) of a derivative table in [lo, hi], given a sign change: bisection by ``_split``
+    to ``tol`` × (floor + |t|) or to adjacent doubles. The fallback of the Newton–bisection searches for a root
+    they have not reached in _MAX_ITER steps, many binades below the bracket's scale (a critical point at 1e-50)."""
+    for _ in range(_SPLIT_ITER):
+        t = _split(lo, hi)
+        if not (lo < t < hi) or hi - lo <= tol * (floor + hi):
+            break
+        ft = _poly_eval(d, k, m, t)
+        if ft == 0.0:
+            return t
+        if (ft > 0.0) == (flo > 0.0):
+            lo = t
+            flo = ft
+        else:
+            hi = t
+    return 0.5 * (lo + hi)
+
+
+@njit(cache=True)
+def _bisect_exponent_quartic(c4, c3, c2, c1, c0, lo, hi, flo, tol, floor):
+    """``_bisect_exponent`` for the quartic (kept out of ``_bracket_root``, which runs per event)."""
+    d = np.empty((1, 5))  # ascending, as a derivative-table row
+    d[0, 0] = c0
+    d[0, 1] = c1
+    d[0, 2] = c2
+    d[0, 3] = c3
+    d[0, 4] = c4
+    return _bisect_exponent(d, 0, 4, lo, hi, flo, tol, floor)
+
+
+@njit(cache=True)
+def _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, tol, floor=1.0, relative_below=0.0):
     """Root of the quartic in [lo, hi], given a sign change and monotonicity there (Newton + bisection).
 
-    Stops when the bracket or the Newton step falls below ``tol`` relative.
+    Stops when the bracket or the Newton step falls below ``tol`` × (floor + |t|), or × |t| once t <
+    ``relative_below``. A root that Newton–bisection has not reached in _MAX_ITER steps (one many binades below
+    the bracket's scale) is then bisected on the binary exponent.
     """
     t = 0.5 * (lo + hi)
     for _ in range(_MAX_ITER):
@@ -54,10 +129,21 @@ def _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, tol):
         tn = t - ft / dft if dft != 0.0 else 0.5 * (lo + hi)
         if not (lo < tn < hi):
             tn = 0.5 * (lo + hi)
-        if hi - lo <= tol * (1.0 + abs(hi)) or abs(tn - t) <= 0.1 * tol * (1.0 + abs(t)):
-            return tn
+        if hi - lo <= tol * (floor + abs(hi)) or abs(tn - t) <= 0.1 * tol * (floor + abs(t)):
+            if abs(tn) >= relative_below:
+                return tn
+            floor = 0.0  # a root far below the absolute tolerance: go on to relative precision
+            relative_below = 0.0
         t = tn
-    return t
+    return _bisect_exponent_quartic(c4, c3, c2, c1, c0, lo, hi, flo, tol, floor)
+
+
+@njit(cache=True)
+def _scaled_quadratic(a, b, c):
+    """a, b, c (a, c ≠ 0) times the power of 2 (exact: the same roots) that brings max(|b|, √|ac|) into [0.5, 1),
+    so that b² − 4ac is computed without underflow."""
+    e = math.frexp(max(abs(b), math.sqrt(abs(a)) * math.sqrt(abs(c))))[1]
+    return math.ldexp(a, -e), math.ldexp(b, -e), math.ldexp(c, -e)
 
 
 @njit(cache=True)
@@ -73,6 +159,12 @@ def _quadratic_roots_in(a, b, c, T):
                 return 1, r, INF
         return 0, INF, INF
     disc = b * b - 4.0 * a * c
+    if b * b < _TINY and abs(4.0 * a * c) < _TINY:
+        if c == 0.0:  # roots 0 and −b/a
+            r = -b / a
+            return (1, r, INF) if 0.0 < r < T else (0, INF, INF)
+        a, b, c = _scaled_quadratic(a, b, c)
+        disc = b * b - 4.0 * a * c
     if disc < 0.0:
         return 0, INF, INF
     sq = math.sqrt(disc)
@@ -114,7 +206,7 @@ def _cubic_roots_in(a3, a2, a1, a0, T):
         fhi = ((a3 * hi + a2) * hi + a1) * hi + a0
         root = -1.0
         if (flo < 0.0 < fhi) or (flo > 0.0 > fhi):
-            root = _bracket_root(0.0, a3, a2, a1, a0, lo, hi, flo, _CRIT_TOL)
+            root = _bracket_root(0.0, a3, a2, a1, a0, lo, hi, flo, _CRIT_TOL, 1.0, _CRIT_RELATIVE_BELOW)
         elif fhi == 0.0 and hi < T:
             root = hi
         if root >= 0.0:
@@ -128,6 +220,13 @@ def _cubic_roots_in(a3, a2, a1, a0, T):
         lo = hi
         flo = fhi
     return n, r0, r1, r2
+
+
+@njit(cache=True)
+def _scaled_up(c4, c3, c2, c1, c0):
+    """The coefficients times the power of 2 (exact: the same roots and signs) that brings the largest into [0.5, 1)."""
+    e = math.frexp(max(abs(c4), abs(c3), abs(c2), abs(c1), abs(c0)))[1]
+    return math.ldexp(c4, -e), math.ldexp(c3, -e), math.ldexp(c2, -e), math.ldexp(c1, -e), math.ldexp(c0, -e)
 
 
 @njit(cache=True)
@@ -147,6 +246,8 @@ def first_crossing(c4, c3, c2, c1, c0, T, band=0.0):
             c0 = 0.0  # separating from inside the band: its return to contact must not be missed
     if T == 0.0:
         return INF
+    if abs(c2) < _SMALL and abs(c1) < _SMALL and abs(c0) < _SMALL and abs(c3) < _SMALL and abs(c4) < _SMALL:
+        c4, c3, c2, c1, c0 = _scaled_up(c4, c3, c2, c1, c0)
     nc, k0, k1, k2 = _cubic_roots_in(4.0 * c4, 3.0 * c3, 2.0 * c2, c1, T)
     lo = 0.0
     flo = c0
@@ -166,19 +267,12 @@ def first_crossing(c4, c3, c2, c1, c0, T, band=0.0):
 
 
 @njit(cache=True)
-def _poly_eval(d, k, n, t):
-    """Horner evaluation of row k of the derivative table d (ascending coefficients 0..n) at t."""
-    v = 0.0
-    for j in range(n, -1, -1):
-        v = v * t + d[k, j]
-    return v
-
-
-@njit(cache=True)
 def _bracket_root_row(d, k, n, lo, hi, flo, tol, floor=1.0):
     """Root of row k of the derivative table in [lo, hi] (a sign change, monotone there): Newton + bisection,
     the derivative being row k + 1, to ``tol`` × (floor + |t|): floor 0 (relative) for the critical points that
-    split the window, which must be exact even at tiny t, or f is evaluated beside a dip it would miss."""
+    split the window, which must be exact even at tiny t, or f is evaluated beside a dip it would miss. A root
+    that Newton–bisection has not reached in _MAX_ITER steps (one many binades below the bracket's scale, such as
+    a critical point at t = 1e-50) is then bisected on the binary exponent."""
     t = 0.5 * (lo + hi)
     for _ in range(_MAX_ITER):
         ft = _poly_eval(d, k, n - k, t)
@@ -196,7 +290,7 @@ def _bracket_root_row(d, k, n, lo, hi, flo, tol, floor=1.0):
         if hi - lo <= tol * (floor + abs(hi)) or abs(tn - t) <= 0.1 * tol * (floor + abs(t)):
             return tn
         t = tn
-    return t
+    return _bisect_exponent(d, k, n - k, lo, hi, flo, tol, floor)
 
 
 @njit(cache=True)
@@ -228,9 +322,15 @@ def first_crossing_poly(c, T, band=0.0):
         return INF
     # derivative table: row k holds the k-th derivative (degree n − k)
     d = np.zeros((n + 1, n + 1))
+    big = 0.0
     for j in range(n + 1):
         d[0, j] = c[j]
+        big = max(big, abs(c[j]))
     d[0, 0] = c0
+    if big < _SMALL:  # (c0 ≤ big) scaled up, exactly, out of the subnormal range
+        e = math.frexp(big)[1]
+        for j in range(n + 1):
+            d[0, j] = math.ldexp(d[0, j], -e)
     for k in range(1, n + 1):
         for j in range(n - k + 1):
             d[k, j] = d[k - 1, j + 1] * (j + 1)

@@ -61,6 +61,17 @@ def test_the_polynomial_search_finds_the_first_downward_crossing(roots: tuple[fl
 @given(st.lists(st.floats(-3.0, 3.0), min_size=5, max_size=5), st.floats(0.01, 5.0))
 # found by hypothesis: a dip of depth 4e-77 at t = 8e-20, missed while the critical points were found only to 1e-10
 @example([1.1465771469590866e-147, 1.1465771469590866e-147, -1.1754943508222875e-38, 0.0, 1.0], 1.0)
+# found by hypothesis (issue 12), f = ε − a·t + t³ and ε − a·t + t⁴ (ε = 5e-324, a = 6.5e-100): both dip below 0
+# (at t = √(a/3) = 1.5e-50, (a/4)^⅓ = 5.4e-34), so the first crossing is t ≈ ε/a = 7.6e-225; the polynomial search
+# missed the first (its critical point ~165 halvings below the window), the quartic one the second (its critical
+# points were found only to 1e-10 s absolute)
+@example([5e-324, -6.48172347748073e-100, 0.0, 1.0, 0.0], 1.0)
+@example([5e-324, -6.48172347748073e-100, 0.0, 0.0, 1.0], 1.0)
+# found by a wider hunt: f = a·t − b·t³ (a = 1.8e-279, b = 1e-190) crosses at √(a/b) = 4.2e-45, missed by the
+# quartic search (b² − 4ac of f' underflowed to 0); f = 1e-313·t² − 8.5e-308·t⁴ crosses at √(1e-313/8.5e-308) =
+# 1.0818783792468e-3, located 1e-9 apart by the two searches (f is subnormal there, with ~5 significant digits)
+@example([0.0, 1.7954967340663923e-279, 0.0, -1e-190, 0.0], 1.0)
+@example([0.0, 0.0, 1e-313, 0.0, -8.54364346532442e-308], 0.5)
 def test_the_polynomial_search_agrees_with_the_quartic_one(c: list[float], T: float) -> None:
     a = first_crossing(c[4], c[3], c[2], c[1], c[0], T, 0.0)
     b = first_crossing_poly(np.array(c), T, 0.0)

@@ -1,11 +1,13 @@
 """The first-crossing root finder: no missed and no phantom contacts, also at or near contact."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from physics.kernels.roots import first_crossing
+from physics.kernels.roots import _quadratic_roots_in, _split, first_crossing, first_crossing_poly
 
 
 def test_simple_quartic_first_root():
@@ -89,3 +91,63 @@ def test_straight_path_fast_path_agrees_with_the_quartic(cx, cy, heading, speed,
             x, y = vx * t + 0.5 * ax * t * t, vy * t + 0.5 * ay * t * t
             assert abs(np.hypot(x - cx, y - cy) - radius) < 1e-9
         assert min(radius - abs(cx * uy - cy * ux), np.hypot(cx, cy) - radius) < 1e-6
+
+
+# ------------------------------------------------------------------------- scales far below the window's (issue 12)
+
+EPS = 5e-324  # the smallest subnormal double
+A = 6.48172347748073e-100
+
+
+@pytest.mark.parametrize("power, dip_at", [(3, (A / 3) ** 0.5), (4, (A / 4) ** (1 / 3))])
+def test_a_dip_at_denormal_scale_is_found_by_both_searches(power, dip_at):
+    """f = ε − a·t + tᵖ (p = 3, 4) dips to ≈ −(1 − 1/p)·a·t* < 0 at t* = (a/p)^(1/(p−1)) (1.5e-50, 5.4e-34): its
+    first crossing is t ≈ ε/a = 7.6e-225, reported to the roots' tolerance (1e-14 s) by both searches."""
+    c = [EPS, -A, 0.0, 0.0, 0.0]
+    c[power] = 1.0
+    assert EPS - A * dip_at + dip_at ** power < 0.0
+    for t in (first_crossing(c[4], c[3], c[2], c[1], c[0], 1.0), first_crossing_poly(np.array(c), 1.0)):
+        assert 0.0 < t <= 1e-14
+
+
+@pytest.mark.parametrize("scale", [1e-20, 1e-100, 1e-150, 1e-161])
+def test_a_dip_at_any_scale_below_the_window_is_found(scale):
+    """f = ε − 2s·t + t² dips to ε − s² < 0 at t = s (s = 1e-20 … 1e-161 > √ε): a crossing at t ≈ ε/(2s), found by
+    both (the critical point is bisected on the exponent once Newton–bisection has not reached it)."""
+    c = [EPS, -2.0 * scale, 1.0, 0.0, 0.0]
+    for t in (first_crossing(c[4], c[3], c[2], c[1], c[0], 5.0), first_crossing_poly(np.array(c), 5.0)):
+        assert 0.0 < t <= 1e-14
+    # the same dip lifted to s² > 0 at its bottom is no crossing
+    lifted = [2.0 * scale * scale, -2.0 * scale, 1.0, 0.0, 0.0]
+    assert first_crossing(0.0, 0.0, 1.0, -2.0 * scale, 2.0 * scale * scale, 5.0) == np.inf
+    assert first_crossing_poly(np.array(lifted), 5.0) == np.inf
+
+
+def test_an_underflowing_discriminant_keeps_its_critical_point():
+    """f = a·t − b·t³ (a = 1.8e-279, b = 1e-190) leaves contact and returns at √(a/b) = 4.2e-45; its critical point
+    √(a/3b) solves a quadratic whose b² − 4ac underflows to 0 unless rescaled."""
+    a, b = 1.7954967340663923e-279, 1e-190
+    assert 0.0 < first_crossing(0.0, -b, 0.0, a, 0.0, 1.0) <= 1e-14
+    assert _quadratic_roots_in(-3.0 * b, 0.0, a, 1.0) == (1, pytest.approx(math.sqrt(a / (3.0 * b)), rel=1e-15), np.inf)
+    assert _quadratic_roots_in(1.0, -1e-200, 0.0, 1.0) == (1, 1e-200, np.inf)
+    assert _quadratic_roots_in(1.0, -3e-160, 2e-320, 1.0)[0] == 2
+
+
+def test_subnormal_coefficients_are_solved_to_full_precision():
+    """f = c₂t² − c₄t⁴ with c₂ = 1e-313 (subnormal), c₄ = 8.5e-308 crosses at √(c₂/c₄) = 1.0818783792468422e-3
+    (exact from the doubles); f is ~1e-319 there, so it is evaluated scaled up by a power of 2."""
+    c2, c4 = 1e-313, 8.54364346532442e-308
+    root = 0.0010818783792468422
+    assert first_crossing(-c4, 0.0, c2, 0.0, 0.0, 0.5) == pytest.approx(root, rel=1e-13)
+    assert first_crossing_poly(np.array([0.0, 0.0, c2, 0.0, -c4]), 0.5) == pytest.approx(root, rel=1e-13)
+
+
+@given(st.floats(0.0, 5.0), st.floats(5e-324, 5.0))
+def test_the_exponent_split_lies_strictly_inside(lo, hi):
+    if not lo < hi:
+        return
+    t = _split(lo, hi)
+    if np.nextafter(lo, np.inf) == hi:
+        assert t in (lo, hi)  # adjacent doubles: nothing between
+    else:
+        assert lo < t < hi
