@@ -72,6 +72,9 @@ def test_the_polynomial_search_finds_the_first_downward_crossing(roots: tuple[fl
 # 1.0818783792468e-3, located 1e-9 apart by the two searches (f is subnormal there, with ~5 significant digits)
 @example([0.0, 1.7954967340663923e-279, 0.0, -1e-190, 0.0], 1.0)
 @example([0.0, 0.0, 1e-313, 0.0, -8.54364346532442e-308], 0.5)
+# found by hypothesis on the merged code (air7): f = a·t − t⁴ (a = 2^-126) crosses at a^⅓ = 2.27e-13; the polynomial search
+# returned inf and the quartic one 5.06e-11 before the exponent bisection and the relative critical points
+@example([0.0, 1.1754943508222875e-38, 0.0, 0.0, -1.0], 1.0)
 def test_the_polynomial_search_agrees_with_the_quartic_one(c: list[float], T: float) -> None:
     a = first_crossing(c[4], c[3], c[2], c[1], c[0], T, 0.0)
     b = first_crossing_poly(np.array(c), T, 0.0)
