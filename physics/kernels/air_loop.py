@@ -326,14 +326,17 @@ def _separation(i, j, pos, vel, hz, vz):
 
 
 @njit(cache=True)
-def _part_air(i, j, pos, vel, hz, vz):
+def _part_air(i, j, pos, vel, spin, motion, hz, vz):
     """End the sustained contact of airborne ball i resting on ball j: turn i's 3-D velocity, at constant
     speed, just enough for it to part from j at ZENO_PART (along the line of centres at its full speed when it
-    is too slow for that).
+    is too slow for that); when j drives into i faster than i can get away so, turn j too, at constant speed,
+    until they part at ZENO_PART.
 
     Gravity drives a ball that lies on another (on its top or its shoulder) back into it: the bounces form a
     geometric (Zeno) series, as in the flat loop's sustained contacts. Parted this way the ball hops on the
-    other ball's surface in short flights and slides off it, pushing it, with no energy added.
+    other ball's surface in short flights and slides off it, pushing it, with no energy added. A ball on the
+    cloth that rolls or slides into the shoulder of one lying on it (soak seed 13, shot 87071) would otherwise
+    keep catching it up: each contact's impulse is as small as its approach, and the series never ends.
     """
     nx = pos[i, 0] - pos[j, 0]
     ny = pos[i, 1] - pos[j, 1]
@@ -344,6 +347,42 @@ def _part_air(i, j, pos, vel, hz, vz):
     nz /= d
     vjn = vel[j, 0] * nx + vel[j, 1] * ny + vz[j] * nz
     _turn_to_part(i, nx, ny, nz, vjn + ZENO_PART, vel, vz)
+    vin = vel[i, 0] * nx + vel[i, 1] * ny + vz[i] * nz
+    if vin - vjn >= ZENO_PART:
+        return
+    if motion[j] == AIRBORNE:
+        _turn_to_part(j, -nx, -ny, -nz, ZENO_PART - vin, vel, vz)
+    else:
+        _turn_on_cloth(j, nx, ny, vin - ZENO_PART, vel, spin)
+
+
+@njit(cache=True, inline="always")
+def _turn_on_cloth(j, nx, ny, target, vel, spin):
+    """Turn ball j on the cloth about the vertical, its velocity and its spin's horizontal part by the same angle
+    (its speed, spin and slip kept: the same motion in a turned direction), just enough for its velocity's part along
+    (nx, ny) (the horizontal part of a 3-D unit normal) to be at most ``target`` (straight against (nx, ny) when it
+    is too slow for that)."""
+    vx, vy = vel[j, 0], vel[j, 1]
+    h = math.hypot(nx, ny)
+    speed = math.hypot(vx, vy)
+    if h == 0.0 or speed == 0.0 or vx * nx + vy * ny <= target:
+        return
+    ux, uy = nx / h, ny / h
+    c = target / h  # the velocity's part along (ux, uy) it needs
+    vt = -vx * uy + vy * ux
+    if speed <= abs(c):
+        c = -speed
+        s = 0.0
+    else:
+        s = math.copysign(math.sqrt(speed * speed - c * c), vt)
+    wx = c * ux - s * uy
+    wy = c * uy + s * ux
+    cos = (vx * wx + vy * wy) / (speed * speed)  # the turn from (vx, vy) to (wx, wy)
+    sin = (vx * wy - vy * wx) / (speed * speed)
+    vel[j, 0], vel[j, 1] = wx, wy
+    sx, sy = spin[j, 0], spin[j, 1]
+    spin[j, 0] = cos * sx - sin * sy
+    spin[j, 1] = sin * sx + cos * sy
 
 
 @njit(cache=True, inline="always")
@@ -546,7 +585,7 @@ def _air_events(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
             else:
                 leaves_b = _vertical(b, r3[8], e_table, vel, spin, motion, hz, vz, p)
             if zeno and motion[upper] == AIRBORNE:
-                _part_air(upper, lower, pos, vel, hz, vz)
+                _part_air(upper, lower, pos, vel, spin, motion, hz, vz)
         elif (kind == EV_CUSHION or kind == EV_JAW) and motion[a] == AIRBORNE:  # face or jaw post: vz kept
             target = rail_id[a]
             if kind == EV_CUSHION:
