@@ -61,9 +61,10 @@ def test_the_same_agent_in_both_seats_plays_as_two_agents(local_ray):
 
 
 def test_without_an_address_the_cli_starts_a_local_instance(tmp_path):
+    # a cold local Ray start takes about 2 min on an idle 2-core machine and went past 5 min on a loaded one
     out = subprocess.run([sys.executable, "-m", "agents.cli", "match", "random", "ghost", "--race", "1", "--matches",
                           "2", "--backend", "ray", "--jobs", "2", "--no-progress", "--json", "-"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["agents"] == ["random", "ghost"] and len(data["match_records"]) == 2
