@@ -85,3 +85,22 @@ def rubber_gap(x: float, y: float, zc: float) -> float:
     gaps = [segment_gap(x, y, zc, seg) for seg in TABLE.segments]
     gaps += [jaw_gap(x, y, zc, *jaw) for jaw in TABLE.jaws]
     return min(gaps)
+
+
+def airborne_stretches(r: physics.SimResult) -> list[tuple]:
+    """Every airborne stretch of a shot's log: (ball, t0, t1, event0, event1, x, y, zc, vx, vy, vz) at t0."""
+    ev = r.events
+    assert ev.air is not None
+    last: dict[int, tuple] = {}
+    out = []
+    for k in range(len(ev)):
+        for ball, state, air in ((ev.ball_a[k], ev.state_a[k], ev.air_a[k]), (ev.ball_b[k], ev.state_b[k], ev.air_b[k])):
+            if ball < 0:
+                continue
+            if ball in last:
+                t0, j, s0, a0 = last.pop(ball)
+                out.append((ball, t0, ev.time[k], j, k, s0[0], s0[1], P.R + a0[0], s0[2], s0[3], a0[1]))
+            if state[7] == physics.Motion.AIRBORNE:
+                last[ball] = (ev.time[k], k, state.copy(), air.copy())
+    assert not last, "a ball is still in the air at the end of the log"
+    return out

@@ -21,7 +21,7 @@ from physics import EventKind as K
 from physics import Motion
 from physics.kernels.flight import AIR_CLEAR, AIR_FACE, AIR_NOSE, air_cushion_time, air_jaw_time
 from physics.kernels.roots import first_crossing, first_crossing_poly
-from helpers import ZN, jaw_gap, rubber_gap, sampled_first_contact, segment_gap
+from helpers import ZN, airborne_stretches, jaw_gap, rubber_gap, sampled_first_contact, segment_gap
 
 P = physics.DEFAULT_PARAMS
 TABLE = physics.DEFAULT_TABLE
@@ -217,27 +217,9 @@ def test_a_ball_that_starts_behind_a_facings_extended_line_meets_its_nose_at_the
 # ----------------------------------------------------------------------------------- shots through the loop
 
 
-def _flights(r: physics.ShotResult):
-    """Every airborne stretch of the log: (ball, t0, t1, x, y, zc, vx, vy, vz) with the state at t0."""
-    ev = r.events
-    assert ev.air is not None
-    last: dict[int, tuple] = {}
-    out = []
-    for k in range(len(ev)):
-        for ball, state, air in ((ev.ball_a[k], ev.state_a[k], ev.air_a[k]), (ev.ball_b[k], ev.state_b[k], ev.air_b[k])):
-            if ball < 0:
-                continue
-            if ball in last:
-                t0, s0, a0 = last.pop(ball)
-                out.append((ball, t0, ev.time[k], s0[0], s0[1], R + a0[0], s0[2], s0[3], a0[1]))
-            if state[7] == Motion.AIRBORNE:
-                last[ball] = (ev.time[k], state.copy(), air.copy())
-    assert not last, "a ball is still in the air at the end of the log"
-    return out
-
 
 def _assert_never_in_the_rubber(r: physics.ShotResult, n: int = 400) -> None:
-    for ball, t0, t1, x, y, zc, vx, vy, vz in _flights(r):
+    for ball, t0, t1, _e0, _e1, x, y, zc, vx, vy, vz in airborne_stretches(r):
         for t in np.linspace(0.0, t1 - t0, n):
             g = rubber_gap(x + vx * t, y + vy * t, zc + vz * t - 0.5 * G * t * t)
             assert g >= -1e-7, f"ball {ball} at t = {t0 + t:.6f} is {-g:.2e} m into a cushion"

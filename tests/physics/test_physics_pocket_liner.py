@@ -23,7 +23,7 @@ from physics import EventKind as K
 from physics import Motion
 from physics.kernels.flight import AIR_CLEAR, AIR_FACE, AIR_NOSE, air_cushion_time, air_liner_time
 from physics.table import L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_LINERS
-from helpers import rubber_gap, sampled_first_contact, segment_gap
+from helpers import airborne_stretches, rubber_gap, sampled_first_contact, segment_gap
 
 P = physics.DEFAULT_PARAMS
 TABLE = physics.DEFAULT_TABLE
@@ -205,23 +205,6 @@ def _toward_pocket(k: int, dist: float, miss: float, theta: float, V0: float, u:
     return start, physics.Shot(V0=V0, phi=phi, theta=theta, a=a * scale, b=b * scale)
 
 
-def _flights(r: physics.ShotResult):
-    """Every airborne stretch of the log: (ball, t0, t1, row0, x, y, zc, vx, vy, vz) with the state at t0."""
-    ev = r.events
-    last: dict[int, tuple] = {}
-    out = []
-    for k in range(len(ev)):
-        for ball, state, air in ((ev.ball_a[k], ev.state_a[k], ev.air_a[k]), (ev.ball_b[k], ev.state_b[k], ev.air_b[k])):
-            if ball < 0:
-                continue
-            if ball in last:
-                t0, j, s0, a0 = last.pop(ball)
-                out.append((ball, t0, ev.time[k], j, k, s0[0], s0[1], R + a0[0], s0[2], s0[3], a0[1]))
-            if state[7] == Motion.AIRBORNE:
-                last[ball] = (ev.time[k], k, state.copy(), air.copy())
-    assert not last, "a ball is still in the air at the end of the log"
-    return out
-
 
 def _energy(state: np.ndarray, air: np.ndarray) -> float:
     v2 = state[2] ** 2 + state[3] ** 2 + air[1] ** 2
@@ -244,7 +227,7 @@ def _assert_liner_physics(r: physics.ShotResult, n: int = 300) -> None:
     """No airborne centre ever nearer than R to a liner's solid (while not over the rail); energy never rises across a
     liner contact; each liner contact is at distance R of the solid."""
     ev = r.events
-    for ball, t0, t1, j0, j1, x, y, zc, vx, vy, vz in _flights(r):
+    for ball, t0, t1, j0, j1, x, y, zc, vx, vy, vz in airborne_stretches(r):
         ts = np.linspace(0.0, t1 - t0, n)
         xs, ys, zs = x + vx * ts, y + vy * ts, zc + vz * ts - 0.5 * G * ts * ts
         for k in range(6):
@@ -337,7 +320,7 @@ def test_a_ball_over_a_cushion_rail_that_comes_over_the_hole_flies_on_in_it() ->
     r = physics.simulate(physics.place_balls({0: (0.8637337346668609, 0.18323146698043782)}), shot)
     ev = r.events
     crossed = False
-    for ball, t0, t1, j0, j1, x, y, zc, vx, vy, vz in _flights(r):
+    for ball, t0, t1, j0, j1, x, y, zc, vx, vy, vz in airborne_stretches(r):
         if vy < 0 < y:
             tx = y / -vy
             x_cross = x + vx * tx
@@ -517,7 +500,7 @@ def test_a_ball_that_starts_behind_a_facings_line_meets_its_nose() -> None:
     nose = int(np.flatnonzero(ev.kind == K.BALL_CUSHION)[0])
     assert ev.target[nose] == 10 and ev.state_a[nose, 7] == Motion.AIRBORNE and ev.time[nose] == pytest.approx(t)
     _assert_liner_physics(r, n=2000)
-    for ball, t0, t1, *_, x0, y0, z0, vx0, vy0, vz0 in _flights(r):
+    for ball, t0, t1, *_, x0, y0, z0, vx0, vy0, vz0 in airborne_stretches(r):
         for s in np.linspace(0.0, t1 - t0, 2000):
             g = rubber_gap(x0 + vx0 * s, y0 + vy0 * s, z0 + vz0 * s - 0.5 * G * s * s)
             assert g >= -1e-7, f"ball {ball} at t = {t0 + s:.6f} is {-g:.2e} m into a cushion or a jaw"
