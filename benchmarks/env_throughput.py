@@ -21,13 +21,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from nineball_env.aiming import AimingPolicy, RandomPolicy  # noqa: E402
+from agents.random_agent import RandomAgent  # noqa: E402
+from nineball_env.aiming import AimingPolicy  # noqa: E402
 from nineball_env.env import NineBallEnv  # noqa: E402
 
 
 def run(steps: int, seed: int, opponent: str, noise: str) -> dict:
     """Time ``steps`` random learner decisions (after a warm-up) and summarise them."""
-    opp = RandomPolicy(seed + 1) if opponent == "random" else AimingPolicy()
+    opp = RandomAgent(seed + 1) if opponent == "random" else AimingPolicy()
     env = NineBallEnv(opponent=opp, noise=noise)
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import statistics
@@ -41,7 +42,7 @@ def break_shots(n: int, seed: int) -> list[tuple[physics.BallState, physics.Shot
         cx = rng.uniform(0.3, table.width - 0.3)
         state = physics.nine_ball_rack(rng, cue_position=(cx, table.head_string_y * 0.8))
         fx, fy = table.foot_spot
-        phi = np.degrees(np.arctan2(fy - state.pos[0, 1], fx - cx)) + rng.normal(0, 0.2)
+        phi = math.degrees(math.atan2(fy - state.pos[0, 1], fx - cx)) + rng.normal(0, 0.2)
         out.append((state, physics.Shot(V0=float(rng.uniform(7.0, 9.0)), phi=float(phi), b=float(rng.uniform(-0.2, 0.2)))))
     return out
 
@@ -61,7 +62,7 @@ def ordinary_shots(n: int, seed: int) -> list[tuple[physics.BallState, physics.S
         balls = [0, *sorted(rng.choice(np.arange(1, 10), size=k - 1, replace=False).tolist())]
         state = physics.place_balls(dict(zip(balls, pts)))
         target = pts[1 + int(rng.integers(0, k - 1))]
-        phi = np.degrees(np.arctan2(target[1] - pts[0][1], target[0] - pts[0][0])) + rng.normal(0, 2.0)
+        phi = math.degrees(math.atan2(target[1] - pts[0][1], target[0] - pts[0][0])) + rng.normal(0, 2.0)
         shot = physics.Shot(V0=float(rng.uniform(0.8, 3.0)), phi=float(phi),
                             a=float(rng.uniform(-0.3, 0.3)), b=float(rng.uniform(-0.4, 0.4)))
         out.append((state, shot))

@@ -24,12 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import nineball_env  # noqa: E402,F401  (registers NineBall-v0)
-from nineball_env.aiming import RandomPolicy  # noqa: E402
+from agents.random_agent import RandomAgent  # noqa: E402
 from nineball_env.vector import NineBallVectorEnv  # noqa: E402
 
 
 def _opponent_kwargs(opponent: str, seed: int) -> dict:
-    return {"opponent": RandomPolicy(seed + 1)} if opponent == "random" else {}
+    return {"opponent": RandomAgent(seed + 1)} if opponent == "random" else {}
 
 
 def _time(envs, B: int, seconds: float, seed: int) -> dict:

@@ -1,4 +1,4 @@
-"""The default opponent: a ghost-ball aiming policy (and a uniform random one for baselines).
+"""The default opponent: a ghost-ball aiming policy.
 
 The policy (``kernels.aiming``) shoots the lowest ball into the pocket with the smallest cut angle
 (clear paths preferred) at a medium speed; with ball in hand it places the cue ball for a straight-in
@@ -86,19 +86,3 @@ class AimingPolicy:
 
 
 _SCALE = actions.DEFAULT_SCALE.row
-
-
-class RandomPolicy:
-    """Uniform random actions from its own seeded generator (``seed`` re-seeds it); for baselines and benchmarks."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def seed(self, seed: int | None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def __call__(self, obs: np.ndarray, info: Any = None) -> np.ndarray:
-        return self.act(obs)
-
-    def act(self, obs: np.ndarray) -> np.ndarray:
-        return self.rng.uniform(-1.0, 1.0, actions.N_ACTION).astype(np.float32)

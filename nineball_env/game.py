@@ -2,7 +2,7 @@
 
 A round of decisions costs a few array operations, one simulation (``physics.simulate`` for a lone table,
 whose result is kept for rendering and records; ``physics.simulate_batch_packed`` for many), one read of
-the event logs (``rules.ShotFacts``) and one call of the rules kernel (``kernels.ruling.rule_batch``). Python
+the event logs (``rules.ShotFacts``) and one call of the rules kernel (``rules.ruling.rule_rows``). Python
 runs per table only for what is rare: a new rack, spotting the 9, a blocked ball-in-hand spot, a shot that
 hit the event/time cap. Players are 0 and 1; the rules say who acts next.
 """
@@ -18,13 +18,14 @@ import numpy as np
 
 import physics
 from nineball_env import actions, placement, rules
-from nineball_env.kernels.codes import DECLARATIONS, MAX_CITED, OBS_SIZE, RACK_W, BallInHandCode, PhaseCode
+from nineball_env.kernels.codes import DECLARATIONS, OBS_SIZE, RACK_W, BallInHandCode, PhaseCode
 from nineball_env.kernels.codes import RackCol as C
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.round import apply_round, move_cue, prepare_round
-from nineball_env.kernels.ruling import rule_batch
 from nineball_env.noise import LIMITS, PRESETS, NoiseConfig
 from nineball_env.rules.facts import ShotFacts
+from nineball_env.rules.match import next_breaker
+from nineball_env.rules.ruling import cited_rules, describe_row, foul_rules, rule_rows
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, SimResult, Table
 
 SILENT = PRESETS["none"]
@@ -109,7 +110,7 @@ class Outcome(NamedTuple):
 
     def text(self) -> str:
         """The ruling in one line (``rules.Ruling.describe``), without building the ruling."""
-        return rules.describe_row(self.fouls, self.cited, self.nine_spotted, self.after)
+        return describe_row(self.fouls, self.cited, self.nine_spotted, self.after)
 
     def __repr__(self) -> str:
         return (f"Outcome(player={self.player}, {self.declaration}: {self.text()}, placement={self.placement}, "
@@ -301,13 +302,7 @@ class TableBatch:
         results: list[tuple[SimResult, physics.Shot] | None] = [None] * n  # a lone table's
         final = self._simulate(start[sim], rows[sim], sim, facts, n_events, results) if sim.size else start[:0]
         pocketed, n_pocketed = facts.pocketed, facts.n_pocketed
-        after = np.empty_like(rack)
-        fouls = np.zeros(n, dtype=np.int64)
-        cited = np.zeros((n, MAX_CITED), dtype=np.int64)
-        n_cited = np.zeros(n, dtype=np.int64)
-        spotted = np.zeros(n, dtype=np.bool_)
-        rule_batch(rack, declaration, facts.first_bits, facts.cushion_bits, pocketed, n_pocketed, facts.off,
-                   facts.n_off, after, fouls, cited, n_cited, spotted)
+        after, fouls, cited, n_cited, spotted = rule_rows(rack, declaration, facts)
         self.rack[ks] = after
         for i in _true(spotted):  # before the cue ball is taken up (R-SPOT-9 leaves it out)
             self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, _IN_HAND] != _IN_HAND_NONE))
@@ -322,7 +317,7 @@ class TableBatch:
                 rack.tolist(), after.tolist(), n_events.tolist(), placed.tolist(), blocked.tolist())):
             result, shot = results[i] or (None, None)
             out.append(Outcome(
-                player, DECLARATIONS[decl], rules.foul_rules(f), rules.cited_rules(tuple(cited[i, :nc].tolist())),
+                player, DECLARATIONS[decl], foul_rules(f), cited_rules(tuple(cited[i, :nc].tolist())),
                 tuple(pocketed[i, :npk].tolist()), tuple(facts.off[i, :n_off[i]].tolist()) if n_off[i] else (), sp,
                 before, row, row[_WINNER] if row[_PHASE] == _OVER else None,
                 (spots[i][0], spots[i][1]) if put else None, put and moved, nev, result, shot))
@@ -382,7 +377,7 @@ class TableBatch:
         """Table k's rack ended: score it (R-MATCH) and deal the next rack unless the match is decided."""
         winner = int(after[_WINNER])
         self.won[k, winner] += 1
-        self.next_breaker[k] = rules.next_breaker(self.config.break_order, int(after[_BREAKER]), winner)
+        self.next_breaker[k] = next_breaker(self.config.break_order, int(after[_BREAKER]), winner)
         self.done[k] = self.won[k, winner] >= self.config.race_to
         if not self.done[k]:
             self._new_rack(k)

@@ -12,10 +12,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from nineball_env import actions, opponents, rules
+from nineball_env import actions, opponents
 from nineball_env.game import Outcome, TableBatch
 from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, PHASE_NAMES
 from nineball_env.kernels.codes import RackCol as C
+from nineball_env.rules.ruling import rule_names
 
 LEARNER, OPPONENT = 0, 1
 MAX_OPPONENT_DECISIONS = 1000  # a safety net: the rules end every inning long before this
@@ -114,7 +115,7 @@ def decision_info(outcome: Outcome | None) -> dict[str, Any]:
         return {"ruling": {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}, "pocketed": (),
                 "placement": _NO_PLACEMENT, "placement_adjusted": False, "n_events": 0}
     return {"ruling": {"declaration": str(outcome.declaration), "foul": outcome.foul,
-                       "fouls": rules.rule_names(outcome.fouls), "cited": rules.rule_names(outcome.cited),
+                       "fouls": rule_names(outcome.fouls), "cited": rule_names(outcome.cited),
                        "text": outcome.text()},
             "pocketed": outcome.pocketed, "placement": outcome.placement or _NO_PLACEMENT,
             "placement_adjusted": bool(outcome.placement_adjusted), "n_events": outcome.n_events}

@@ -12,28 +12,23 @@ from nineball_env.rules.events import (
     CUE,
     NINE,
     OBJECT_BALLS,
-    PHYSICS_KIND_CODES,
     ShotEvent,
     ShotEventKind,
-    from_rows,
     hit,
     off,
     pocket,
     rail,
 )
 from nineball_env.kernels.codes import FOUL_IDS, RACK_ENDINGS, RuleId
-from nineball_env.rules.match import BreakOrder, Match, next_breaker
+from nineball_env.rules.match import BreakOrder, Match
 from nineball_env.rules.rack import new_rack, rack_order, spot_nine
-from nineball_env.rules.facts import ShotFacts, ShotSummary, summarize
-from nineball_env.rules.ruling import (Declaration, Ruling, cited_rules, decide, decide_log, describe_row, forfeit,
-                                      foul_rules, rule_names)
+from nineball_env.rules.ruling import Declaration, Ruling, decide, decide_log, forfeit
 from nineball_env.rules.state import BallInHand, Phase, RackState
 
 __all__ = [
-    "CUE", "NINE", "OBJECT_BALLS", "PHYSICS_KIND_CODES",
+    "CUE", "NINE", "OBJECT_BALLS",
     "BallInHand", "BreakOrder", "Declaration", "IllegalAction", "InvalidEventLog", "Match", "Phase",
     "RackState", "RuleId", "FOUL_IDS", "RACK_ENDINGS", "Ruling",
-    "RulesError", "ShotEvent", "ShotEventKind", "ShotFacts", "ShotSummary",
-    "cited_rules", "decide", "decide_log", "describe_row", "forfeit", "foul_rules", "rule_names",
-    "from_rows", "hit", "new_rack", "next_breaker", "off", "pocket", "rack_order", "rail", "spot_nine", "summarize",
+    "RulesError", "ShotEvent", "ShotEventKind",
+    "decide", "decide_log", "forfeit", "hit", "new_rack", "off", "pocket", "rack_order", "rail", "spot_nine",
 ]

@@ -1,8 +1,8 @@
 """The shot's event record: what the rules read from a simulation.
 
-The physics core logs rows ``(time, kind, ball_a, ball_b, target)`` (``physics.EventKind`` codes, which
-``ShotEventKind`` reuses); ``from_rows`` turns them into ``ShotEvent`` records, keeping only the kinds a
-ruling needs.
+``ShotEvent`` records (built with ``hit``, ``rail``, ``pocket`` and ``off``) are the hand-written form of a
+shot, checked on construction; ``ShotEventKind`` reuses the physics' event codes, so ``rules.decide_log`` rules
+a physics event log's rows directly.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -33,10 +33,6 @@ class ShotEventKind(IntEnum):
 
 
 _KIND_VALUES = frozenset(int(k) for k in ShotEventKind)
-#: physics.EventKind code -> ShotEventKind, or None for kinds the rules ignore (stick strike, motion transitions).
-PHYSICS_KIND_CODES: Mapping[int, ShotEventKind | None] = {
-    int(k): ShotEventKind.CUSHION if k is EventKind.BALL_JAW else ShotEventKind(k) if k in _KIND_VALUES else None
-    for k in EventKind}
 
 
 def _whole(value: Any, what: str) -> int:
@@ -127,29 +123,3 @@ def pocket(ball: int, pocket_id: int, t: float) -> ShotEvent:
 def off(ball: int, t: float) -> ShotEvent:
     """``ball`` leaves the table (not pocketed) at time ``t``."""
     return ShotEvent(t, ShotEventKind.OFF_TABLE, ball)
-
-
-def from_rows(rows: Iterable[Any]) -> tuple[ShotEvent, ...]:
-    """Shot events from ``(time, kind_code, ball_a, ball_b, target)`` rows with physics.EventKind codes.
-
-    A physics ``EventLog`` iterates as such rows, so ``from_rows(result.events)`` converts it (an
-    (n, 5) float array works too); the stick strike and motion transitions are dropped.
-    """
-    events = []
-    for i, row in enumerate(rows):
-        try:
-            time, code, ball_a, ball_b, target = row
-        except (TypeError, ValueError):
-            raise InvalidEventLog(f"row {i}: expected (time, kind, ball_a, ball_b, target), got {row!r}") from None
-        try:
-            code = _whole(code, "kind")
-            if code not in PHYSICS_KIND_CODES:
-                raise InvalidEventLog(f"unknown event kind code {code}")
-            kind = PHYSICS_KIND_CODES[code]
-            if kind is ShotEventKind.BALL_BALL:
-                events.append(ShotEvent(time, kind, ball_a, ball_b, -1))
-            elif kind is not None:  # None: a kind the rules ignore
-                events.append(ShotEvent(time, kind, ball_a, -1, target))
-        except InvalidEventLog as err:
-            raise InvalidEventLog(f"row {i}: {err}") from None
-    return tuple(events)

@@ -1,15 +1,14 @@
 """The facts a ruling needs, read off a shot's event log (docs/rules.md, "Terms") by the ``kernels.facts`` kernel.
 
 ``ShotFacts`` holds the facts of B shots as arrays (what the rules kernel reads): bit masks of the
-balls the cue ball touched first and of the balls that touched a cushion after that contact, the
-first-contact time, and the balls pocketed / driven off the table in order. ``ShotSummary`` is the
-frozen, readable view of one shot. Physics log rows (``physics.EventLog.rows``) and ``ShotEvent``
-records are read by the same kernel (``ShotEventKind`` values are the physics event codes).
+balls the cue ball touched first and of the balls that touched a cushion at or after that contact
+(earlier ones do not count, R-FOUL-NO-RAIL), the first-contact time, and the balls pocketed / driven off
+the table in order. Physics log rows (``physics.EventLog.rows``) and checked ``ShotEvent`` records
+(``event_rows``) are read by the same kernel (``ShotEventKind`` values are the physics event codes).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 import numpy as np
@@ -28,27 +27,6 @@ BALL_SETS: tuple[frozenset[int], ...] = tuple(
 def bits(balls: Iterable[int]) -> int:
     """The bit mask of a set of balls."""
     return sum(1 << b for b in set(balls))
-
-
-@dataclass(frozen=True)
-class ShotSummary:
-    """What happened on one shot, in the terms the rulebook uses.
-
-    Attributes:
-        first_contact: object balls the cue ball touched first (several only when simultaneous;
-            empty when it touched none).
-        first_contact_time: time of that contact [s], or None.
-        cushioned_after_contact: balls (cue ball included) that touched a cushion or jaw at or after
-            the first contact; cushion contacts before it do not count (R-FOUL-NO-RAIL).
-        pocketed: balls that fell into a pocket, in the order they dropped (cue ball included).
-        off_table: balls that left the table without being pocketed, in order (cue ball included).
-    """
-
-    first_contact: frozenset[int]
-    first_contact_time: float | None
-    cushioned_after_contact: frozenset[int]
-    pocketed: tuple[int, ...]
-    off_table: tuple[int, ...]
 
 
 class ShotFacts:
@@ -79,13 +57,6 @@ class ShotFacts:
         facts.read(rows[None], np.array([len(rows)]), np.zeros(1, dtype=np.int64))
         return facts
 
-    def summary(self, k: int = 0) -> ShotSummary:
-        """Row ``k`` as a frozen ``ShotSummary``."""
-        t = float(self.first_time[k])
-        return ShotSummary(BALL_SETS[int(self.first_bits[k])], None if t < 0.0 else t,
-                           BALL_SETS[int(self.cushion_bits[k])], tuple(self.pocketed[k, :self.n_pocketed[k]].tolist()),
-                           tuple(self.off[k, :self.n_off[k]].tolist()))
-
 
 def event_rows(events: Iterable[ShotEvent], on_table: Iterable[int]) -> np.ndarray:
     """Check a shot's event log and return it as (n, 4) rows (time, kind, ball_a, ball_b) for the kernel.
@@ -114,10 +85,4 @@ def event_rows(events: Iterable[ShotEvent], on_table: Iterable[int]) -> np.ndarr
     return np.array(rows, dtype=np.float64).reshape(-1, 4)
 
 
-def summarize(events: Iterable[ShotEvent], on_table: Iterable[int]) -> ShotSummary:
-    """Summarise a time-ordered event log of a shot that started with the cue ball and ``on_table``
-    (InvalidEventLog as ``event_rows``)."""
-    return ShotFacts.of_log(event_rows(events, on_table)).summary(0)
-
-
-__all__ = ["SIMULTANEOUS_S", "ShotFacts", "ShotSummary", "event_rows", "summarize"]
+__all__ = ["SIMULTANEOUS_S", "ShotFacts", "event_rows"]

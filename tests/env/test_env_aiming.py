@@ -11,7 +11,7 @@ from envkit import FOOT_LEFT, R, TABLE, Scripted, position
 import physics
 from nineball_env import actions
 from agents.shots import direction_deg
-from nineball_env.aiming import AimingPolicy, RandomPolicy
+from nineball_env.aiming import AimingPolicy
 from nineball_env.kernels import aiming as kernel
 from nineball_env.env import NineBallEnv
 
@@ -56,14 +56,6 @@ def test_aiming_policy_shoots_on_the_choice():
     env.reset(seed=0)
     position(env, {0: (0.6, 0.6), 1: (0.4, 2.0), 9: (0.9, 1.0)}, phase="push-out-choice")
     assert AimingPolicy()(env._game.observe(0), {})[actions.A.PASS_BACK] < 0
-
-
-def test_random_policy_is_seeded():
-    a, b = RandomPolicy(3), RandomPolicy(3)
-    np.testing.assert_array_equal(a.act(None), b.act(None))
-    b.seed(4)
-    assert not np.array_equal(a.act(None), b.act(None))
-    assert a(None, {}).shape == (9,) and a.act(None).dtype == np.float32
 
 
 def test_aiming_policy_wins_racks_against_itself():

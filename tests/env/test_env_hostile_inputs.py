@@ -11,7 +11,7 @@ import pytest
 from nineball_env import actions, observation
 from nineball_env.env import NineBallEnv
 from nineball_env.kernels.observe import encode_rows
-from nineball_env.rules import InvalidEventLog, Match, RackState, ShotEvent, from_rows
+from nineball_env.rules import InvalidEventLog, Match, RackState, ShotEvent
 from nineball_env.vector import NineBallVectorEnv
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE
 
@@ -95,12 +95,6 @@ def test_shot_event_names_the_bad_field(kwargs, field):
 
 def test_shot_event_accepts_integral_floats():
     assert ShotEvent(0.1, 2.0, 0, target=np.float64(3.0)) == ShotEvent(0.1, 2, 0, target=3)
-
-
-@pytest.mark.parametrize("row", [(0.1, math.inf, 0, -1, -1), (0.1, 2.5, 0, -1, 1), (0.1, 2, 0, -1, math.inf)])
-def test_from_rows_rejects_non_integral_codes(row):
-    with pytest.raises(InvalidEventLog, match="row 0"):
-        from_rows([row])
 
 
 def _random_layouts(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:

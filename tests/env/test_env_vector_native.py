@@ -234,7 +234,7 @@ def test_deals_the_opponent_wins_outright_are_dealt_again_like_single_envs():
 def test_make_vec_builds_the_native_vector_env_with_make_kwargs():
     """``gymnasium.make_vec("NineBall-v0", num_envs=N, **kwargs)`` is NineBallVectorEnv, with gym.make's keyword
     arguments and the registered time limit; its tables replay gym.make singles with the same kwargs."""
-    from nineball_env.aiming import RandomPolicy
+    from agents.random_agent import RandomAgent
 
     venv = gym.make_vec("NineBall-v0", num_envs=2, noise="icga", match_race=2, first_breaker="learner")
     assert isinstance(venv, NineBallVectorEnv) and venv.num_envs == 2
@@ -244,6 +244,6 @@ def test_make_vec_builds_the_native_vector_env_with_make_kwargs():
     obs, _ = venv.reset(seed=3)
     assert np.array_equal(obs, np.stack([e.reset(seed=3 + k)[0] for k, e in enumerate(singles)]))
     _replay(venv, singles, 8, np.random.default_rng(1))
-    short = gym.make_vec("NineBall-v0", num_envs=3, max_episode_steps=4, opponent=RandomPolicy(1))
+    short = gym.make_vec("NineBall-v0", num_envs=3, max_episode_steps=4, opponent=RandomAgent(1))
     assert isinstance(short, NineBallVectorEnv) and short.max_episode_steps == 4
     assert gym.make_vec("NineBall-v0", num_envs=2, vectorization_mode="sync").__class__.__name__ == "SyncVectorEnv"

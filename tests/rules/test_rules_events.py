@@ -1,4 +1,4 @@
-"""The event record and its conversion from physics rows; the summary of an event log."""
+"""The event record; the facts the rules read off an event log (hand-written or physics rows)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,20 @@ import numpy as np
 import pytest
 
 from nineball_env.rules import (
+    BallInHand,
     InvalidEventLog,
+    Phase,
+    RackState,
     ShotEvent,
     ShotEventKind,
-    from_rows,
+    decide,
+    decide_log,
     hit,
     off,
     pocket,
     rail,
-    summarize,
 )
+from nineball_env.rules.facts import BALL_SETS, ShotFacts, event_rows
 
 
 def test_helpers_build_each_kind() -> None:
@@ -47,61 +51,51 @@ def test_shot_event_rejects_nonsense(args) -> None:
         ShotEvent(*args)
 
 
-def test_from_rows_uses_the_physics_codes_and_drops_motion_events() -> None:
-    rows = [
+def test_physics_rows_are_read_with_the_physics_codes_and_motion_events_ignored() -> None:
+    rows = np.array([
         (0.0, 0, 0, -1, -1),  # STICK_BALL
         (0.01, 5, 0, -1, -1),  # SLIDING_ROLLING
         (0.1, 1, 0, 1, -1),  # BALL_BALL
         (0.2, 2, 1, -1, 3),  # BALL_CUSHION
-        (0.3, 3, 1, -1, 8),  # BALL_JAW: a cushion for the rules
+        (0.3, 3, 2, -1, 8),  # BALL_JAW: a cushion for the rules
         (0.4, 4, 1, -1, 5),  # BALL_POCKET
         (0.5, 6, 0, -1, -1), (0.6, 7, 0, -1, -1), (0.7, 8, 0, -1, -1),
-        (0.8, 9, 0, -1, -1),  # BALL_OFF_TABLE
-    ]
-    assert from_rows(rows) == (hit(0, 1, .1), rail(1, .2, 3), rail(1, .3, 8), pocket(1, 5, .4), off(0, .8))
+        (0.8, 9, 3, -1, -1),  # BALL_OFF_TABLE
+    ], dtype=np.float64)
+    state = RackState(0, 0, frozenset({1, 2, 3, 9}), Phase.NORMAL, BallInHand.NONE)
+    events = (hit(0, 1, .1), rail(1, .2, 3), rail(2, .3, 8), pocket(1, 5, .4), off(3, .8))
+    assert decide_log(state, rows) == decide(state, events)
+    assert _facts(rows) == _facts(event_rows(events, range(1, 10)))
 
 
-def test_from_rows_accepts_a_named_tuple_log_and_numpy_rows() -> None:
-    from collections import namedtuple
-    from enum import IntEnum
-
-    class Kind(IntEnum):  # stands in for physics.EventKind
-        BALL_BALL = 1
-        BALL_POCKET = 4
-
-    Event = namedtuple("Event", "time kind ball_a ball_b target")
-    log = [Event(0.1, Kind.BALL_BALL, 0, 2, -1), Event(0.2, Kind.BALL_POCKET, 2, -1, 1)]
-    assert from_rows(log) == (hit(0, 2, .1), pocket(2, 1, .2))
-    array = np.array([[0.1, 1, 0, 2, -1], [0.2, 4, 2, -1, 1]])
-    assert from_rows(array) == (hit(0, 2, .1), pocket(2, 1, .2))
+def _facts(rows: np.ndarray) -> tuple:
+    """The facts of one log: (first contact, its time or None, cushioned after it, pocketed, off the table)."""
+    f = ShotFacts.of_log(rows)
+    t = float(f.first_time[0])
+    return (BALL_SETS[int(f.first_bits[0])], None if t < 0.0 else t, BALL_SETS[int(f.cushion_bits[0])],
+            tuple(f.pocketed[0, :f.n_pocketed[0]].tolist()), tuple(f.off[0, :f.n_off[0]].tolist()))
 
 
-@pytest.mark.parametrize("rows", [[(0.1, 42, 0, 1, -1)], [(0.1, 1, 0)], [(0.1, 1, 0, 0, -1)], [None]],
-                         ids=["unknown-code", "short-row", "self-hit", "not-a-row"])
-def test_from_rows_rejects_bad_rows_with_their_index(rows) -> None:
-    with pytest.raises(InvalidEventLog, match="row 0"):
-        from_rows(rows)
+def _summarize(events, on_table) -> tuple:
+    return _facts(event_rows(events, on_table))
 
 
-def test_summary_reads_the_rulebook_facts() -> None:
-    s = summarize([rail(0, .05), hit(0, 3, .1), hit(0, 4, .1), hit(3, 5, .2), rail(5, .3), rail(5, .35),
-                   rail(0, .4), pocket(4, 2, .5), rail(6, .55), off(6, .6), pocket(0, 1, .9)], range(3, 10))
-    assert s.first_contact == {3, 4} and s.first_contact_time == 0.1
-    assert s.cushioned_after_contact == {0, 5, 6}
-    assert s.pocketed == (4, 0) and s.off_table == (6,)
+def test_facts_read_the_rulebook_terms() -> None:
+    first, t, cushioned, pocketed, off_table = _summarize(
+        [rail(0, .05), hit(0, 3, .1), hit(0, 4, .1), hit(3, 5, .2), rail(5, .3), rail(5, .35), rail(0, .4),
+         pocket(4, 2, .5), rail(6, .55), off(6, .6), pocket(0, 1, .9)], range(3, 10))
+    assert first == {3, 4} and t == 0.1
+    assert cushioned == {0, 5, 6}
+    assert pocketed == (4, 0) and off_table == (6,)
 
 
-def test_summary_of_an_empty_log() -> None:
-    s = summarize([], range(1, 10))
-    assert not s.first_contact and s.first_contact_time is None and not s.cushioned_after_contact
-    assert s.pocketed == () and s.off_table == ()
+def test_facts_of_an_empty_log() -> None:
+    assert _summarize([], range(1, 10)) == (frozenset(), None, frozenset(), (), ())
 
 
-def test_summary_cushions_at_the_instant_of_first_contact_count() -> None:
-    s = summarize([rail(2, .1), hit(0, 1, .1)], range(1, 10))
-    assert s.cushioned_after_contact == {2}
+def test_facts_cushions_at_the_instant_of_first_contact_count() -> None:
+    assert _summarize([rail(2, .1), hit(0, 1, .1)], range(1, 10))[2] == {2}
 
 
-def test_summary_a_later_cue_contact_is_not_a_first_contact() -> None:
-    s = summarize([hit(0, 2, .1), hit(0, 1, .1 + 1e-6)], range(1, 10))
-    assert s.first_contact == {2}
+def test_facts_a_later_cue_contact_is_not_a_first_contact() -> None:
+    assert _summarize([hit(0, 2, .1), hit(0, 1, .1 + 1e-6)], range(1, 10))[0] == {2}
