@@ -144,12 +144,6 @@ def _rack_slots(table: Table, params: PhysicsParams) -> np.ndarray:
     return slots
 
 
-@functools.lru_cache(maxsize=2)
-def _start_row(breaker: int) -> np.ndarray:
-    """A fresh rack broken by ``breaker`` (``rules.RackState.start``), packed once."""
-    return rules.RackState.start(breaker).packed()
-
-
 def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.ndarray]:
     """Continue a first simulation past the event/time caps (at most ``MAX_CONTINUATIONS`` more calls,
     then stop what still moves); the result to rest and the log rows of every call (times running on)."""
@@ -249,7 +243,7 @@ class TableBatch:
         balls[:] = _OFF_TABLE  # the cue ball in hand
         balls[order, 0:2] = _rack_slots(self.config.table, self.config.params)
         balls[order, 7] = int(Motion.STATIONARY)
-        self.rack[k] = _start_row(int(self.next_breaker[k]))
+        self.rack[k] = rules.RackState.start(int(self.next_breaker[k])).packed()
 
     # -- observations -------------------------------------------------------------------------------
 

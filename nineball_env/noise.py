@@ -6,13 +6,13 @@ The ``icga`` preset is the noise of the Computational Pool tournaments (ICGA 200
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Mapping
 
 import numpy as np
 
 from physics import DEFAULT_PARAMS, PhysicsParams, Shot
-from physics.checks import check_numbers
+from physics.checks import check_numbers, from_spec
 from nineball_env.kernels.round import perturbed
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET
 
@@ -53,22 +53,8 @@ PRESETS: dict[str, NoiseConfig] = {
 
 
 def make_noise(spec: str | Mapping[str, float] | NoiseConfig | None) -> NoiseConfig:
-    """A NoiseConfig from a preset name ("none", "icga"), a dict of sigmas, a NoiseConfig or None."""
-    if spec is None:
-        return PRESETS["none"]
-    if isinstance(spec, NoiseConfig):
-        return spec
-    if isinstance(spec, str):
-        if spec not in PRESETS:
-            raise ValueError(f"noise: expected one of {sorted(PRESETS)}, a dict of sigmas or a NoiseConfig, got {spec!r}")
-        return PRESETS[spec]
-    if isinstance(spec, Mapping):
-        known = {f.name for f in fields(NoiseConfig)}
-        unknown = set(spec) - known
-        if unknown:
-            raise ValueError(f"noise: unknown sigma(s) {sorted(unknown)}; expected keys from {sorted(known)}")
-        return NoiseConfig(**{k: float(v) for k, v in spec.items()})
-    raise ValueError(f"noise: expected a preset name, a dict of sigmas or a NoiseConfig, got {type(spec).__name__}")
+    """A NoiseConfig from a preset name ("none", "icga"), a dict of sigmas, a NoiseConfig or None (no noise)."""
+    return from_spec(NoiseConfig, spec, "noise", PRESETS)
 
 
 def perturb(shot: Shot, noise: NoiseConfig, rng: np.random.Generator,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from nineball_env.game import Outcome
-from physics.checks import check_numbers
+from physics.checks import check_numbers, from_spec
 
 REWARD_PARTS = ("rack", "pot", "foul", "opponent_pot", "opponent_foul")
 
@@ -33,16 +33,7 @@ class RewardShaping:
 
 def make_shaping(spec: Mapping[str, float] | RewardShaping | None) -> RewardShaping:
     """A RewardShaping from a dict of weights, a RewardShaping or None (no shaping)."""
-    if spec is None:
-        return RewardShaping()
-    if isinstance(spec, RewardShaping):
-        return spec
-    if not isinstance(spec, Mapping):
-        raise ValueError(f"reward_shaping: expected a dict of weights, got {type(spec).__name__}")
-    known = {f.name for f in fields(RewardShaping)}
-    if set(spec) - known:
-        raise ValueError(f"reward_shaping: unknown term(s) {sorted(set(spec) - known)}; expected {sorted(known)}")
-    return RewardShaping(**spec)
+    return from_spec(RewardShaping, spec, "reward_shaping")
 
 
 def reward_parts(outcomes: Iterable[Outcome], learner: int, shaping: RewardShaping) -> dict[str, float]:

@@ -13,17 +13,6 @@ _ON_TABLE_MAX = float(Motion.ROLLING)  # packed motion codes <= this are on the 
 
 
 @njit(cache=True)
-def _unit_clip(v):
-    """``v`` clipped to [0, 1]: a ball resting in a pocket mouth has its centre up to a few mm beyond the rail
-    line, and the observation must stay inside its declared ``Box``."""
-    if v < 0.0:
-        return 0.0
-    if v > 1.0:
-        return 1.0
-    return v
-
-
-@njit(cache=True)
 def encode_rows(balls, rack, won, ks, player, race_to, sx, sy, out):
     """Write the observation of ``player`` for tables ``ks`` into ``out`` (len(ks), 54) float64 (zeroed here);
     ``sx``, ``sy`` are 1 / width and 1 / length (layout: ``nineball_env.observation``)."""
@@ -32,9 +21,9 @@ def encode_rows(balls, rack, won, ks, player, race_to, sx, sy, out):
         k = ks[i]
         out[i] = 0.0
         for b in range(10):
-            if balls[k, b, 7] <= _ON_TABLE_MAX:
-                out[i, O.POS + 2 * b] = _unit_clip(balls[k, b, 0] * sx)
-                out[i, O.POS + 2 * b + 1] = _unit_clip(balls[k, b, 1] * sy)
+            if balls[k, b, 7] <= _ON_TABLE_MAX:  # clipped: a ball resting in a pocket mouth lies past the rail line
+                out[i, O.POS + 2 * b] = min(max(balls[k, b, 0] * sx, 0.0), 1.0)
+                out[i, O.POS + 2 * b + 1] = min(max(balls[k, b, 1] * sy, 0.0), 1.0)
                 out[i, O.ON_TABLE + b] = 1.0
         phase = rack[k, C.PHASE]
         if phase != PhaseCode.RACK_OVER:

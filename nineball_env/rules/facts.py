@@ -24,11 +24,6 @@ BALL_SETS: tuple[frozenset[int], ...] = tuple(
     frozenset(b for b in range(N_BALLS) if mask >> b & 1) for mask in range(1 << N_BALLS))
 
 
-def bits(balls: Iterable[int]) -> int:
-    """The bit mask of a set of balls."""
-    return sum(1 << b for b in set(balls))
-
-
 class ShotFacts:
     """The facts of ``B`` shots as the rules kernel reads them, one row per shot (empty rows: no shot)."""
 

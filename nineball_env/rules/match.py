@@ -47,12 +47,7 @@ class Match:
     @property
     def winner(self) -> int | None:
         """The player who reached ``race_to`` racks, or None while the match runs."""
-        won, race_to = self.racks_won, self.race_to
-        if won[0] == race_to:
-            return 0
-        if won[1] == race_to:
-            return 1
-        return None
+        return self.racks_won.index(self.race_to) if self.race_to in self.racks_won else None
 
     @property
     def over(self) -> bool:

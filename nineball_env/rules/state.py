@@ -10,7 +10,7 @@ import numpy as np
 from nineball_env.kernels.codes import (BALL_IN_HAND, NO_PLAYER, PHASES, RACK_ENDINGS, RULES, BallInHand,
                                         BallInHandCode, Phase, PhaseCode, RackCol, RuleCode, RuleId)
 from nineball_env.rules.events import NINE, OBJECT_BALLS
-from nineball_env.rules.facts import BALL_SETS, bits
+from nineball_env.rules.facts import BALL_SETS
 
 PLAYERS = (0, 1)
 
@@ -98,8 +98,8 @@ class RackState:
         row = self.__dict__.get(_ROW)
         if row is None:
             row = np.array((NO_PLAYER if self.shooter is None else self.shooter, PhaseCode[self.phase.name],
-                            BallInHandCode[self.ball_in_hand.name], bits(self.on_table), self.foul_counts[0],
-                            self.foul_counts[1], self.breaker, NO_PLAYER if self.winner is None else self.winner,
+                            BallInHandCode[self.ball_in_hand.name], sum(1 << b for b in self.on_table),
+                            *self.foul_counts, self.breaker, NO_PLAYER if self.winner is None else self.winner,
                             -1 if self.ended_by is None else RuleCode[self.ended_by.name]), dtype=np.int64)
             row.flags.writeable = False
             self.__dict__[_ROW] = row  # a cache beside the fields: not compared, hashed or shown

@@ -151,6 +151,10 @@ def test_reward_shaping_is_off_by_default_and_configurable():
         assert info["pocketed"] == (1,) and r == expected and info["reward_parts"]["pot"] == expected
     with pytest.raises(ValueError, match="unknown"):
         NineBallEnv(reward_shaping={"style": 1.0})
+    with pytest.raises(ValueError, match="reward_shaping: expected a dict of its fields or a RewardShaping, got str"):
+        NineBallEnv(reward_shaping="dense")  # no presets: a name is not a shaping
+    with pytest.raises(ValueError, match="'pot'"):
+        NineBallEnv(reward_shaping={"pot": "0.1"})
 
 
 def test_opponent_protocols():
