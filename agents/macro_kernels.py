@@ -18,9 +18,9 @@ import numpy as np
 from numba import njit
 
 from nineball_env.kernels.aiming import ghost, path_clear, unit
-from nineball_env.kernels.codes import MAX_CITED, RACK_W, DeclarationCode
+from nineball_env.kernels.codes import RACK_W, DeclarationCode
 from nineball_env.kernels.facts import N_BALLS, summarize_rows
-from nineball_env.kernels.ruling import rule_batch
+from nineball_env.kernels.ruling import MAX_CITED, rule_batch
 from physics.events import EventKind as E  # numba freezes the codes (as nineball_env.kernels.facts)
 from physics.kernels.entry import LOG_W, run_shot
 from physics.params import P_R

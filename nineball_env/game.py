@@ -2,7 +2,7 @@
 
 A round of decisions costs a few array operations, one simulation (``physics.simulate`` for a lone table,
 whose result is kept for rendering and records; ``physics.simulate_batch_packed`` for many), one read of
-the event logs (``rules.ShotFacts``) and one call of the rules kernel (``rules.ruling.rule_rows``). Python
+the event logs (``rules.ShotFacts``) and one call of the rules kernel (``kernels.ruling.rule_batch``). Python
 runs per table only for what is rare: a new rack, spotting the 9, a blocked ball-in-hand spot, a shot that
 hit the event/time cap. Players are 0 and 1; the rules say who acts next.
 """
@@ -18,14 +18,15 @@ import numpy as np
 
 import physics
 from nineball_env import actions, placement, rules
-from nineball_env.kernels.codes import DECLARATIONS, OBS_SIZE, RACK_W, BallInHandCode, PhaseCode
+from nineball_env.kernels.codes import DECLARATIONS, MAX_CITED, OBS_SIZE, RACK_W, BallInHandCode, PhaseCode
 from nineball_env.kernels.codes import RackCol as C
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.round import apply_round, move_cue, prepare_round
+from nineball_env.kernels.ruling import rule_batch
 from nineball_env.noise import LIMITS, PRESETS, NoiseConfig
 from nineball_env.rules.facts import ShotFacts
 from nineball_env.rules.match import next_breaker
-from nineball_env.rules.ruling import cited_rules, describe_row, foul_rules, rule_rows
+from nineball_env.rules.ruling import cited_rules, describe_row, foul_rules
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, SimResult, Table
 
 SILENT = PRESETS["none"]
@@ -144,6 +145,12 @@ def _rack_slots(table: Table, params: PhysicsParams) -> np.ndarray:
     return slots
 
 
+@functools.lru_cache(maxsize=2)
+def _start_row(breaker: int) -> np.ndarray:
+    """A fresh rack broken by ``breaker`` (``rules.RackState.start``), packed once."""
+    return rules.RackState.start(breaker).packed()
+
+
 def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.ndarray]:
     """Continue a first simulation past the event/time caps (at most ``MAX_CONTINUATIONS`` more calls,
     then stop what still moves); the result to rest and the log rows of every call (times running on)."""
@@ -243,7 +250,7 @@ class TableBatch:
         balls[:] = _OFF_TABLE  # the cue ball in hand
         balls[order, 0:2] = _rack_slots(self.config.table, self.config.params)
         balls[order, 7] = int(Motion.STATIONARY)
-        self.rack[k] = rules.RackState.start(int(self.next_breaker[k])).packed()
+        self.rack[k] = _start_row(int(self.next_breaker[k]))
 
     # -- observations -------------------------------------------------------------------------------
 
@@ -296,7 +303,13 @@ class TableBatch:
         results: list[tuple[SimResult, physics.Shot] | None] = [None] * n  # a lone table's
         final = self._simulate(start[sim], rows[sim], sim, facts, n_events, results) if sim.size else start[:0]
         pocketed, n_pocketed = facts.pocketed, facts.n_pocketed
-        after, fouls, cited, n_cited, spotted = rule_rows(rack, declaration, facts)
+        after = np.empty_like(rack)
+        fouls = np.empty(n, dtype=np.int64)  # the kernel writes every row of these
+        cited = np.empty((n, MAX_CITED), dtype=np.int64)
+        n_cited = np.empty(n, dtype=np.int64)
+        spotted = np.empty(n, dtype=np.bool_)
+        rule_batch(rack, declaration, facts.first_bits, facts.cushion_bits, pocketed, n_pocketed, facts.off,
+                   facts.n_off, after, fouls, cited, n_cited, spotted)
         self.rack[ks] = after
         for i in _true(spotted):  # before the cue ball is taken up (R-SPOT-9 leaves it out)
             self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, _IN_HAND] != _IN_HAND_NONE))

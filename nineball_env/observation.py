@@ -21,13 +21,12 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, OBS_SIZE, PHASE_NAMES
+from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, N_BALLS, OBS_SIZE, PHASE_NAMES
 from nineball_env.kernels.codes import ObsCol as O
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.rules import Match, RackState
 from physics import Motion
 
-N_BALLS = 10
 _FIELDS = list(O)
 #: name -> slice of each field (``kernels.codes.ObsCol`` gives where each starts)
 LAYOUT: dict[str, slice] = {

@@ -166,5 +166,6 @@ class ObsCol(IntEnum):
 
 
 OBS_SIZE = 54
+N_BALLS = 10  # the cue ball and object balls 1–9
 NO_PLAYER = -1
 MAX_CITED = 8  # the most rules one ruling cites

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from nineball_env.kernels.codes import N_BALLS
 from physics.events import EventKind as E  # the codes of the log rows (numba freezes them; see kernels/__init__)
-
-N_BALLS = 10
 
 
 @njit(cache=True)

@@ -1,21 +1,24 @@
 """The rules of nine-ball on packed rack states: ``rule_batch`` rules one action per row, in numba.
 
 This kernel IS the rules engine: ``nineball_env.rules.decide`` packs a ``RackState`` into one row,
-calls it (``rules.ruling.rule_rows``) and unpacks the ``Ruling``; ``game.TableBatch`` (a lone ``Game`` is a
-batch of one) rules a whole round of tables in one call. It reads the shot facts of ``kernels.facts`` (first contact,
+calls it and unpacks the ``Ruling``; ``game.TableBatch`` (a lone ``Game`` is a batch of one) rules a
+whole round of tables in one call. It reads the shot facts of ``kernels.facts`` (first contact,
 cushions after it, balls pocketed / driven off, in order) and cites docs/rules.md by ``RuleCode``;
 every branch below is one rule. Codes and columns come from ``kernels.codes``.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from nineball_env.kernels.codes import NO_PLAYER, RACK_W, BallInHandCode, DeclarationCode, PhaseCode
+from nineball_env.kernels.codes import MAX_CITED, NO_PLAYER, RACK_W, BallInHandCode, DeclarationCode, PhaseCode
 from nineball_env.kernels.codes import RackCol as C
 from nineball_env.kernels.codes import RuleCode as R
+from nineball_env.kernels.facts import N_BALLS, summarize_rows
 
 NINE_BIT = 1 << 9
+__all__ = ["MAX_CITED", "RACK_W", "rule_batch", "rule_log"]
 
 
 @njit(cache=True)
@@ -157,3 +160,29 @@ def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed
         _cite(cited, n_cited, k, R.BREAK_CONTINUE if is_break else R.CONTINUE)
         _next(after, k, shooter if obj_pocketed else opponent,
               PhaseCode.PUSH_OUT_ALLOWED if is_break else PhaseCode.NORMAL, BallInHandCode.NONE)
+
+
+@njit(cache=True)
+def rule_log(rows, rack_row, declaration, simultaneous):
+    """The single-table path in one call: the facts of one shot's time-ordered log ``rows`` (``kernels.facts``)
+    ruled by ``rule_batch`` from the packed rack ``rack_row`` with a ``DeclarationCode``. Returns the rack after,
+    the fouls bit mask, the cited rule codes, whether the 9 is spotted, and the balls pocketed / driven off."""
+    first_bits = np.zeros(1, dtype=np.int64)
+    first_time = np.zeros(1)
+    cushion_bits = np.zeros(1, dtype=np.int64)
+    pocketed = np.zeros((1, N_BALLS), dtype=np.int64)
+    n_pocketed = np.zeros(1, dtype=np.int64)
+    off = np.zeros((1, N_BALLS), dtype=np.int64)
+    n_off = np.zeros(1, dtype=np.int64)
+    summarize_rows(rows, rows.shape[0], 0, simultaneous, first_bits, first_time, cushion_bits, pocketed, n_pocketed,
+                   off, n_off)
+    after = np.empty((1, RACK_W), dtype=np.int64)
+    fouls = np.empty(1, dtype=np.int64)
+    cited = np.empty((1, MAX_CITED), dtype=np.int64)
+    n_cited = np.empty(1, dtype=np.int64)
+    spotted = np.empty(1, dtype=np.bool_)
+    decl = np.full(1, declaration, dtype=np.int64)
+    rule_batch(rack_row.reshape(1, RACK_W), decl, first_bits, cushion_bits, pocketed, n_pocketed, off, n_off,
+               after, fouls, cited, n_cited, spotted)
+    return (after[0], fouls[0], cited[0, : n_cited[0]].copy(), spotted[0], pocketed[0, : n_pocketed[0]].copy(),
+            off[0, : n_off[0]].copy())

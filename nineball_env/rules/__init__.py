@@ -8,17 +8,7 @@ positions as plain tuples (the 9 is spotted on a ``physics.Table``).
 """
 
 from nineball_env.rules.errors import IllegalAction, InvalidEventLog, RulesError
-from nineball_env.rules.events import (
-    CUE,
-    NINE,
-    OBJECT_BALLS,
-    ShotEvent,
-    ShotEventKind,
-    hit,
-    off,
-    pocket,
-    rail,
-)
+from nineball_env.rules.events import CUE, NINE, OBJECT_BALLS, ShotEvent, ShotEventKind, hit, off, pocket, rail
 from nineball_env.kernels.codes import FOUL_IDS, RACK_ENDINGS, RuleId
 from nineball_env.rules.match import BreakOrder, Match
 from nineball_env.rules.rack import new_rack, rack_order, spot_nine

@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from nineball_env.kernels.codes import N_BALLS
 from nineball_env.rules.errors import InvalidEventLog
 from physics.events import EventKind
 
 CUE = 0
 NINE = 9
-N_BALLS = 10  # the cue ball and object balls 1–9
 OBJECT_BALLS: frozenset[int] = frozenset(range(1, N_BALLS))
 
 
@@ -33,6 +33,8 @@ class ShotEventKind(IntEnum):
 
 
 _KIND_VALUES = frozenset(int(k) for k in ShotEventKind)
+_WORDS = {ShotEventKind.BALL_BALL: "hit", ShotEventKind.CUSHION: "rail", ShotEventKind.POCKET: "pocket",
+          ShotEventKind.OFF_TABLE: "off"}
 
 
 def _whole(value: Any, what: str) -> int:
@@ -95,14 +97,9 @@ class ShotEvent:
         """The ball(s) this event names."""
         return (self.ball_a, self.ball_b) if self.kind is ShotEventKind.BALL_BALL else (self.ball_a,)
 
-    def __str__(self) -> str:
-        if self.kind is ShotEventKind.BALL_BALL:
-            return f"hit {self.ball_a} {self.ball_b} @{self.time:g}"
-        if self.kind is ShotEventKind.CUSHION:
-            return f"rail {self.ball_a} @{self.time:g}"
-        if self.kind is ShotEventKind.POCKET:
-            return f"pocket {self.ball_a} p{self.target} @{self.time:g}"
-        return f"off {self.ball_a} @{self.time:g}"
+    def __str__(self) -> str:  # as the helper that builds it reads: "hit 0 1 @0.1", "pocket 9 p5 @0.3"
+        where = f" p{self.target}" if self.kind is ShotEventKind.POCKET else ""
+        return f"{_WORDS[self.kind]} {' '.join(map(str, self.balls))}{where} @{self.time:g}"
 
 
 def hit(a: int, b: int, t: float) -> ShotEvent:

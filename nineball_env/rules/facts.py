@@ -45,13 +45,6 @@ class ShotFacts:
                        self.first_bits, self.first_time, self.cushion_bits, self.pocketed, self.n_pocketed, self.off,
                        self.n_off)
 
-    @classmethod
-    def of_log(cls, rows: np.ndarray) -> ShotFacts:
-        """The facts of one shot's time-ordered log rows (``physics.EventLog.rows``), in row 0."""
-        facts = cls(1)
-        facts.read(rows[None], np.array([len(rows)]), np.zeros(1, dtype=np.int64))
-        return facts
-
 
 def event_rows(events: Iterable[ShotEvent], on_table: Iterable[int]) -> np.ndarray:
     """Check a shot's event log and return it as (n, 4) rows (time, kind, ball_a, ball_b) for the kernel.

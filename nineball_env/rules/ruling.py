@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 import numpy as np
 
-from nineball_env.kernels.codes import (BALL_IN_HAND_NAMES, MAX_CITED, PHASE_NAMES, RULES, Declaration, DeclarationCode,
-                                        RackCol, RuleId)
-from nineball_env.kernels.ruling import rule_batch
+from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, PHASE_NAMES, RULES, Declaration, DeclarationCode, RackCol, RuleId
+from nineball_env.kernels.ruling import rule_log
 from nineball_env.rules.errors import IllegalAction
 from nineball_env.rules.events import ShotEvent
-from nineball_env.rules.facts import BALL_SETS, ShotFacts, event_rows
+from nineball_env.rules.facts import BALL_SETS, SIMULTANEOUS_S, event_rows
 from nineball_env.rules.state import BallInHand, Phase, RackState, as_player
 
 
@@ -157,36 +156,12 @@ def decide_log(state: RackState, rows: np.ndarray, declaration: Declaration | st
     return _rule(state, declaration, rows)
 
 
-class RuledRows(NamedTuple):
-    """The rules kernel's output for n packed racks: the racks after, fouls bit masks, cited rule codes (the first
-    ``n_cited`` of each row) and whether the 9 is spotted."""
-
-    after: np.ndarray
-    fouls: np.ndarray
-    cited: np.ndarray
-    n_cited: np.ndarray
-    spotted: np.ndarray
-
-
-def rule_rows(rack: np.ndarray, declaration: np.ndarray, facts: ShotFacts) -> RuledRows:
-    """Rule one action per row (``kernels.ruling.rule_batch``): packed racks (n, RACK_W), ``DeclarationCode``s and
-    the shots' facts (empty rows for the push-out choice). ``decide`` and the games both rule through it."""
-    n = len(rack)
-    out = RuledRows(np.empty_like(rack), np.zeros(n, dtype=np.int64), np.zeros((n, MAX_CITED), dtype=np.int64),
-                    np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.bool_))
-    rule_batch(rack, declaration, facts.first_bits, facts.cushion_bits, facts.pocketed, facts.n_pocketed, facts.off,
-               facts.n_off, *out)
-    return out
-
-
 def _rule(state: RackState, declaration: Declaration, rows: np.ndarray) -> Ruling:
-    """The kernel's ruling on an allowed ``declaration`` from ``state`` with the shot's log ``rows``."""
-    facts = ShotFacts.of_log(rows)
-    ruled = rule_rows(state.packed()[None], np.array([DeclarationCode[declaration.name]], dtype=np.int64), facts)
-    return Ruling(state, declaration, foul_rules(int(ruled.fouls[0])),
-                  cited_rules(tuple(ruled.cited[0, :ruled.n_cited[0]].tolist())),
-                  tuple(facts.pocketed[0, :facts.n_pocketed[0]].tolist()), tuple(facts.off[0, :facts.n_off[0]].tolist()),
-                  bool(ruled.spotted[0]), state.unpack(ruled.after[0]))
+    """The kernel's ruling (``kernels.ruling.rule_log``) on an allowed ``declaration`` from ``state`` with log ``rows``."""
+    after, fouls, cited, spotted, pocketed, off = rule_log(rows, state.packed(), int(DeclarationCode[declaration.name]),
+                                                           SIMULTANEOUS_S)
+    return Ruling(state, declaration, foul_rules(int(fouls)), cited_rules(tuple(cited.tolist())), tuple(pocketed.tolist()),
+                  tuple(off.tolist()), bool(spotted), state.unpack(after))
 
 
 def _check_state(state: object) -> None:

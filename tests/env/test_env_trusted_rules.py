@@ -52,7 +52,8 @@ def test_batch_summaries_match_one_by_one() -> None:
     batch = ShotFacts(3)
     batch.read(logs, counts, np.arange(3))
     for k in range(3):
-        one = ShotFacts.of_log(logs[k, : counts[k]])
+        one = ShotFacts(1)
+        one.read(logs[k:k + 1, : counts[k]], counts[k:k + 1], np.zeros(1, dtype=np.int64))
         for name in ShotFacts.__slots__:
             assert np.array_equal(getattr(batch, name)[k], getattr(one, name)[0]), (k, name)
     assert batch.first_bits[0] == batch.cushion_bits[0] == batch.n_pocketed[0] == batch.n_off[0] == 0

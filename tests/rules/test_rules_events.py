@@ -70,7 +70,8 @@ def test_physics_rows_are_read_with_the_physics_codes_and_motion_events_ignored(
 
 def _facts(rows: np.ndarray) -> tuple:
     """The facts of one log: (first contact, its time or None, cushioned after it, pocketed, off the table)."""
-    f = ShotFacts.of_log(rows)
+    f = ShotFacts(1)
+    f.read(rows[None], np.array([len(rows)]), np.zeros(1, dtype=np.int64))
     t = float(f.first_time[0])
     return (BALL_SETS[int(f.first_bits[0])], None if t < 0.0 else t, BALL_SETS[int(f.cushion_bits[0])],
             tuple(f.pocketed[0, :f.n_pocketed[0]].tolist()), tuple(f.off[0, :f.n_off[0]].tolist()))
