@@ -22,7 +22,7 @@ class EventKind(IntEnum):
     STICK_BALL = 0  # the cue strikes the cue ball (t = 0)
     BALL_BALL = 1
     BALL_CUSHION = 2  # target = cushion segment index
-    BALL_JAW = 3  # target = jaw index (a rounded pocket jaw counts as a cushion, RULES.md)
+    BALL_JAW = 3  # target = jaw index (a rounded pocket jaw counts as a cushion, docs/rules.md)
     BALL_POCKET = 4  # target = pocket index
     SLIDING_ROLLING = 5
     ROLLING_SPINNING = 6
