@@ -2,7 +2,7 @@
 
 A round of decisions costs a few array operations, one simulation (``physics.simulate`` for a lone table,
 whose result is kept for rendering and records; ``physics.simulate_batch_packed`` for many), one read of
-the event logs (``rules.ShotFacts``) and one call of the rules kernel (``kernels.ruling.rule_batch``). Python
+the event logs (``rules.facts.ShotFacts``) and one call of the rules kernel (``kernels.ruling.rule_batch``). Python
 runs per table only for what is rare: a new rack, spotting the 9, a blocked ball-in-hand spot, a shot that
 hit the event/time cap. Players are 0 and 1; the rules say who acts next.
 """

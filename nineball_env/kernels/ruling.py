@@ -64,7 +64,7 @@ def _spot(after, k, nine_down):
 def rule_batch(rack, declaration, first_bits, cushion_bits, pocketed, n_pocketed, off, n_off,
                after, fouls, cited, n_cited, spotted):
     """Rule on one action per row: ``rack`` (n, RACK_W) before, ``declaration`` codes, the shot facts of
-    ``rules.ShotFacts`` (ignored for the push-out choice). Writes the rack after (``after``), the
+    ``rules.facts.ShotFacts`` (ignored for the push-out choice). Writes the rack after (``after``), the
     fouls as a bit mask over rule codes, the cited rule codes in order, and whether the 9 is spotted."""
     for k in range(rack.shape[0]):
         for j in range(RACK_W):
