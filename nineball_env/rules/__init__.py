@@ -3,8 +3,8 @@
 Every decision cites the rule IDs of docs/rules.md (``RuleId``). The rules are one numba kernel
 (``nineball_env.kernels.ruling``) that the envs call on packed states; this package is its readable
 view (``decide`` packs a frozen ``RackState`` and the shot's events, calls it, unpacks a ``Ruling``).
-It never touches physics arrays: the env hands it the physics event-log rows (``decide_log``), and
-positions as plain tuples (the 9 is spotted on a ``physics.Table``).
+It never moves a ball: a shot comes as ``hit``/``rail``/``pocket``/``off`` events or as a physics log's rows
+(``decide_log``), positions as plain tuples (the 9 is spotted on a ``physics.Table``).
 """
 
 from nineball_env.rules.errors import IllegalAction, InvalidEventLog, RulesError
