@@ -47,42 +47,20 @@ class AimingPolicy:
         return self.act_batch(np.asarray(obs).reshape(1, observation.OBS_SIZE))[0]
 
     def act_batch(self, obs: np.ndarray) -> np.ndarray:
-        """The actions (n, 9) float32 for observations (n, 54), decided in one compiled call (a second one for
-        the rare rows whose cue-ball spot is blocked, given the nearest free spot)."""
+        """The actions (n, 9) float32 for observations (n, 54), decided in one compiled call (``kernels.aiming``, a
+        row whose cue-ball spot is blocked aiming again from the nearest free spot)."""
         obs = np.asarray(obs)
         if obs.ndim != 2 or obs.shape[1] != observation.OBS_SIZE:
             raise ValueError(f"obs: expected shape (n, {observation.OBS_SIZE}), got {obs.shape}")
         obs = np.ascontiguousarray(obs, dtype=np.float32)
-        n = obs.shape[0]
-        out = np.empty((n, actions.N_ACTION))
-        spots = np.zeros((n, 2))
-        given = np.zeros(n, dtype=np.bool_)
-        fallback = np.zeros(n, dtype=np.bool_)
-        self._aim(obs, spots, given, out, fallback)
-        blocked = np.flatnonzero(fallback)
-        if blocked.size:
-            for k in blocked.tolist():
-                spots[k] = self._free_spot(obs[k], spots[k])
-            again = np.empty((blocked.size, actions.N_ACTION))
-            self._aim(obs[blocked], spots[blocked], np.ones(blocked.size, dtype=np.bool_), again,
-                      np.zeros(blocked.size, dtype=np.bool_))
-            out[blocked] = again
+        out = np.empty((obs.shape[0], actions.N_ACTION))
+        failed = np.zeros(obs.shape[0], dtype=np.bool_)
+        t = self.table
+        kernel.decide_batch(obs, float(t.width), float(t.length), float(t.head_string_y), float(self.params.R),
+                            self._pockets, self._aims, float(self.break_speed), _SCALE, placement.GAP, out, failed)
+        if failed.any():
+            raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
         return out.astype(np.float32)
-
-    def _aim(self, obs: np.ndarray, spots: np.ndarray, given: np.ndarray, out: np.ndarray,
-             fallback: np.ndarray) -> None:
-        t = self.table
-        kernel.aim_batch(obs, float(t.width), float(t.length), float(t.head_string_y), float(self.params.R), self._pockets,
-                         self._aims, float(self.break_speed), _SCALE, spots, given, out, fallback)
-
-    def _free_spot(self, row: np.ndarray, wanted: np.ndarray) -> tuple[float, float]:
-        """The free cue-ball spot nearest to the blocked one the kernel ``wanted`` (in the kitchen on the break)."""
-        t = self.table
-        seen = observation.decode(row, t.width, t.length)
-        on = seen["on_table"]
-        on[0] = False
-        return placement.nearest_free(float(wanted[0]), float(wanted[1]), seen["pos"][on], t, self.params,
-                                      kitchen=seen["in_hand"] == "kitchen")
 
 
 _SCALE = actions.DEFAULT_SCALE.row

@@ -9,10 +9,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from gymnasium.utils import seeding
+
 from nineball_env import actions, observation, opponents, rewards, turns
 from nineball_env.aiming import AimingPolicy
 from nineball_env.game import Game, GameConfig, GameSnapshot, TableBatch
-from nineball_env.turns import LEARNER
+from nineball_env.turns import LEARNER, Seats
 from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
@@ -61,11 +63,14 @@ class GameEnv:
             raise ValueError(f"state: expected a snapshot from get_state(), got {type(state).__name__}")
         self._require_game().restore(state)
 
+    def breaker_code(self) -> int:
+        """``first_breaker`` as the turn reads it: the player's index, or -1 for "random"."""
+        return -1 if self.first_breaker == "random" else self.PLAYERS.index(self.first_breaker)
+
     def draw_breaker(self) -> int:
         """The first breaker of a new deal (``first_breaker``; "random" draws from ``self.np_random``)."""
-        if self.first_breaker == "random":
-            return int(self.np_random.integers(2))
-        return self.PLAYERS.index(self.first_breaker)
+        code = self.breaker_code()
+        return int(self.np_random.integers(2)) if code < 0 else code
 
     def clone(self) -> "GameEnv":
         """An independent deep copy of the env (game, generator and opponent), without a render window."""
@@ -151,34 +156,82 @@ class NineBallEnv(GameEnv, gym.Env):
         self._configure(render_mode, first_breaker, match_race, break_order, noise, strict_placement, action_scale,
                         table, params)
         self.shaping = rewards.make_shaping(reward_shaping)
-        self.opponent = opponents.check_opponent(
+        opponent = opponents.check_opponent(
             opponent if opponent is not None else AimingPolicy(self.config.table, self.config.params))
         self.action_space = spaces.Box(-1.0, 1.0, (actions.N_ACTION,), np.float32)
         self.observation_space = observation.observation_space()
+        self._seats = Seats.of([opponent], self.config, self.breaker_code())
+        self._tables = batch_of(self.config, [seeding.np_random()[0]], self.noise, self.scale, self.shaping, self._seats)
+
+    # -- the generator: the table's own (``TableBatch.rngs``), which Gymnasium's ``reset(seed=...)`` replaces --------
+
+    @property
+    def _np_random(self) -> np.random.Generator:  # gymnasium.Env's attribute, here the table's generator itself
+        return self._tables.rngs[0]
+
+    @_np_random.setter
+    def _np_random(self, rng: np.random.Generator | None) -> None:
+        if rng is not None:  # (gymnasium.Env's class default)
+            self._tables.set_rng(0, rng)
+
+    @property
+    def opponent(self) -> opponents.Opponent:
+        """The opponent (assign another to change it: it plays from the next decision on)."""
+        return self._seats.opponents[0]
+
+    @opponent.setter
+    def opponent(self, opponent: opponents.Opponent) -> None:
+        self._seats = Seats.of([opponents.check_opponent(opponent)], self.config, self.breaker_code())
+        self._tables = batch_of(self.config, list(self._tables.rngs), self.noise, self.scale, self.shaping,
+                                self._seats, self._tables)
+        if self._game is not None:
+            self._game = Game.view(self._tables)
 
     # -- Gymnasium API ----------------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
-        tables = TableBatch(self.config, [self.np_random], self.noise, self.scale)
-        theirs, redeals = turns.deal(tables, [self], [0])
+        tables = self._tables
+        turns.step(tables, self._seats, _NONE, None, _TABLE0)
         self._game = Game.view(tables)
-        info = turns.info(tables, 0, None, theirs[0], dict.fromkeys(rewards.REWARD_PARTS, 0.0), redeals[0])
+        info = turns.info(tables, 0, False, dict.fromkeys(rewards.REWARD_PARTS, 0.0))
         if self.render_mode == "human":
             self.render()
-        return self._game.observe(LEARNER), info
+        return tables.encode(_TABLE0, LEARNER)[0], info
 
     def step(self, action):
         act = actions.check_action(action)  # validate: ValueError, nothing changed
-        game = self._require_game()
-        if game.over:
+        tables = self._require_game().tables
+        if tables.done[0]:
             raise RuntimeError("the episode is over: call reset()")
-        mine, theirs, _ = turns.step(game.tables, [self], _TABLE0, act[None])  # a rejected action changes nothing
-        parts = rewards.reward_parts([mine[0], *theirs[0]], LEARNER, self.shaping)
-        info = turns.info(game.tables, 0, mine[0], theirs[0], parts, 0)
+        turns.step(tables, self._seats, _TABLE0, act[None])  # a rejected action changes nothing
+        parts = turns.reward_parts(tables, 0)
+        info = turns.info(tables, 0, True, parts)
         if self.render_mode == "human":
             self.render()
-        return game.observe(LEARNER), float(sum(parts.values())), game.over, False, info
+        return tables.encode(_TABLE0, LEARNER)[0], float(sum(parts.values())), bool(tables.done[0]), False, info
+
+
+def batch_of(config: GameConfig, rngs: list[np.random.Generator], noise: NoiseConfig, scale: actions.ActionScale,
+             shaping: rewards.RewardShaping, seats: Seats, old: TableBatch | None = None, **kwargs: Any) -> TableBatch:
+    """The tables of an env: its configuration, the seats' compiled opponent (if any) and the reward shaping set in
+    the compiled turn; ``old`` (the same number of tables) hands over its tables' state."""
+    compiled = [k for k in range(len(seats.opponents)) if seats.kinds[k, turns.OPPONENT] == turns.Seat.AIMING]
+    aiming = turns.aiming_parameters(seats.opponents[compiled[0]]) if compiled else None
+    if compiled and any(turns.aiming_parameters(seats.opponents[k])[1] != aiming[1] for k in compiled):
+        for k in compiled:  # aiming policies that break differently: asked as Python opponents
+            seats.kinds[k, turns.OPPONENT] = turns.Seat.EXTERNAL
+        aiming = None
+    tables = TableBatch(config, rngs, noise, scale, shaping=(shaping.pot, shaping.foul, shaping.opponent_pot,
+                                                             shaping.opponent_foul),
+                        first_breaker=seats.first_breaker, aiming=aiming, **kwargs)
+    if old is not None:
+        tables.balls[:], tables.rack[:], tables.won[:], tables.next_breaker[:], tables.done[:] = (
+            old.balls, old.rack, old.won, old.next_breaker, old.done)
+        for k in range(len(rngs)):
+            tables.set_last(k, old.last(k))
+    return tables
 
 
 _TABLE0 = np.zeros(1, dtype=np.int64)
+_NONE = np.zeros(0, dtype=np.int64)

@@ -1,10 +1,11 @@
-"""The game of nine-ball, written once: ``TableBatch`` plays B tables held as arrays; a ``Game`` is a batch of one.
+"""The game of nine-ball, written once: ``TableBatch`` holds B tables as arrays and plays them with the compiled
+turn (``kernels.turn``); a ``Game`` is a batch of one.
 
-A round of decisions costs a few array operations, one simulation (``physics.simulate`` for a lone table,
-whose result is kept for rendering and records; ``physics.simulate_batch_packed`` for many), one read of
-the event logs (``rules.facts.ShotFacts``) and one call of the rules kernel (``kernels.ruling.rule_batch``). Python
-runs per table only for what is rare: a new rack, spotting the 9, a blocked ball-in-hand spot, a shot that
-hit the event/time cap. Players are 0 and 1; the rules say who acts next.
+A decision (decode, noise, placement, physics, rules, spotting the 9, scoring, the next rack) and every decision of
+a compiled opponent after it happen inside one numba call; Python is left with what Gymnasium needs and with
+Python opponents, which are asked between calls (``turns``). Every decision leaves a record (``kernels.codes.RecI``
+and ``RecF``); an ``Outcome`` is the readable view of one, its simulation re-run only when asked for
+(``Outcome.result``). Players are 0 and 1; the rules say who acts next.
 """
 
 from __future__ import annotations
@@ -12,30 +13,35 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import dataclass
-from typing import NamedTuple
-
+import numba
 import numpy as np
 
 import physics
-from nineball_env import actions, placement, rules
-from nineball_env.kernels.codes import DECLARATIONS, MAX_CITED, OBS_SIZE, RACK_W, BallInHandCode, PhaseCode
+from nineball_env import actions, rules
+from nineball_env.kernels.codes import (
+    CFG_W, DECLARATIONS, MAX_CONTINUATIONS, N_ACTION, N_BALLS, OBS_SIZE, RACK_W, RECF_W, RECI_W, Cfg,
+    PhaseCode, RecF, RecI, Seat, Status,
+)
 from nineball_env.kernels.codes import RackCol as C
+from nineball_env.kernels.draws import GEN_W, generator_row
 from nineball_env.kernels.observe import encode_rows
-from nineball_env.kernels.round import apply_round, move_cue, prepare_round
-from nineball_env.kernels.ruling import rule_batch
+from nineball_env.kernels.rack import deal as deal_kernel
+from nineball_env.kernels.rack import score as score_kernel
+from nineball_env.kernels.turn import deal_tables, play_turns
 from nineball_env.noise import LIMITS, PRESETS, NoiseConfig
-from nineball_env.rules.facts import ShotFacts
-from nineball_env.rules.match import next_breaker
+from nineball_env.placement import GAP
+from nineball_env.rules.facts import SIMULTANEOUS_S
 from nineball_env.rules.ruling import cited_rules, describe_row, foul_rules
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, SimResult, Table
+from physics.api import params_array
+from physics.kernels.entry import LOG_W
+from physics.validate import OVERLAP_TOL
 
 SILENT = PRESETS["none"]
-MAX_CONTINUATIONS = 4  # extra simulate calls when a shot hits the event or time cap
 ON_TABLE_MAX = int(Motion.ROLLING)  # motion codes <= this are on the table
-# the codes as plain ints for the Python side (an IntEnum member lookup costs a function call)
-_SHOOTER, _PHASE, _IN_HAND, _WINNER, _BREAKER = (int(c) for c in (C.SHOOTER, C.PHASE, C.IN_HAND, C.WINNER, C.BREAKER))
-_CHOICE, _OVER = int(PhaseCode.PUSH_OUT_CHOICE), int(PhaseCode.RACK_OVER)
-_IN_HAND_NONE, _KITCHEN = int(BallInHandCode.NONE), int(BallInHandCode.KITCHEN)
+_SHOOTER, _PHASE, _IN_HAND, _WINNER = int(C.SHOOTER), int(C.PHASE), int(C.IN_HAND), int(C.WINNER)
+_OVER, _BREAK = int(PhaseCode.RACK_OVER), int(PhaseCode.BREAK)
+_RECORDS = 8  # decision records per table to start with (a step that needs more makes room)
 
 
 @dataclass(frozen=True)
@@ -58,8 +64,9 @@ class GameConfig:
         rules.Match(self.race_to, self.break_order)  # ValueError for a bad race_to or break_order (R-MATCH)
 
 
-class Outcome(NamedTuple):
-    """What one decision did: the rules' ruling in parts, and how the decision was played.
+class Outcome:
+    """What one decision did: the rules' ruling in parts, and how the decision was played; a readable view of the
+    compiled turn's record of it (``kernels.codes.RecI``, ``RecF``).
 
     Attributes:
         player: who decided.
@@ -70,25 +77,90 @@ class Outcome(NamedTuple):
         placement: where the cue ball was placed (ball in hand), else None.
         placement_adjusted: the requested placement was illegal and moved to the nearest legal spot.
         n_events: events the physics logged for the shot (0 for the push-out choice).
-        result: the simulation of a lone table's shot (None for the push-out choice and in a batch), for rendering.
-        shot: the cue parameters a lone table's shot was played with, execution noise included, for records.
+        shot: the cue parameters the shot was played with, execution noise included (None for the push-out choice).
+        result: the simulation of the shot (None for the push-out choice), run again when first asked for.
     """
 
-    player: int
-    declaration: rules.Declaration
-    fouls: tuple[rules.RuleId, ...]
-    cited: tuple[rules.RuleId, ...]
-    pocketed: tuple[int, ...]
-    off_table: tuple[int, ...]
-    nine_spotted: bool
-    before: list[int]
-    after: list[int]
-    rack_winner: int | None = None
-    placement: tuple[float, float] | None = None
-    placement_adjusted: bool = False
-    n_events: int = 0
-    result: SimResult | None = None
-    shot: physics.Shot | None = None
+    __slots__ = ("_i", "_f", "_config", "_result")
+
+    def __init__(self, record_i: np.ndarray, record_f: np.ndarray, config: GameConfig) -> None:
+        self._i, self._f, self._config = record_i, record_f, config
+        self._result: SimResult | None = None
+
+    @property
+    def player(self) -> int:
+        return int(self._i[RecI.PLAYER])
+
+    @property
+    def declaration(self) -> rules.Declaration:
+        return DECLARATIONS[int(self._i[RecI.DECLARATION])]
+
+    @property
+    def fouls(self) -> tuple[rules.RuleId, ...]:
+        return foul_rules(int(self._i[RecI.FOULS]))
+
+    @property
+    def cited(self) -> tuple[rules.RuleId, ...]:
+        return cited_rules(tuple(self._i[RecI.CITED:RecI.CITED + int(self._i[RecI.N_CITED])].tolist()))
+
+    @property
+    def pocketed(self) -> tuple[int, ...]:
+        return tuple(self._i[RecI.POCKETED:RecI.POCKETED + int(self._i[RecI.N_POCKETED])].tolist())
+
+    @property
+    def off_table(self) -> tuple[int, ...]:
+        return tuple(self._i[RecI.OFF:RecI.OFF + int(self._i[RecI.N_OFF])].tolist())
+
+    @property
+    def nine_spotted(self) -> bool:
+        return bool(self._i[RecI.SPOTTED])
+
+    @property
+    def before(self) -> list[int]:
+        return self._i[RecI.BEFORE:RecI.BEFORE + RACK_W].tolist()
+
+    @property
+    def after(self) -> list[int]:
+        return self._i[RecI.AFTER:RecI.AFTER + RACK_W].tolist()
+
+    @property
+    def rack_winner(self) -> int | None:
+        after = self._i[RecI.AFTER:RecI.AFTER + RACK_W]
+        return int(after[_WINNER]) if after[_PHASE] == _OVER else None
+
+    @property
+    def placement(self) -> tuple[float, float] | None:
+        return (float(self._f[RecF.PLACE_X]), float(self._f[RecF.PLACE_Y])) if self._i[RecI.PLACED] else None
+
+    @property
+    def placement_adjusted(self) -> bool:
+        return bool(self._i[RecI.PLACED] and self._i[RecI.ADJUSTED])
+
+    @property
+    def n_events(self) -> int:
+        return int(self._i[RecI.N_EVENTS])
+
+    @property
+    def shot(self) -> physics.Shot | None:
+        if not self._i[RecI.SHOT]:
+            return None
+        return physics.Shot(*self._f[RecF.SHOT:RecF.SHOT + 5].tolist())
+
+    @property
+    def start(self) -> BallState | None:
+        """The balls the shot started from (the cue ball placed), None for the push-out choice."""
+        if not self._i[RecI.SHOT]:
+            return None
+        return BallState.from_packed(self._f[RecF.START:].reshape(N_BALLS, 9).copy())
+
+    @property
+    def result(self) -> SimResult | None:
+        if self._result is None and self._i[RecI.SHOT]:
+            cfg = self._config
+            first = physics.simulate(self.start, self.shot, cfg.table, cfg.params, max_events=cfg.max_events,
+                                     max_time=cfg.max_time)
+            self._result = complete_shot(first, cfg)[0]
+        return self._result
 
     @property
     def ruling(self) -> rules.Ruling:
@@ -100,12 +172,12 @@ class Outcome(NamedTuple):
     @property
     def foul(self) -> bool:
         """The decision was a foul."""
-        return bool(self.fouls)
+        return bool(self._i[RecI.FOULS])
 
     @property
     def legal_pots(self) -> int:
         """Object balls pocketed on a legal shot (not a push-out): what reward shaping counts."""
-        if self.fouls or self.declaration is not rules.Declaration.SHOT:
+        if self.foul or self.declaration is not rules.Declaration.SHOT:
             return 0
         return sum(1 for b in self.pocketed if b != 0)
 
@@ -118,12 +190,10 @@ class Outcome(NamedTuple):
                 f"adjusted={self.placement_adjusted}, n_events={self.n_events})")
 
     def __eq__(self, other: object) -> bool:  # the simulation is not compared
-        return isinstance(other, Outcome) and self[:_COMPARED] == other[:_COMPARED]
+        return (isinstance(other, Outcome) and np.array_equal(self._i[:RecI.SHOT], other._i[:RecI.SHOT])
+                and self.placement == other.placement)
 
     __hash__ = None  # type: ignore[assignment]
-
-
-_COMPARED = Outcome._fields.index("result")
 
 
 @dataclass(frozen=True)
@@ -137,23 +207,10 @@ class GameSnapshot:
     last: Outcome | None
 
 
-@functools.lru_cache(maxsize=16)
-def _rack_slots(table: Table, params: PhysicsParams) -> np.ndarray:
-    """The diamond's slot centres for a table and ball size (computed once)."""
-    slots = physics.rack_positions(table, params)
-    slots.flags.writeable = False
-    return slots
-
-
-@functools.lru_cache(maxsize=2)
-def _start_row(breaker: int) -> np.ndarray:
-    """A fresh rack broken by ``breaker`` (``rules.RackState.start``), packed once."""
-    return rules.RackState.start(breaker).packed()
-
-
 def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.ndarray]:
-    """Continue a first simulation past the event/time caps (at most ``MAX_CONTINUATIONS`` more calls,
-    then stop what still moves); the result to rest and the log rows of every call (times running on)."""
+    """``kernels.turn.complete_shot`` on a ``physics.simulate`` result: continued past the event/time caps (at most
+    ``MAX_CONTINUATIONS`` more calls, then whatever still moves is stopped); the result to rest and the log rows of
+    every call (times running on)."""
     if not (result.hit_event_cap or result.hit_time_cap):
         return result, result.events.rows
     parts = [result.events.rows]
@@ -175,82 +232,204 @@ def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.nda
     return result, np.concatenate(parts)
 
 
+@functools.lru_cache(maxsize=16)
+def _layouts(table: Table, params: PhysicsParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The diamond's slot centres (9, 2), the fresh rack of each breaker (2, RACK_W) and the balls all off the table
+    (10, 9), computed once per table and ball size."""
+    slots = np.ascontiguousarray(physics.rack_positions(table, params), dtype=np.float64)
+    starts = np.stack([rules.RackState.start(b).packed() for b in (0, 1)]).astype(np.int64)
+    off = BallState.empty().packed()
+    for a in (slots, starts, off):
+        a.flags.writeable = False
+    return slots, starts, off
+
+
+def turn_config(config: GameConfig, noise: NoiseConfig, scale: actions.ActionScale,
+                shaping: tuple[float, float, float, float], first_breaker: int, break_speed: float) -> np.ndarray:
+    """The compiled turn's configuration row (``kernels.codes.Cfg``)."""
+    t, p = config.table, config.params
+    cfg = np.zeros(CFG_W)
+    cfg[Cfg.R], cfg[Cfg.WIDTH], cfg[Cfg.LENGTH], cfg[Cfg.HEAD_Y] = p.R, t.width, t.length, t.head_string_y
+    cfg[Cfg.RACE_TO] = config.race_to
+    cfg[Cfg.WINNER_BREAKS] = config.break_order == rules.BreakOrder.WINNER
+    cfg[Cfg.STRICT] = config.strict_placement
+    cfg[Cfg.NOISY] = not noise.silent
+    cfg[Cfg.SIGMA:Cfg.SIGMA + 5] = noise.sigmas
+    cfg[Cfg.SCALE:Cfg.SCALE + 4] = scale.row
+    cfg[Cfg.LIMITS:Cfg.LIMITS + 4] = LIMITS
+    cfg[Cfg.SIMULTANEOUS] = SIMULTANEOUS_S
+    cfg[Cfg.GAP] = GAP
+    cfg[Cfg.FIRST_BREAKER] = first_breaker
+    cfg[Cfg.SHAPING:Cfg.SHAPING + 4] = shaping
+    cfg[Cfg.BREAK_SPEED] = break_speed
+    cfg[Cfg.MAX_TIME] = config.max_time
+    cfg[Cfg.FOOT_X], cfg[Cfg.FOOT_Y] = t.foot_spot
+    return cfg
+
+
 class TableBatch:
-    """``n`` matches with one configuration; table k draws from ``rngs[k]`` (rack shuffles, breaker, noise).
+    """``n`` matches with one configuration; table k draws from ``rngs[k]`` (rack shuffles, breaker, noise), held by
+    reference and read by the kernels in place (``kernels.draws``).
 
     Args:
         config: the game configuration of every table.
-        rngs: one generator per table (held by reference).
+        rngs: one generator per table.
         noise: execution noise of every decision.
         scale: action scale.
-        log_capacity: events kept per table in a batch log (a longer shot is re-simulated alone).
-        threads: numba threads for the batch physics (None: numba's default).
+        log_capacity: events kept per table in a shot's log (a longer shot is simulated again with room).
+        threads: numba threads for a turn of many tables (None: numba's default).
         breakers: the first breaker of each table (None: deal nothing yet, ``deal`` does it).
+        shaping: the reward shaping weights (pot, foul, opponent_pot, opponent_foul) the turn's reward parts use.
+        first_breaker: who breaks a deal the turn redeals: 0, 1 or -1 (drawn from the table's generator).
+        aiming: the parameters (pocket aims (6, 2), break speed) of a compiled aiming opponent, if one plays.
     """
 
     def __init__(self, config: GameConfig, rngs: list[np.random.Generator], noise: NoiseConfig = SILENT,
                  scale: actions.ActionScale = actions.DEFAULT_SCALE, log_capacity: int = 256,
-                 threads: int | None = None, breakers: list[int] | None = None) -> None:
+                 threads: int | None = None, breakers: list[int] | None = None, *,
+                 shaping: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0), first_breaker: int = -1,
+                 aiming: tuple[np.ndarray, float] | None = None) -> None:
         n = len(rngs)
-        self.config, self.rngs, self.noise = config, rngs, noise
-        self.log_capacity, self.threads = log_capacity, threads
-        t, p = config.table, config.params
-        self.balls = np.zeros((n, 10, 9))
+        if n < 1:
+            raise ValueError("rngs: expected one generator per table, got none")
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer))
+                                    or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):
+            raise ValueError(f"threads: expected 1..{numba.config.NUMBA_NUM_THREADS}, got {threads!r}")
+        if isinstance(log_capacity, bool) or not isinstance(log_capacity, (int, np.integer)) or log_capacity < 1:
+            raise ValueError(f"log_capacity: expected a whole number >= 1, got {log_capacity!r}")
+        self.config, self.noise, self.scale = config, noise, scale
+        self.log_capacity, self.threads = int(log_capacity), threads
+        self.balls = np.zeros((n, N_BALLS, 9))
         self.rack = np.zeros((n, RACK_W), dtype=np.int64)
         self.won = np.zeros((n, 2), dtype=np.int64)
         self.next_breaker = np.zeros(n, dtype=np.int64)  # the match's breaker: of this rack, then of the next
-        self.done = np.zeros(n, dtype=np.bool_)  # the match is decided (kept beside ``won``: asked every round)
-        self.last: list[Outcome | None] = [None] * n  # each table's latest decision
-        self._pockets = np.ascontiguousarray(t.pockets, dtype=np.float64)
-        self._box = np.array([p.R, t.width - p.R, t.head_string_y, t.length - p.R, t.width, t.length])
-        self._sigma = noise.sigmas
-        self._scale = scale.row
-        self._errors = np.zeros((n, 5))  # each round's noise draws (rows of tables that shoot)
+        self.done = np.zeros(n, dtype=np.bool_)  # the match is decided
+        # what a turn reads and writes besides the tables
+        self._rngs = list(rngs)
+        self._gens = np.zeros((n, GEN_W), dtype=np.int64)
+        for k, rng in enumerate(self._rngs):
+            generator_row(rng, self._gens[k])
+        self._acts = np.zeros((n, N_ACTION))
+        self._has_act = np.zeros(n, dtype=np.bool_)
+        self._shots = np.zeros((n, 5))
+        self._has_shot = np.zeros(n, dtype=np.bool_)
+        self.dealt = np.zeros(n, dtype=np.bool_)  # dealt this step, the learner yet to decide (a redeal may follow)
+        self.rec_i = np.zeros((n, _RECORDS, RECI_W), dtype=np.int64)  # this step's decisions, in order, per table
+        self.rec_f = np.zeros((n, _RECORDS, RECF_W))
+        self.n_rec = np.zeros(n, dtype=np.int64)
+        self.n_opp = np.zeros(n, dtype=np.int64)  # the opponent's decisions in a row
+        self.parts = np.zeros((n, 5))  # this step's reward parts (``rewards.REWARD_PARTS``)
+        self.redeals = np.zeros(n, dtype=np.int64)
+        self.status = np.zeros(n, dtype=np.int64)
+        self._stop = np.full((n, 2), int(Seat.STOP), dtype=np.int64)  # both players stop the turn (``play``)
+        self._logs = np.empty((n, min(self.log_capacity, config.max_events), LOG_W))
+        t, p = config.table, config.params
+        aims, break_speed = aiming if aiming is not None else (np.zeros((6, 2)), 0.0)
+        self._cfg = turn_config(config, noise, scale, shaping, first_breaker, break_speed)
+        self._static = (self._cfg, *_layouts(t, p), np.ascontiguousarray(aims, dtype=np.float64), t.segments, t.jaws,
+                        np.ascontiguousarray(t.pockets, dtype=np.float64), params_array(p), t.rail, OVERLAP_TOL,
+                        int(config.max_events))
         for k, breaker in enumerate(breakers or ()):
             self.deal(k, breaker)
 
+    def __getstate__(self) -> dict:
+        """The tables without the generators' addresses (they mean nothing in a copy) or the shot log buffer."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_gens", "_logs")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._gens = np.zeros((len(self._rngs), GEN_W), dtype=np.int64)
+        for k, rng in enumerate(self._rngs):
+            generator_row(rng, self._gens[k])
+        self._logs = np.empty((len(self._rngs), min(self.log_capacity, self.config.max_events), LOG_W))
+
     # -- state --------------------------------------------------------------------------------------
+
+    @property
+    def rngs(self) -> tuple[np.random.Generator, ...]:
+        """Each table's generator (``set_rng`` replaces one)."""
+        return tuple(self._rngs)
+
+    def set_rng(self, k: int, rng: np.random.Generator) -> None:
+        """Table k draws from ``rng`` from now on (a new seed)."""
+        generator_row(rng, self._gens[k])  # ValueError for what is not a Generator
+        self._rngs[k] = rng
+
+    @property
+    def break_speed(self) -> float:
+        """The compiled aiming opponent's break speed [m/s] (0 when none plays)."""
+        return float(self._cfg[Cfg.BREAK_SPEED])
 
     def to_move(self, ks: np.ndarray, player: int) -> np.ndarray:
         """Which of tables ``ks`` await a decision of ``player``."""
         return (self.rack[ks, _SHOOTER] == player) & ~self.done[ks]
 
     def snapshot(self) -> tuple:
-        """Copies of every array and generator state, and the latest decisions (``restore`` puts them back)."""
+        """Copies of every table, generator state and latest decision (``restore`` puts them back)."""
         return (self.balls.copy(), self.rack.copy(), self.won.copy(), self.next_breaker.copy(),
-                [rng.bit_generator.state for rng in self.rngs], list(self.last))
+                [rng.bit_generator.state for rng in self._rngs], [self.last(k) for k in range(len(self._rngs))])
 
     def restore(self, snap: tuple) -> None:
         self.balls[:], self.rack[:], self.won[:], self.next_breaker[:] = snap[:4]
-        for rng, state in zip(self.rngs, snap[4]):
+        for rng, state in zip(self._rngs, snap[4]):
             rng.bit_generator.state = state
-        self.last[:] = snap[5]
+        for k, outcome in enumerate(snap[5]):
+            self.set_last(k, outcome)
         self.done[:] = self.won.max(axis=1) >= self.config.race_to
 
     def match(self, k: int) -> rules.Match:
         """Table k's match (score and next breaker) as the rules' frozen ``Match``."""
         cfg = self.config
-        return rules.Match(cfg.race_to, cfg.break_order, int(self.next_breaker[k]),
-                           tuple(self.won[k].tolist()))
+        return rules.Match(cfg.race_to, cfg.break_order, int(self.next_breaker[k]), tuple(self.won[k].tolist()))
+
+    # -- records ------------------------------------------------------------------------------------
+
+    def outcome(self, k: int, i: int) -> Outcome:
+        """Table k's i-th decision of this step (a copy of its record, read as an ``Outcome``)."""
+        return Outcome(self.rec_i[k, i].copy(), self.rec_f[k, i].copy(), self.config)
+
+    def outcomes(self, k: int, first: int = 0) -> list[Outcome]:
+        """Table k's decisions of this step from the ``first``-th on."""
+        return [self.outcome(k, i) for i in range(first, int(self.n_rec[k]))]
+
+    def last(self, k: int) -> Outcome | None:
+        """Table k's latest decision since its deal, None before the first."""
+        n = int(self.n_rec[k])
+        return self.outcome(k, n - 1) if n else None
+
+    def set_last(self, k: int, outcome: Outcome | None) -> None:
+        """Make ``outcome`` table k's latest decision (a snapshot's)."""
+        self.n_rec[k] = 0 if outcome is None else 1
+        if outcome is not None:
+            self.rec_i[k, 0], self.rec_f[k, 0] = outcome._i, outcome._f
+
+    def begin(self, ks: np.ndarray | list[int]) -> None:
+        """Tables ``ks`` start a step: no decisions, reward parts or redeals yet."""
+        self.n_rec[ks] = 0
+        self.n_opp[ks] = 0
+        self.parts[ks] = 0.0
+        self.redeals[ks] = 0
+        self.dealt[ks] = False
 
     # -- dealing ------------------------------------------------------------------------------------
 
     def deal(self, k: int, breaker: int) -> None:
-        """A new match on table k broken by ``breaker``."""
-        self.won[k] = 0
-        self.done[k] = False
-        self.next_breaker[k] = breaker
-        self.last[k] = None
-        self._new_rack(k)
+        """A new match on table k broken by ``breaker`` (its rack drawn from its generator, R-RACK)."""
+        deal_kernel(k, int(breaker), self._gens[k], self.balls, self.rack, self.won, self.next_breaker, self.done,
+                    *self._static[1:4])
+        self.n_rec[k] = 0
 
-    def _new_rack(self, k: int) -> None:
-        """The next rack of table k's match (``rules.new_rack``): a tight rack from its generator (R-RACK)."""
-        order = list(rules.rack_order(self.rngs[k]))
-        balls = self.balls[k]
-        balls[:] = _OFF_TABLE  # the cue ball in hand
-        balls[order, 0:2] = _rack_slots(self.config.table, self.config.params)
-        balls[order, 7] = int(Motion.STATIONARY)
-        self.rack[k] = _start_row(int(self.next_breaker[k]))
+    def deal_drawn(self, ks: np.ndarray) -> None:
+        """New matches on tables ``ks``, each broken by the turn's ``first_breaker`` (drawn from the table's generator
+        when it is -1, as ``integers(2)`` draws), in one call; they may be dealt again in this step's turn."""
+        deal_tables(ks, self._gens, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static[:4])
+        self.n_rec[ks] = 0
+        self.dealt[ks] = True
+
+    def _score(self, k: int, after: np.ndarray) -> None:
+        """Table k's rack ended in ``after``: score it (R-MATCH) and deal the next rack unless the match is decided."""
+        self.rack[k] = after
+        score_kernel(k, self._gens[k], self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static[:4])
 
     # -- observations -------------------------------------------------------------------------------
 
@@ -264,130 +443,104 @@ class TableBatch:
 
     # -- decisions ----------------------------------------------------------------------------------
 
-    def play(self, ks: np.ndarray, player: int, acts: np.ndarray,
-             noise_rngs: list[np.random.Generator] | None = None, shots: np.ndarray | None = None) -> list[Outcome]:
-        """Play ``player``'s checked actions ``acts`` (one row per table of ``ks``, each awaiting ``player``):
-        decode, execution noise (drawn from ``noise_rngs[i]``, default each table's generator), ball-in-hand
-        placement, then ``_resolve``. ``shots`` (rows V0, phi, theta, a, b) replace the decoded strikes and
-        get no noise (a recorded shot is replayed so). Raises ValueError before anything changes but generator
-        draws (the caller restores those) when ``strict_placement`` is set and a placement is not free."""
-        n = len(ks)
-        errors = self._errors[:n]
-        noisy = not self.noise.silent and shots is None
-        if noisy:
-            for i, phase in enumerate(self.rack[ks, _PHASE].tolist()):  # each shooting table's draws
-                if phase != _CHOICE:
-                    errors[i] = (self.rngs[ks[i]] if noise_rngs is None else noise_rngs[i]).standard_normal(5)
-        start = np.empty((n, 10, 9))
-        rows = np.empty((n, 5))
-        declaration = np.empty(n, dtype=np.int64)
-        placed = np.empty(n, dtype=np.bool_)
-        free = np.empty(n, dtype=np.bool_)
-        prepare_round(self.balls, self.rack, ks, acts, errors, noisy, self._sigma, self.config.params.R, self._scale,
-                      LIMITS, self._box, self._pockets, start, rows, declaration, placed, free)
+    def turn(self, order: np.ndarray, seats: np.ndarray, acts: np.ndarray | None = None,
+             noise_rngs: list[np.random.Generator] | None = None, shots: np.ndarray | None = None) -> np.ndarray:
+        """Play the turns of tables ``order`` (``kernels.turn``): the checked actions ``acts`` (a row for each of the
+        first ``len(acts)`` tables of ``order``, for the player to move; None: no given action), then every decision
+        of an AIMING seat of
+        ``seats`` (n, 2), until a STOP or EXTERNAL seat is to move. ``noise_rngs`` draw the given actions' noise
+        (default: the tables' generators); ``shots`` (rows V0, phi, theta, a, b) replace the given strikes, without
+        noise. Returns the tables' ``Status`` (the caller raises for the errors)."""
+        order = np.asarray(order, dtype=np.int64)
+        if acts is not None and len(acts):
+            acting = order[:len(acts)]
+            self._acts[acting] = acts
+            self._has_act[acting] = True
+        noise_gens = self._gens
+        if noise_rngs is not None:
+            noise_gens = self._gens.copy()
+            for k, rng in zip(order.tolist(), noise_rngs):
+                generator_row(rng, noise_gens[k])
         if shots is not None:
-            rows[:] = np.where(np.isnan(rows), rows, shots)  # the push-out choice keeps its empty row
-        return self._resolve(ks, player, declaration, start, rows, placed, ~free)
+            self._shots[order[:len(shots)]] = shots
+            self._has_shot[order[:len(shots)]] = True
+        if order.size > 1:  # breaks cost ten shots: they go to the threads first
+            order = order[np.argsort(self.rack[order, _PHASE] != _BREAK, kind="stable")]
+        while True:
+            self._run(order, seats, noise_gens)
+            full = order[self.status[order] == Status.FULL]
+            if not full.size:
+                break
+            self._grow()
+            order = full
+        self._has_act[:] = False
+        self._has_shot[:] = False
+        return self.status
 
-    def _resolve(self, ks: np.ndarray, player: int, declaration: np.ndarray, start: np.ndarray, rows: np.ndarray,
-                 placed: np.ndarray, blocked: np.ndarray) -> list[Outcome]:
-        """Play decided rows: move blocked placements, simulate the shots, rule, and apply the rulings (the 9
-        spotted, a cue ball in hand taken up, finished racks scored and the next one dealt)."""
-        n = len(ks)
-        rack = self.rack[ks]
-        for i in _true(blocked):
-            self._move_to_free(start, i, rack[i, _IN_HAND] == _KITCHEN)
-        facts = ShotFacts(n)  # no facts for the push-out choice: empty rows
-        n_events = np.zeros(n, dtype=np.int64)
-        sim = np.flatnonzero(rack[:, _PHASE] != _CHOICE)
-        results: list[tuple[SimResult, physics.Shot] | None] = [None] * n  # a lone table's
-        final = self._simulate(start[sim], rows[sim], sim, facts, n_events, results) if sim.size else start[:0]
-        pocketed, n_pocketed = facts.pocketed, facts.n_pocketed
-        after = np.empty_like(rack)
-        fouls = np.empty(n, dtype=np.int64)  # the kernel writes every row of these
-        cited = np.empty((n, MAX_CITED), dtype=np.int64)
-        n_cited = np.empty(n, dtype=np.int64)
-        spotted = np.empty(n, dtype=np.bool_)
-        rule_batch(rack, declaration, facts.first_bits, facts.cushion_bits, pocketed, n_pocketed, facts.off,
-                   facts.n_off, after, fouls, cited, n_cited, spotted)
-        self.rack[ks] = after
-        for i in _true(spotted):  # before the cue ball is taken up (R-SPOT-9 leaves it out)
-            self._spot_nine(final[int(sim.searchsorted(i))], bool(after[i, _IN_HAND] != _IN_HAND_NONE))
-        apply_round(self.balls, ks, sim, final, after)
-        for i in _true(after[:, _PHASE] == _OVER):
-            self._score(int(ks[i]), after[i])
-        spots = start[:, 0, 0:2].tolist()
-        n_off = facts.n_off.tolist()
-        out = []
-        for i, (decl, f, nc, npk, sp, before, row, nev, put, moved) in enumerate(zip(
-                declaration.tolist(), fouls.tolist(), n_cited.tolist(), n_pocketed.tolist(), spotted.tolist(),
-                rack.tolist(), after.tolist(), n_events.tolist(), placed.tolist(), blocked.tolist())):
-            result, shot = results[i] or (None, None)
-            out.append(Outcome(
-                player, DECLARATIONS[decl], foul_rules(f), cited_rules(tuple(cited[i, :nc].tolist())),
-                tuple(pocketed[i, :npk].tolist()), tuple(facts.off[i, :n_off[i]].tolist()) if n_off[i] else (), sp,
-                before, row, row[_WINNER] if row[_PHASE] == _OVER else None,
-                (spots[i][0], spots[i][1]) if put else None, put and moved, nev, result, shot))
-            self.last[ks[i]] = out[-1]
-        return out
+    def _run(self, order: np.ndarray, seats: np.ndarray, noise_gens: np.ndarray) -> None:
+        threads = 1 if order.size == 1 else (self.threads or numba.get_num_threads())
+        previous = numba.get_num_threads()
+        if threads != previous:
+            numba.set_num_threads(threads)
+        chunk = numba.get_parallel_chunksize()
+        numba.set_parallel_chunksize(1)  # tables handed to threads one at a time
+        try:
+            play_turns(order, threads, self._acts, self._has_act, self._shots, self._has_shot, self._gens, noise_gens,
+                       seats, self.dealt, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static,
+                       self._logs, self.rec_i, self.rec_f, self.n_rec, self.n_opp, self.parts, self.redeals,
+                       self.status)
+        finally:
+            numba.set_parallel_chunksize(chunk)
+            if threads != previous:
+                numba.set_num_threads(previous)
 
-    def _move_to_free(self, start: np.ndarray, i: int, kitchen: bool) -> None:
-        """Row i's requested ball-in-hand spot is not free: move it to the nearest free one
-        (``placement.nearest_free``) or, with ``strict_placement``, raise ValueError (R-BIH)."""
-        cfg = self.config
-        x, y = start[i, 0, 0:2].tolist()
-        if cfg.strict_placement:
-            where = "in the kitchen (R-BREAK-POS)" if kitchen else "on the table (R-BIH)"
+    def _grow(self) -> None:
+        """Twice the room for decision records per table."""
+        n, d = self.rec_i.shape[:2]
+        for name in ("rec_i", "rec_f"):
+            old = getattr(self, name)
+            new = np.zeros((n, 2 * d, old.shape[2]), dtype=old.dtype)
+            new[:, :d] = old
+            setattr(self, name, new)
+
+    def raise_for(self, ks: np.ndarray) -> None:
+        """Raise the error of the first table of ``ks`` whose turn failed (``Status`` past OVER), if any."""
+        bad = [k for k in np.asarray(ks).tolist() if self.status[k] > Status.FULL]
+        if not bad:
+            return
+        k = bad[0]
+        code = Status(int(self.status[k]))
+        if code == Status.STRICT:
+            bih = _IN_HAND_WORDS[int(self.rack[k, _IN_HAND])]
+            x, y = actions.action_to_placement(self._acts[k], bih, self.config.table, self.config.params)
+            where = "in the kitchen (R-BREAK-POS)" if bih is rules.BallInHand.KITCHEN else "on the table (R-BIH)"
             raise ValueError(f"placement: cue ball at ({x:.4f}, {y:.4f}) m is not a free spot {where}: "
                              "it touches a ball, a pocket or the rail")
-        balls = start[i, 1:]
-        others = balls[balls[:, 7] <= ON_TABLE_MAX, 0:2]
-        move_cue(start, i, *placement.nearest_free(x, y, others, cfg.table, cfg.params, kitchen))
+        if code == Status.NO_SPOT:
+            raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
+        if code == Status.NO_NINE_SPOT:
+            raise ValueError("no free point on the long centre line to spot the 9 (R-SPOT-9)")
+        if code == Status.RUNAWAY:
+            raise RuntimeError("the opponent made 1000 decisions in a row")
+        if code == Status.REDEALS:
+            raise RuntimeError(f"the opponent won {int(self.redeals[k])} deals before the learner's first decision")
+        physics.simulate(BallState.from_packed(self.balls[k]), None, self.config.table, self.config.params)  # LAYOUT
+        raise ValueError(f"table {k}: the physics refused the layout")
 
-    def _simulate(self, start: np.ndarray, shots: np.ndarray, rows_of: np.ndarray, facts: ShotFacts,
-                  n_events: np.ndarray, results: list) -> np.ndarray:
-        """Simulate the shots, fill rows ``rows_of`` of ``facts``, ``n_events`` and (a lone table) ``results``;
-        the final states (a shot hitting a cap is continued to rest alone)."""
-        cfg = self.config
-        if len(self.rngs) == 1:  # a lone table: the serial kernel, its result kept
-            shot = physics.Shot(*shots[0].tolist())
-            result, log = complete_shot(physics.simulate(BallState.from_packed(start[0]), shot, cfg.table, cfg.params,
-                                                         max_events=cfg.max_events, max_time=cfg.max_time), cfg)
-            facts.read(log[None], np.array([len(log)]), rows_of)
-            n_events[rows_of] = len(result.events)
-            results[int(rows_of[0])] = result, shot
-            return result.state.packed()[None]
-        batch = physics.simulate_batch_packed(start, shots, cfg.table, cfg.params, max_events=cfg.max_events,
-                                              max_time=cfg.max_time, log_capacity=self.log_capacity,
-                                              threads=self.threads)
-        facts.read(batch.logs, batch.n_events, rows_of)
-        final = batch.states
-        whole = (batch.n_events <= batch.logs.shape[1]) & ~batch.hit_event_cap & ~batch.hit_time_cap
-        for i in np.flatnonzero(~whole).tolist():  # rare: summarised again from the whole continued log
-            result, log = complete_shot(batch.result(i), cfg)
-            final[i] = result.state.packed()
-            facts.read(log[None], np.array([len(log)]), rows_of[i:i + 1])
-        n_events[rows_of] = batch.n_events
-        return final
+    def play(self, ks: np.ndarray, player: int, acts: np.ndarray,
+             noise_rngs: list[np.random.Generator] | None = None, shots: np.ndarray | None = None) -> list[Outcome]:
+        """One decision of ``player`` on each of tables ``ks`` (each awaiting ``player``): the checked actions ``acts``
+        (one row per table), noise drawn from ``noise_rngs[i]`` (default each table's generator), or the strikes
+        ``shots`` played as they are. Raises ValueError for an illegal strict placement (nothing changed but the
+        noise draws, which the caller restores)."""
+        ks = np.asarray(ks, dtype=np.int64)
+        self.begin(ks)
+        self.turn(ks, self._stop, np.asarray(acts, dtype=np.float64), noise_rngs, shots)
+        self.raise_for(ks)
+        return [self.outcome(k, 0) for k in ks.tolist()]
 
-    def _spot_nine(self, balls: np.ndarray, in_hand: bool) -> None:
-        """Spot the 9 in the packed balls of one table (R-SPOT-9), the cue ball left out when it goes in hand."""
-        on = balls[:, 7] <= ON_TABLE_MAX  # the 9 is down (``rules.spot_nine`` would skip it anyway)
-        if in_hand:
-            on[0] = False
-        positions = {b: (float(balls[b, 0]), float(balls[b, 1])) for b in np.flatnonzero(on).tolist()}
-        state = BallState.from_packed(balls)
-        state.place(9, *rules.spot_nine(positions, self.config.table, self.config.params.R))
-        balls[:] = state.packed()
 
-    def _score(self, k: int, after: np.ndarray) -> None:
-        """Table k's rack ended: score it (R-MATCH) and deal the next rack unless the match is decided."""
-        winner = int(after[_WINNER])
-        self.won[k, winner] += 1
-        self.next_breaker[k] = next_breaker(self.config.break_order, int(after[_BREAKER]), winner)
-        self.done[k] = self.won[k, winner] >= self.config.race_to
-        if not self.done[k]:
-            self._new_rack(k)
+_IN_HAND_WORDS = tuple(rules.BallInHand)
 
 
 class Game:
@@ -396,7 +549,7 @@ class Game:
 
     def __init__(self, config: GameConfig, rng: np.random.Generator, first_breaker: int = 0,
                  noise: NoiseConfig = SILENT, scale: actions.ActionScale = actions.DEFAULT_SCALE) -> None:
-        self.config = config  # a bad rng is refused by the deal (``rules.rack_order``)
+        self.config = config  # a bad rng is refused by the batch (``draws.generator_row``)
         self.tables = TableBatch(config, [rng], noise, scale, breakers=[first_breaker])
 
     @classmethod
@@ -423,7 +576,7 @@ class Game:
 
     @property
     def last(self) -> Outcome | None:
-        return self.tables.last[0]
+        return self.tables.last(0)
 
     @property
     def over(self) -> bool:
@@ -449,12 +602,13 @@ class Game:
         t.balls[0], t.rack[0], t.won[0], t.next_breaker[0] = (snap.balls.packed(), snap.rack.packed(),
                                                               snap.match.racks_won, snap.match.breaker)
         t.rngs[0].bit_generator.state = snap.rng_state
-        t.last[0], t.done[0] = snap.last, snap.match.over
+        t.set_last(0, snap.last)
+        t.done[0] = snap.match.over
 
     def clone(self) -> "Game":
         """An independent copy (its own generator in the same state): try decisions on it and throw it away."""
-        t = self.tables  # the configuration and the recorded decisions are shared, not copied
-        return Game.view(copy.deepcopy(t, {id(t.config): t.config, id(t.last): list(t.last)}))
+        t = self.tables  # the configuration is shared, not copied
+        return Game.view(copy.deepcopy(t, {id(t.config): t.config}))
 
     # -- decisions --------------------------------------------------------------------------------
 
@@ -479,9 +633,3 @@ class Game:
 
 
 _ROW0 = np.zeros(1, dtype=np.int64)
-_OFF_TABLE = BallState.empty().packed()  # every ball off the table
-
-
-def _true(mask: np.ndarray) -> list[int]:
-    """The indices where a short boolean array is True (cheaper than ``np.flatnonzero`` for a few rows)."""
-    return [i for i, v in enumerate(mask.tolist()) if v]

@@ -3,7 +3,8 @@
 SB3 resets a finished env in the same step and returns the final observation in
 ``info["terminal_observation"]`` (``info["TimeLimit.truncated"]`` on a truncation); the vector env
 resets next step (``AutoresetMode.NEXT_STEP``), so the adapter resets the finished tables at once
-with ``reset(options={"reset_mask": done})``. Infos come back as SB3's list of per-env dicts.
+with ``reset(options={"reset_mask": done})``. Infos come back as SB3's list of per-env dicts: each table's
+NineBall-v0 info (``NineBallVectorEnv.table_info``) and the keys a vector wrapper adds (``macro_slot``).
 stable-baselines3 is imported when this module is.
 """
 
@@ -20,7 +21,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from gymnasium.vector import VectorEnv as VectorEnv_
 
-from nineball_env.vector import NineBallVectorEnv
+from nineball_env.vector import NineBallVectorEnv, step_infos
 
 
 def unbatch_info(infos: dict[str, Any], k: int) -> dict[str, Any]:
@@ -45,12 +46,18 @@ class SB3VecEnvAdapter(VecEnv):
         self.venv = venv
         self.base = venv.unwrapped
         self._actions: np.ndarray | None = None
+        self._own = set(step_infos(self.base.tables, np.zeros(0, dtype=np.int64), self.base._stepped))  # the env's keys
         super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
+
+    def _infos(self, infos: dict[str, Any], ks) -> dict[int, dict[str, Any]]:
+        """Table k's NineBall-v0 info for each of ``ks``, with the keys a wrapper added to the vector infos."""
+        added = {key: infos[key] for key in infos if key not in self._own}
+        return {k: {**self.base.table_info(k), **unbatch_info(added, k)} for k in ks}
 
     def reset(self) -> np.ndarray:
         seeds = None if all(s is None for s in self._seeds) else list(self._seeds)
         obs, infos = self.venv.reset(seed=seeds)
-        self.reset_infos = [unbatch_info(infos, k) for k in range(self.num_envs)]
+        self.reset_infos = list(self._infos(infos, range(self.num_envs)).values())
         self._reset_seeds()
         self._reset_options()
         return obs
@@ -64,7 +71,7 @@ class SB3VecEnvAdapter(VecEnv):
         acts, self._actions = self._actions, None
         obs, reward, terminated, truncated, infos = self.venv.step(acts)
         dones = terminated | truncated
-        per_env = [unbatch_info(infos, k) for k in range(self.num_envs)]
+        per_env = list(self._infos(infos, range(self.num_envs)).values())
         for k in range(self.num_envs):
             per_env[k]["TimeLimit.truncated"] = bool(truncated[k] and not terminated[k])
         if dones.any():
@@ -72,8 +79,8 @@ class SB3VecEnvAdapter(VecEnv):
                 per_env[k]["terminal_observation"] = obs[k].copy()
             new_obs, reset_infos = self.venv.reset(options={"reset_mask": dones})
             obs = np.where(dones[:, None], new_obs, obs)
-            for k in np.flatnonzero(dones):
-                self.reset_infos[k] = unbatch_info(reset_infos, k)
+            for k, info in self._infos(reset_infos, np.flatnonzero(dones).tolist()).items():
+                self.reset_infos[k] = info
         return obs, reward.astype(np.float32), dones, per_env
 
     def close(self) -> None:

@@ -1,97 +1,170 @@
 """The turn driver of NineBall-v0, written once for the single env (a ``TableBatch`` of one) and the vector env.
 
-A step plays the learner's decisions on its tables, then the opponent's (in rounds, one batched query of a
-shared opponent per round) until each table awaits the learner or is over; a deal re-seeds the opponent,
-deals a match and plays the opponent's break, dealing again when the opponent wins before the learner's
-first decision. A *seat* is the ``NineBallEnv`` of a table: its ``opponent``, ``np_random`` and ``draw_breaker``.
+A step, in order (each line names what does it):
+
+1. the learner's actions are checked (``actions.check_action``; the vector env's ``_check_actions``);
+2. tables that reset are dealt: an opponent with ``seed()`` is re-seeded from the table's generator and its table
+   dealt alone (``TableBatch.deal``), the others in one call (``TableBatch.deal_drawn``, ``kernels.rack.deal``);
+3. one call of the compiled turn (``TableBatch.turn``, ``kernels.turn.play_turns``) plays every table: the
+   learner's decision (decode, noise, placement, physics, rules, the 9 spotted, the cue ball taken up, a rack
+   scored and the next dealt), then each decision of a compiled opponent (``AimingPolicy``), until every table
+   awaits the learner, is over, or awaits a Python opponent;
+4. a Python opponent is asked in rounds, one batched query per opponent object per round
+   (``opponents.query_batch``), each round played by another call of the compiled turn; a deal a Python opponent
+   wins before the learner's first decision is dealt again here (the compiled turn redeals its own);
+5. the observation (``TableBatch.encode``), the reward (the turn's reward parts, ``rewards.REWARD_PARTS``) and
+   the infos, read off the turn's decision records (``info``; the vector env's ``vector.step_infos``).
+
+A *seat* is what a table has besides its tables' arrays: its opponent and who sits where (``Seats``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
 
-from nineball_env import actions, opponents
-from nineball_env.game import Outcome, TableBatch
-from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, PHASE_NAMES
+from nineball_env import opponents
+from nineball_env.rewards import REWARD_PARTS
+from nineball_env.aiming import AimingPolicy
+from nineball_env.game import GameConfig, Outcome, TableBatch
+from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, MAX_REDEALS, PHASE_NAMES, Seat, Status
 from nineball_env.kernels.codes import RackCol as C
 from nineball_env.rules.ruling import rule_names
 
 LEARNER, OPPONENT = 0, 1
-MAX_OPPONENT_DECISIONS = 1000  # a safety net: the rules end every inning long before this
-MAX_REDEALS = 100  # deals the opponent may win outright before reset gives up
 _PHASE, _IN_HAND, _COUNT0 = int(C.PHASE), int(C.IN_HAND), int(C.COUNT0)  # plain ints: fast
 _NO_PLACEMENT = (float("nan"), float("nan"))
 
 
-def step(tables: TableBatch, seats: Sequence[Any], stepping: np.ndarray, acts: np.ndarray,
-         resetting: Sequence[int] = ()) -> tuple[dict[int, Outcome], dict[int, list[Outcome]], dict[int, int]]:
-    """The learner's checked actions ``acts`` on tables ``stepping``, then deals of tables ``resetting`` and the
-    opponents' turns on both: (the learner's outcome, the opponent's outcomes, redeals) per table. On an error
-    (a strict placement, a bad opponent action) the tables are put back as they were and it is raised."""
-    saved = tables.snapshot()
+def compiled(opponent: Any, config: GameConfig) -> bool:
+    """``opponent`` is the default aiming policy on this table, so the compiled turn decides for it."""
+    return (type(opponent) is AimingPolicy and opponent.params == config.params
+            and (opponent.table is config.table or opponent.table.spec == config.table.spec))
+
+
+def aiming_parameters(opponent: AimingPolicy) -> tuple[np.ndarray, float]:
+    """What the compiled turn needs of an ``AimingPolicy``: its pocket aims and break speed."""
+    return opponent._aims, float(opponent.break_speed)
+
+
+@dataclass
+class Seats:
+    """Who sits at B tables besides the learner: each table's opponent, the seat kinds (B, 2) of (learner,
+    opponent) (``kernels.codes.Seat``), and who breaks a new deal (0, 1 or -1: drawn)."""
+
+    opponents: list[Any]
+    kinds: np.ndarray
+    first_breaker: int
+
+    @classmethod
+    def of(cls, opponents_: list[Any], config: GameConfig, first_breaker: int) -> "Seats":
+        kinds = np.zeros((len(opponents_), 2), dtype=np.int64)
+        for k, opponent in enumerate(opponents_):
+            kinds[k, OPPONENT] = Seat.AIMING if compiled(opponent, config) else Seat.EXTERNAL
+        return cls(list(opponents_), kinds, int(first_breaker))
+
+    def draw_breaker(self, rng: np.random.Generator) -> int:
+        """The first breaker of a new deal ("random" draws from the table's generator ``rng``)."""
+        return int(rng.integers(2)) if self.first_breaker < 0 else self.first_breaker
+
+
+def step(tables: TableBatch, seats: Seats, stepping: np.ndarray, acts: np.ndarray | None,
+         resetting: Sequence[int] = ()) -> None:
+    """Steps 2-4 of the module docstring: the learner's checked actions ``acts`` on tables ``stepping``, deals of
+    tables ``resetting`` (their generators seeded already) and every opponent decision due on both. The decisions
+    are left in the tables' records. On an error (a strict placement, a bad opponent action) the tables are put
+    back as they were and it is raised."""
+    stepping = np.asarray(stepping, dtype=np.int64)
+    resetting = np.asarray(resetting, dtype=np.int64)
+    order = np.concatenate([stepping, resetting]) if resetting.size else stepping
+    external = bool((seats.kinds[order, OPPONENT] == Seat.EXTERNAL).any()) if order.size else False
+    saved = tables.snapshot() if external or tables.config.strict_placement else None
     try:
-        mine = dict(zip(stepping.tolist(), tables.play(stepping, LEARNER, acts)))
-        theirs, redeals = deal(tables, seats, resetting, stepping.tolist())
+        tables.begin(order)
+        _deal(tables, seats, resetting)
+        tables.turn(order, seats.kinds, acts)
+        tables.raise_for(order)
+        if external:
+            _external_rounds(tables, seats, order)
+            _redeal(tables, seats, resetting)
     except BaseException:
-        tables.restore(saved)
+        if saved is not None:
+            tables.restore(saved)
         raise
-    return mine, theirs, redeals
 
 
-def deal(tables: TableBatch, seats: Sequence[Any], ks: Sequence[int], stepping: Sequence[int] = ()
-         ) -> tuple[dict[int, list[Outcome]], dict[int, int]]:
-    """Deal tables ``ks`` (their generators already seeded) and play every opponent decision due on tables
-    ``stepping`` and ``ks`` together; redeal the deals the opponent wins outright. The opponent's outcomes
-    per table and the redeals per dealt table."""
-    for k in ks:
-        opponents.reseed(seats[k].opponent, seats[k].np_random)
-        tables.deal(k, seats[k].draw_breaker())
-    theirs = opponent_turns(tables, seats, [*stepping, *ks])
-    redeals = dict.fromkeys(ks, 0)
-    redo = [k for k in ks if tables.done[k]]
-    while redo:
-        for k in redo:
-            redeals[k] += 1
-            if redeals[k] > MAX_REDEALS:
-                raise RuntimeError(f"the opponent won {redeals[k]} deals before the learner's first decision")
-            tables.deal(k, seats[k].draw_breaker())
-        theirs.update(opponent_turns(tables, seats, redo))
-        redo = [k for k in redo if tables.done[k]]
-    return theirs, redeals
+def _deal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
+    """Deal tables ``ks``: an opponent with ``seed()`` is re-seeded first (``opponents.reseed``), one table at a
+    time; the others are dealt in one call."""
+    if not ks.size:
+        return
+    seeded = [k for k in ks.tolist() if callable(getattr(seats.opponents[k], "seed", None))]
+    for k in seeded:
+        rng = tables.rngs[k]
+        opponents.reseed(seats.opponents[k], rng)
+        tables.deal(k, seats.draw_breaker(rng))
+    plain = ks if not seeded else np.array([k for k in ks.tolist() if k not in set(seeded)], dtype=np.int64)
+    if plain.size:
+        tables.deal_drawn(plain)
+    tables.dealt[ks] = True
 
 
-def opponent_turns(tables: TableBatch, seats: Sequence[Any], ks: Sequence[int]) -> dict[int, list[Outcome]]:
-    """The opponents' decisions on tables ``ks``, in rounds played together, until each table awaits the
-    learner or is over."""
-    done: dict[int, list[Outcome]] = {k: [] for k in ks}
-    candidates = np.asarray(ks, dtype=np.int64)
-    active = candidates[tables.to_move(candidates, OPPONENT)]
-    while active.size:
+def _external_rounds(tables: TableBatch, seats: Seats, order: np.ndarray) -> None:
+    """Ask the Python opponents of tables ``order`` in rounds, each round played by the compiled turn, until no
+    table awaits one."""
+    while True:
+        active = order[tables.status[order] == Status.EXTERNAL]
+        if not active.size:
+            return
         seen = tables.encode(active, OPPONENT)
         groups: dict[int, list[int]] = {}  # rows of ``active`` by opponent object: one batched query each
         for i, k in enumerate(active.tolist()):
-            if len(done[k]) >= MAX_OPPONENT_DECISIONS:
-                raise RuntimeError(f"the opponent made {MAX_OPPONENT_DECISIONS} decisions in a row")
-            groups.setdefault(id(seats[k].opponent), []).append(i)
-        acts = np.empty((active.size, actions.N_ACTION))
+            groups.setdefault(id(seats.opponents[k]), []).append(i)
+        acts = np.empty((active.size, 9))
         for rows in groups.values():
-            opponent = seats[int(active[rows[0]])].opponent
+            opponent = seats.opponents[int(active[rows[0]])]
             infos = None if opponents.batched(opponent) else [  # what an opponent callable is told
                 {"player": OPPONENT, "phase": PHASE_NAMES[tables.rack[k, _PHASE]],
                  "ball_in_hand": BALL_IN_HAND_NAMES[tables.rack[k, _IN_HAND]]} for k in active[rows].tolist()]
             acts[rows] = opponents.query_batch(opponent, seen[rows], infos)
-        for k, decision in zip(active.tolist(), tables.play(active, OPPONENT, acts)):
-            done[k].append(decision)
-        active = active[tables.to_move(active, OPPONENT)]
-    return done
+        tables.turn(active, seats.kinds, acts)
+        tables.raise_for(active)
 
 
-def info(tables: TableBatch, k: int, mine: Outcome | None, theirs: list[Outcome], parts: dict[str, float],
-         redeals: int) -> dict[str, Any]:
-    """The ``info`` of one step of table k: the learner's decision ``mine`` (None on reset), the opponent's
-    decisions ``theirs``, and the state after them (learner first)."""
+def _redeal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
+    """Deal again the tables of ``ks`` that a Python opponent won before the learner's first decision."""
+    redo = [k for k in ks.tolist() if tables.done[k]]
+    while redo:
+        for k in redo:
+            redeals = int(tables.redeals[k]) + 1
+            if redeals > MAX_REDEALS:
+                raise RuntimeError(f"the opponent won {redeals} deals before the learner's first decision")
+            tables.begin([k])
+            tables.redeals[k] = redeals
+            tables.deal(k, seats.draw_breaker(tables.rngs[k]))
+        again = np.array(redo, dtype=np.int64)
+        tables.turn(again, seats.kinds)
+        tables.raise_for(again)
+        _external_rounds(tables, seats, again)
+        redo = [k for k in redo if tables.done[k]]
+
+
+# -- infos -------------------------------------------------------------------------------------------------------------
+
+
+def reward_parts(tables: TableBatch, k: int) -> dict[str, float]:
+    """Table k's reward parts of this step (``REWARD_PARTS``, summed by the turn); the reward is their sum."""
+    return dict(zip(REWARD_PARTS, tables.parts[k].tolist()))
+
+
+def info(tables: TableBatch, k: int, stepped: bool, parts: dict[str, float]) -> dict[str, Any]:
+    """The ``info`` of one step of table k: the learner's decision (the first of the step when ``stepped``, none on
+    a reset), the opponent's decisions after it, and the state after them (learner first)."""
+    outcomes = tables.outcomes(k)
+    mine = outcomes[0] if stepped else None
+    theirs = outcomes[1:] if stepped else outcomes
     return {
         **decision_info(mine),
         "opponent": {
@@ -101,9 +174,9 @@ def info(tables: TableBatch, k: int, mine: Outcome | None, theirs: list[Outcome]
             "rulings": tuple(f"{o.declaration}: {o.text()}" for o in theirs),
         },
         **table_info(tables, k, LEARNER),
-        "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent"
-                       for o in ([mine] if mine else []) + theirs if o.rack_winner is not None),
-        "redeals": redeals,
+        "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent" for o in outcomes
+                       if o.rack_winner is not None),
+        "redeals": int(tables.redeals[k]),
         "reward_parts": parts,
     }
 
@@ -118,7 +191,7 @@ def decision_info(outcome: Outcome | None) -> dict[str, Any]:
                        "fouls": rule_names(outcome.fouls), "cited": rule_names(outcome.cited),
                        "text": outcome.text()},
             "pocketed": outcome.pocketed, "placement": outcome.placement or _NO_PLACEMENT,
-            "placement_adjusted": bool(outcome.placement_adjusted), "n_events": outcome.n_events}
+            "placement_adjusted": outcome.placement_adjusted, "n_events": outcome.n_events}
 
 
 def table_info(tables: TableBatch, k: int, me: int) -> dict[str, Any]:

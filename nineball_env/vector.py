@@ -1,10 +1,13 @@
 """NineBallVectorEnv: ``num_envs`` NineBall-v0 tables stepped together, their games held as arrays.
 
-A ``gymnasium.vector.VectorEnv`` with the single-agent semantics of ``NineBall-v0`` (the same spaces,
-rewards, infos and time limit); ``gymnasium.make_vec("NineBall-v0")`` builds it. The tables are one
-``game.TableBatch`` and a step is ``turns.step`` on all of them: one batch simulation, one read of the
-event logs and one call of the rules kernel per round of decisions, one batched query of a shared
-opponent per round (``AimingPolicy.act_batch`` or an SB3 model's ``predict``).
+A ``gymnasium.vector.VectorEnv`` with the single-agent semantics of ``NineBall-v0`` (the same spaces, rewards and
+time limit); ``gymnasium.make_vec("NineBall-v0")`` builds it. The tables are one ``game.TableBatch`` and a step is
+``turns.step`` on all of them: one call of the compiled turn plays every table's decisions, the default opponent's
+included, the tables spread over numba's threads; a Python opponent is asked once per round for all its tables
+(an SB3 model's ``predict`` on the stacked observations).
+
+Infos are arrays, one row per table, read off the turn's records with no Python per table (``step_infos``);
+``table_info(k)`` gives table k's latest info in NineBall-v0's readable form (ruling texts included), on request.
 
 Autoreset mode: ``NEXT_STEP`` (``metadata["autoreset_mode"]``): the step after a table terminates or
 truncates resets it (its action is ignored, reward 0, terminated/truncated False, the reset's info).
@@ -22,27 +25,64 @@ from typing import Any, Sequence
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from nineball_env import actions, rewards, turns
-from nineball_env.env import NineBallEnv
-from nineball_env.game import TableBatch
-from nineball_env.turns import LEARNER
+from nineball_env import actions, opponents, rewards, turns
+from nineball_env.env import NineBallEnv, batch_of
+from nineball_env.kernels.codes import (
+    BALL_IN_HAND_NAMES, DECLARATIONS, MAX_CITED, N_BALLS, PHASE_NAMES, PhaseCode, RecF, RecI, Seat,
+)
+from nineball_env.kernels.codes import RackCol as C
+from nineball_env.turns import LEARNER, Seats
+
+_DECLARATION_WORDS = np.array(["", *(str(d) for d in DECLARATIONS)], dtype=object)  # code + 1 -> word ("" for none)
+_PHASE_WORDS = np.array(PHASE_NAMES, dtype=object)
+_IN_HAND_WORDS = np.array(BALL_IN_HAND_NAMES, dtype=object)
+
+
+class TableSeat:
+    """What table k of a vector env has of its own (its opponent and generator), and the env's settings (``scale``,
+    ``noise``, ``shaping``, ``config``, ...) read through: the small record that stands where a whole
+    ``NineBallEnv`` per table used to (``NineBallVectorEnv.seats``)."""
+
+    __slots__ = ("_venv", "_k")
+
+    def __init__(self, venv: "NineBallVectorEnv", k: int) -> None:
+        self._venv, self._k = venv, k
+
+    @property
+    def opponent(self) -> Any:
+        return self._venv._seats.opponents[self._k]
+
+    @opponent.setter
+    def opponent(self, opponent: Any) -> None:
+        self._venv.set_opponent(self._k, opponent)
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        return self._venv.tables.rngs[self._k]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._venv, name)
 
 
 class NineBallVectorEnv(VectorEnv):
-    """``num_envs`` NineBall-v0 tables in one process, shots simulated in batches (see the module docstring).
+    """``num_envs`` NineBall-v0 tables in one process, played by the compiled turn (see the module docstring).
 
     Args:
         num_envs: number of tables.
         max_episode_steps: learner decisions before truncation (default: NineBall-v0's registration, 200).
-        threads: numba threads for ``physics.simulate_batch`` (None: numba's default).
-        log_capacity: events kept per table in the batch log (longer logs are re-simulated alone).
+        threads: numba threads for the turn (None: numba's default).
+        log_capacity: events kept per table in a shot's log (a longer shot is simulated again with room).
         **env_kwargs: ``NineBallEnv`` keyword arguments (``opponent``, ``match_race``, ``noise``, ...)
             applied to every table. An ``opponent`` with ``seed()`` is deep-copied per table (each is
             re-seeded from its table's generator); any other opponent object is shared, and one with
-            ``act_batch`` (the default ``AimingPolicy``) or an SB3 model decides for all its tables in one call.
+            ``act_batch`` or an SB3 model decides for all its tables in one call. The default opponent
+            (``AimingPolicy``) decides inside the compiled turn.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -59,25 +99,32 @@ class NineBallVectorEnv(VectorEnv):
         if self.max_episode_steps < 1:
             raise ValueError(f"max_episode_steps: expected >= 1, got {max_episode_steps!r}")
         opp = env_kwargs.pop("opponent", None)
+        template = NineBallEnv(opponent=opp, **env_kwargs)  # checks the arguments; its settings serve every table
+        self.config, self.noise, self.scale, self.shaping = (template.config, template.noise, template.scale,
+                                                             template.shaping)
+        self.first_breaker = template.first_breaker
         per_table = opp is not None and callable(getattr(opp, "seed", None))
-        self.envs: list[NineBallEnv] = [
-            NineBallEnv(opponent=copy.deepcopy(opp) if per_table else opp, **env_kwargs) for _ in range(self.num_envs)]
-        self.config = self.envs[0].config
-        if opp is None:  # the default AimingPolicy has no state: one for every table, so it decides in one batch
-            for env in self.envs[1:]:
-                env.opponent = self.envs[0].opponent
-        self.single_observation_space = self.envs[0].observation_space
-        self.single_action_space = self.envs[0].action_space
+        shared = template.opponent  # the default AimingPolicy has no state: one for every table
+        self._seats = Seats.of([copy.deepcopy(opp) if per_table else shared for _ in range(self.num_envs)],
+                               self.config, template.breaker_code())
+        self.tables = batch_of(self.config, [seeding.np_random()[0] for _ in range(self.num_envs)], self.noise,
+                               self.scale, self.shaping, self._seats, log_capacity=int(log_capacity), threads=threads)
+        self.seats = [TableSeat(self, k) for k in range(self.num_envs)]
+        self.single_observation_space = template.observation_space
+        self.single_action_space = template.action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.render_mode = None
         self._elapsed = np.zeros(self.num_envs, dtype=np.int64)
         self._autoreset = np.zeros(self.num_envs, dtype=bool)
+        self._stepped = np.zeros(self.num_envs, dtype=bool)  # the table's latest records start with the learner's
         self._started = False
-        env0 = self.envs[0]
-        self.tables = TableBatch(self.config, [env.np_random for env in self.envs], env0.noise, env0.scale,
-                                 int(log_capacity), threads)
         self._all = np.arange(self.num_envs)
+
+    @property
+    def envs(self) -> list[TableSeat]:
+        """The tables' seats (``seats``), under the name of the per-table envs they replace."""
+        return self.seats
 
     # -- Gymnasium API ----------------------------------------------------------------------------
 
@@ -89,38 +136,51 @@ class NineBallVectorEnv(VectorEnv):
                 raise ValueError(f"reset_mask: expected a boolean array of shape ({self.num_envs},), got {mask!r}")
             if not self._started and not mask.all():
                 raise RuntimeError("the first reset() must reset every table")
-        ks = list(range(self.num_envs)) if mask is None else np.flatnonzero(mask).tolist()
-        for k in ks:
-            gym.Env.reset(self.envs[k], seed=seeds[k])
-            self.tables.rngs[k] = self.envs[k].np_random  # a seed makes a new generator
-        theirs, redeals = turns.deal(self.tables, self.envs, ks)
-        infos = self._reset_infos(ks, theirs, redeals)
+        ks = self._all if mask is None else np.flatnonzero(mask)
+        for k in ks.tolist():
+            if seeds[k] is not None:
+                self.tables.set_rng(k, seeding.np_random(seeds[k])[0])
+        turns.step(self.tables, self._seats, ks[:0], None, ks)
+        self._elapsed[ks] = 0
+        self._autoreset[ks] = False
+        self._stepped[ks] = False
         self._started = True
-        return self.tables.encode(self._all, LEARNER), self._batch_infos([infos[k] for k in ks], ks)
+        return self.tables.encode(self._all, LEARNER), step_infos(self.tables, ks, self._stepped)
 
     def step(self, actions_in):
         acts = self._check_actions(actions_in)  # ValueError, nothing changed
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        resetting = np.flatnonzero(self._autoreset).tolist()
+        resetting = np.flatnonzero(self._autoreset)
         stepping = np.flatnonzero(~self._autoreset)
-        mine, theirs, redeals = turns.step(self.tables, self.envs, stepping, acts[stepping], resetting)
-        infos = self._reset_infos(resetting, theirs, redeals)
-        B = self.num_envs
-        reward = np.zeros(B, dtype=np.float64)
-        terminated = np.zeros(B, dtype=bool)
-        truncated = np.zeros(B, dtype=bool)
-        shaping = self.envs[0].shaping
-        for k in stepping.tolist():
-            parts = rewards.reward_parts((mine[k], *theirs[k]), LEARNER, shaping)
-            reward[k] = float(sum(parts.values()))
-            terminated[k] = self.tables.done[k]
-            self._elapsed[k] += 1
-            truncated[k] = self._elapsed[k] >= self.max_episode_steps
-            infos[k] = turns.info(self.tables, k, mine[k], theirs[k], parts, 0)
+        turns.step(self.tables, self._seats, stepping, acts[stepping], resetting)
+        p = self.tables.parts
+        reward = np.where(self._autoreset, 0.0, (((p[:, 0] + p[:, 1]) + p[:, 2]) + p[:, 3]) + p[:, 4])
+        self._elapsed[stepping] += 1
+        self._elapsed[resetting] = 0
+        self._stepped[:] = ~self._autoreset
+        terminated = self.tables.done & self._stepped
+        truncated = (self._elapsed >= self.max_episode_steps) & self._stepped
         self._autoreset = terminated | truncated
         obs = self.tables.encode(self._all, LEARNER)
-        return obs, reward, terminated, truncated, self._batch_infos([infos[k] for k in range(B)], list(range(B)))
+        return obs, reward, terminated, truncated, step_infos(self.tables, self._all, self._stepped)
+
+    def set_opponent(self, k: int, opponent: Any) -> None:
+        """Table k plays ``opponent`` from its next decision on (compiled when it is an aiming policy that breaks as
+        the compiled one does, else asked from Python)."""
+        opponent = opponents.check_opponent(opponent)
+        kind = Seats.of([opponent], self.config, self._seats.first_breaker).kinds[0, turns.OPPONENT]
+        if kind == Seat.AIMING and turns.aiming_parameters(opponent)[1] != self.tables.break_speed:
+            kind = Seat.EXTERNAL
+        self._seats.opponents[k] = opponent
+        self._seats.kinds[k, turns.OPPONENT] = kind
+
+    def table_info(self, k: int) -> dict[str, Any]:
+        """Table k's latest info (of its last step or reset) as NineBall-v0 gives it: ruling texts, opponent rulings
+        and the racks by name, built on request from the turn's records."""
+        stepped = bool(self._stepped[k])
+        parts = turns.reward_parts(self.tables, k) if stepped else dict.fromkeys(rewards.REWARD_PARTS, 0.0)
+        return turns.info(self.tables, k, stepped, parts)
 
     # -- internals --------------------------------------------------------------------------------
 
@@ -146,38 +206,84 @@ class NineBallVectorEnv(VectorEnv):
                     raise ValueError(f"actions[{k}]: {err}") from None
         return arr
 
-    def _batch_infos(self, infos: list[dict[str, Any]], ks: list[int]) -> dict[str, Any]:
-        """``infos[i]`` of table ``ks[i]`` batched as ``VectorEnv._add_info`` does table by table (same arrays,
-        dtypes, ``_key`` masks and key order), key by key: every info has the keys (and no arrays) of ``turns.info``."""
-        if not ks:
-            return {}
-        B, out = self.num_envs, {}
-        every = len(ks) == B  # ks are sorted table indices: all of them, in order
-        mask = np.zeros(B, dtype=np.bool_)
-        mask[ks] = True
-        for key, first in infos[0].items():
-            values = [info[key] for info in infos]
-            if isinstance(first, dict):
-                array = self._batch_infos(values, ks)
-            elif type(first) in (int, float, bool) or issubclass(type(first), np.number):
-                if every:
-                    array = np.array(values, dtype=type(first))
-                else:
-                    array = np.zeros(B, dtype=type(first))
-                    array[ks] = values
-            else:
-                array = np.full(B, fill_value=None, dtype=object)
-                for k, v in zip(ks, values):
-                    array[k] = v
-            out[key], out[f"_{key}"] = array, mask.copy()
-        return out
 
-    def _reset_infos(self, ks: list[int], theirs: dict, redeals: dict[int, int]) -> dict[int, dict]:
-        """The infos of the tables ``ks`` just dealt; their step counts start again."""
-        zero = dict.fromkeys(rewards.REWARD_PARTS, 0.0)
-        self._elapsed[ks] = 0
-        self._autoreset[ks] = False
-        return {k: turns.info(self.tables, k, None, theirs[k], dict(zero), redeals[k]) for k in ks}
+def step_infos(tables, ks: np.ndarray, stepped: np.ndarray) -> dict[str, Any]:
+    """The infos of tables ``ks`` as arrays over all B tables (``_key`` masks mark ``ks``), from the turn's records:
+    the learner's decision where ``stepped`` (its first record), the opponent's after it, the state after them.
+
+    ========================  ================  =====================================================================
+    key                       array             value for table k
+    ========================  ================  =====================================================================
+    ruling.declaration        (B,) object       the learner's declaration ("" on a reset)
+    ruling.foul               (B,) bool         it was a foul
+    ruling.fouls              (B,) int64        the fouls as a bit mask over rule codes (``rules.ruling.foul_rules``)
+    ruling.cited              (B, 8) int64      the other cited rule codes in order, -1 after the last
+    pocketed                  (B, 10) int64     the balls the learner pocketed in order, -1 after the last
+    placement                 (B, 2) float64    where a cue ball in hand went, NaN without one
+    placement_adjusted        (B,) bool         the requested spot was not free and moved
+    n_events                  (B,) int64        events of the learner's shot
+    opponent.decisions        (B,) int64        the opponent's decisions in the step
+    opponent.fouls            (B,) int64        ... that were fouls
+    opponent.pocketed         (B, 10) int64     times each ball went down on the opponent's decisions
+    phase, ball_in_hand       (B,) object       after the step (``PHASE_NAMES``, ``BALL_IN_HAND_NAMES``)
+    foul_counts, score        (B, 2) int64      (learner, opponent)
+    racks                     (B, 2) int64      racks won in the step by (learner, opponent)
+    redeals                   (B,) int64        deals dealt again on a reset
+    reward_parts.<part>       (B,) float64      the reward's parts (``rewards.REWARD_PARTS``)
+    ========================  ================  =====================================================================
+    """
+    B = tables.rack.shape[0]
+    mask = np.zeros(B, dtype=np.bool_)
+    mask[ks] = True
+    n = tables.n_rec
+    d = tables.rec_i.shape[1]
+    rec = tables.rec_i
+    mine = rec[:, 0]
+    live = np.arange(d)[None, :] < n[:, None]
+    theirs = live & (np.arange(d)[None, :] >= stepped[:, None])
+    after = rec[:, :, RecI.AFTER:RecI.AFTER + len(C)]
+    ended = live & (after[:, :, C.PHASE] == int(PhaseCode.RACK_OVER))
+    winner = after[:, :, C.WINNER]
+    fouls = np.where(stepped, mine[:, RecI.FOULS], 0)
+    placed = stepped & (mine[:, RecI.PLACED] != 0)
+    placement = np.where(placed[:, None], tables.rec_f[:, 0, RecF.PLACE_X:RecF.PLACE_Y + 1], np.nan)
+    balls = np.arange(N_BALLS)
+    pocketed = rec[:, :, RecI.POCKETED:RecI.POCKETED + N_BALLS]  # -1 after the last
+    opp_pocketed = ((pocketed[:, :, :, None] == balls) & theirs[:, :, None, None]).sum(axis=(1, 2))
+    infos = {
+        "ruling": {
+            "declaration": _DECLARATION_WORDS[np.where(stepped, mine[:, RecI.DECLARATION] + 1, 0)],
+            "foul": fouls != 0,
+            "fouls": fouls,
+            "cited": np.where(stepped[:, None], mine[:, RecI.CITED:RecI.CITED + MAX_CITED], -1),
+        },
+        "pocketed": np.where(stepped[:, None], mine[:, RecI.POCKETED:RecI.POCKETED + N_BALLS], -1),
+        "placement": placement,
+        "placement_adjusted": placed & (mine[:, RecI.ADJUSTED] != 0),
+        "n_events": np.where(stepped, mine[:, RecI.N_EVENTS], 0),
+        "opponent": {
+            "decisions": n - stepped,
+            "fouls": (theirs & (rec[:, :, RecI.FOULS] != 0)).sum(axis=1),
+            "pocketed": opp_pocketed,
+        },
+        "phase": _PHASE_WORDS[tables.rack[:, C.PHASE]],
+        "ball_in_hand": _IN_HAND_WORDS[tables.rack[:, C.IN_HAND]],
+        "foul_counts": tables.rack[:, C.COUNT0:C.COUNT1 + 1].copy(),
+        "score": tables.won.copy(),
+        "racks": np.stack([(ended & (winner == LEARNER)).sum(axis=1), (ended & (winner != LEARNER)).sum(axis=1)], 1),
+        "redeals": tables.redeals.copy(),
+        "reward_parts": {name: np.where(stepped, tables.parts[:, j], 0.0) for j, name in enumerate(rewards.REWARD_PARTS)},
+    }
+    return _masked(infos, mask)
 
 
-__all__ = ["NineBallVectorEnv"]
+def _masked(infos: dict[str, Any], mask: np.ndarray) -> dict[str, Any]:
+    """``infos`` with Gymnasium's ``_key`` mask beside every key (nested dicts too)."""
+    out: dict[str, Any] = {}
+    for key, value in infos.items():
+        out[key] = _masked(value, mask) if isinstance(value, dict) else value
+        out[f"_{key}"] = mask
+    return out
+
+
+__all__ = ["NineBallVectorEnv", "TableSeat", "step_infos"]

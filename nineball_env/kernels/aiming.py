@@ -4,7 +4,7 @@ Ghost-ball aiming at the pocket with the smallest cut (clear paths first), a str
 spot, a hard break from the middle of the head string, never a push-out; the action encoded by
 ``actions.shot_to_action``'s kernel. One call decides for every table of a vector env. The few positions
 whose cue-ball spot is blocked (the break spot, no straight-in spot) are flagged with the spot they
-wanted: the caller finds the nearest free spot (``placement.nearest_free``) and calls again with it given.
+wanted; ``decide_batch`` then finds the nearest free spot (``placement.nearest_free``) and aims again from it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from numba import njit
 from nineball_env.kernels.codes import BallInHandCode, PhaseCode
 from nineball_env.kernels.codes import ObsCol as O
 from nineball_env.kernels.placement import is_free as _is_free
+from nineball_env.kernels.placement import nearest_free
 from nineball_env.kernels.round import encode_action
 
 MAX_CUT = 75.0  # [deg] the widest cut the policy tries
@@ -183,3 +184,45 @@ def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, scale, 
             phi = math.degrees(math.atan2(gy - cy, gx - cx))
         encode_action(out[k], True, V0, phi, 0.0, 0.0, 0.0, placed, cx, cy, kitchen_box if kitchen else table_box, False,
                       False, scale)
+
+
+@njit(cache=True)
+def decide_batch(obs, width, length, head_y, R, pockets, aims, break_speed, scale, gap, out, failed):
+    """The policy's actions for every observation row (n, 54) float32 into ``out`` (n, 9) float64: ``aim_batch``, and
+    for a row whose spot is blocked, ``aim_batch`` again from the free spot nearest to the one it wanted (in the
+    kitchen on the break; ``gap`` [m] is ``placement.GAP``). ``failed[k]``: no spot is free (``out[k]`` unset)."""
+    n = obs.shape[0]
+    spots = np.zeros((n, 2))
+    given = np.zeros(n, dtype=np.bool_)
+    fallback = np.zeros(n, dtype=np.bool_)
+    aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, scale, spots, given, out, fallback)
+    one = np.empty((1, obs.shape[1]), dtype=np.float32)
+    spot = np.empty((1, 2))
+    again = np.empty((1, out.shape[1]))
+    balls = np.empty((9, 2))
+    best = np.empty(4)
+    for k in range(n):
+        failed[k] = False
+        if not fallback[k]:
+            continue
+        row = obs[k]
+        n_balls = 0
+        for b in range(1, 10):
+            if row[_ON + b] > 0.5:
+                balls[n_balls, 0] = np.float64(row[_POS + 2 * b]) * width
+                balls[n_balls, 1] = np.float64(row[_POS + 2 * b + 1]) * length
+                n_balls += 1
+        in_hand = 0
+        for j in range(3):
+            if row[_IN_HAND + j] > row[_IN_HAND + in_hand]:
+                in_hand = j
+        nearest_free(spots[k, 0], spots[k, 1], balls, n_balls, R, width, length, head_y, in_hand == _KITCHEN, pockets,
+                     gap, best)
+        if best[0] == 0.0:
+            failed[k] = True
+            continue
+        one[0] = row
+        spot[0, 0], spot[0, 1] = best[1], best[2]
+        aim_batch(one, width, length, head_y, R, pockets, aims, break_speed, scale, spot, np.ones(1, dtype=np.bool_),
+                  again, np.zeros(1, dtype=np.bool_))
+        out[k] = again[0]

@@ -169,3 +169,93 @@ OBS_SIZE = 54
 N_BALLS = 10  # the cue ball and object balls 1–9
 NO_PLAYER = -1
 MAX_CITED = 8  # the most rules one ruling cites
+
+
+# -- the compiled turn (``kernels.turn``) ----------------------------------------------------------------------------
+
+
+class Seat(IntEnum):
+    """Who decides for a player of a table in the compiled turn (``kernels.turn``)."""
+
+    STOP = 0  # the turn stops when this player is to move (the learner; both players of a ``Game``)
+    EXTERNAL = 1  # a Python opponent: the turn stops and Python asks it
+    AIMING = 2  # the default opponent, decided inside the turn (``kernels.aiming``)
+
+
+class Status(IntEnum):
+    """Where a table's turn stopped (``kernels.turn.play_turns``): the first three are normal ends."""
+
+    STOP = 0  # a STOP seat is to move
+    EXTERNAL = 1  # an EXTERNAL seat is to move
+    OVER = 2  # the match is decided
+    FULL = 3  # the table's decision records are full: Python makes room and plays on
+    STRICT = 4  # a ball-in-hand spot is not free and placement is strict (ValueError, R-BIH)
+    NO_SPOT = 5  # no free spot for a cue ball in hand (ValueError)
+    LAYOUT = 6  # the physics refused the layout (ValueError, re-raised by ``physics.simulate``)
+    RUNAWAY = 7  # the opponent made MAX_OPPONENT_DECISIONS decisions in a row (RuntimeError)
+    REDEALS = 8  # the opponent won MAX_REDEALS deals before the learner's first decision (RuntimeError)
+    NO_NINE_SPOT = 9  # no free point on the long string to spot the 9 (ValueError, R-SPOT-9)
+
+
+class Cfg(IntEnum):
+    """Index of each number of the compiled turn's configuration row (``game.turn_config``)."""
+
+    R = 0  # ball radius [m]
+    WIDTH = 1
+    LENGTH = 2
+    HEAD_Y = 3  # the head string [m]
+    RACE_TO = 4
+    WINNER_BREAKS = 5  # 1: the winner of a rack breaks the next (else alternate), R-MATCH
+    STRICT = 6  # 1: an illegal ball-in-hand spot is an error, not moved
+    NOISY = 7  # 1: execution noise is drawn
+    SIGMA = 8  # (phi, V0, theta, a, b): 8..12
+    SCALE = 13  # (v_min, v_max, tip_max, theta_max): 13..16
+    LIMITS = 17  # (min speed, max speed, max elevation, max tip offset): 17..20
+    SIMULTANEOUS = 21  # [s] first contacts closer than this are simultaneous
+    GAP = 22  # [m] clearance an adjusted placement keeps
+    FIRST_BREAKER = 23  # a redeal's breaker: 0 or 1, or -1 to draw it (integers(2) of the table's generator)
+    SHAPING = 24  # reward shaping (pot, foul, opponent_pot, opponent_foul): 24..27
+    BREAK_SPEED = 28  # the aiming opponent's break speed [m/s]
+    MAX_TIME = 29  # [s] the physics' time cap
+    FOOT_X = 30  # the foot spot [m] (R-SPOT-9)
+    FOOT_Y = 31
+
+
+CFG_W = int(Cfg.FOOT_Y) + 1
+MAX_CONTINUATIONS = 4  # extra simulations of a shot that hit the event or time cap
+MAX_OPPONENT_DECISIONS = 1000  # a safety net: the rules end every inning long before this
+MAX_REDEALS = 100  # deals the opponent may win outright before the learner's first decision
+
+
+class RecI(IntEnum):
+    """Integer columns of one decision record (``kernels.turn``; ``game.Outcome`` reads them)."""
+
+    PLAYER = 0
+    DECLARATION = 1  # DeclarationCode
+    FOULS = 2  # bit mask over RuleCode
+    N_CITED = 3
+    CITED = 4  # RuleCodes in order: 4..11
+    N_POCKETED = 12
+    POCKETED = 13  # balls in order: 13..22
+    N_OFF = 23
+    OFF = 24  # balls driven off the table: 24..33
+    SPOTTED = 34
+    BEFORE = 35  # the rack before, packed: 35..43
+    AFTER = 44  # the rack after: 44..52
+    PLACED = 53  # the cue ball was placed from hand
+    ADJUSTED = 54  # ... at the nearest free spot, not the requested one
+    N_EVENTS = 55  # events of the shot's first simulation (0: the push-out choice)
+    SHOT = 56  # 1: a shot was simulated (not the push-out choice)
+
+
+class RecF(IntEnum):
+    """Float columns of one decision record: the placement, the shot played and the state it started from."""
+
+    PLACE_X = 0
+    PLACE_Y = 1
+    SHOT = 2  # V0 [m/s], phi [deg], theta [deg], a, b: 2..6 (after execution noise)
+    START = 7  # the packed balls (10 x 9) the shot started from: 7..96
+
+
+RECI_W = int(RecI.SHOT) + 1
+RECF_W = int(RecF.START) + N_BALLS * 9

@@ -1,10 +1,8 @@
-"""Actions to shots, execution noise, and one round of decisions on ``game.TableBatch`` arrays, in numba.
+"""Actions to shots and execution noise, in numba.
 
 ``lin``, ``shot_of``, ``encode_action`` and ``perturbed`` are the action mapping both ways and the noise model
-themselves (``actions`` and ``noise.perturb`` call them, and so does the default opponent), so every path
-decodes, encodes and perturbs with the same arithmetic. ``prepare_round`` decodes a round of
-actions, adds each table's noise draws, reads the declaration and places a cue ball in hand;
-``apply_round`` writes the simulated balls back and takes up a cue ball that goes in hand.
+themselves (``actions`` and ``noise.perturb`` call them, and so do the default opponent and the compiled turn,
+``kernels.turn``), so every path decodes, encodes and perturbs with the same arithmetic.
 """
 
 from __future__ import annotations
@@ -13,13 +11,7 @@ import math
 
 from numba import njit
 
-from nineball_env.kernels.codes import A, BallInHandCode, DeclarationCode, PhaseCode
-from nineball_env.kernels.codes import RackCol as C
-from nineball_env.kernels.placement import is_free
-from physics.state import Motion
-
-# the packed balls' motion codes as floats (numba freezes them: see kernels/__init__)
-_ON_TABLE_MAX, _STATIONARY, _POCKETED = float(Motion.ROLLING), float(Motion.STATIONARY), float(Motion.POCKETED)
+from nineball_env.kernels.codes import A
 
 
 @njit(cache=True)
@@ -80,79 +72,3 @@ def perturbed(V0, phi, theta, a, b, e, sigma, R, limits):
         r = math.sqrt(r2)
         a, b = a * limits[3] / r, b * limits[3] / r
     return V0, phi + sigma[0] * e[0], theta, a, b
-
-
-@njit(cache=True)
-def prepare_round(balls, rack, ks, acts, errors, noisy, sigma, R, scale, limits, box, pockets,
-                  start, rows, declaration, placed, free):
-    """For each row i (table ``ks[i]``): ``declaration[i]``; for a shot, the (noisy) shot row ``rows[i]``
-    (V0, phi°, theta°, a, b), the start state ``start[i]`` with a cue ball in hand placed at its decoded
-    spot (``placed[i]``; ``free[i]`` says whether that spot is legal — the caller moves it otherwise).
-
-    ``sigma`` = noise (phi, V0, theta, a, b); ``scale`` = (v_min, v_max, tip_max, theta_max);
-    ``limits`` = (min speed, max speed, max elevation, max tip offset); ``box`` = (x_lo, x_hi,
-    kitchen y_hi, anywhere y_hi, table width, table length).
-    """
-    v_min, v_max, tip_max, theta_max = scale[0], scale[1], scale[2], scale[3]
-    others = balls[0, :, 0:2].copy()
-    for i in range(ks.shape[0]):
-        k = ks[i]
-        phase, bih = rack[k, C.PHASE], rack[k, C.IN_HAND]
-        u = acts[i]
-        placed[i] = False
-        free[i] = True
-        if phase == PhaseCode.PUSH_OUT_CHOICE:  # the choice after a push-out: no shot
-            declaration[i] = DeclarationCode.PASS_BACK if u[A.PASS_BACK] > 0.0 else DeclarationCode.SHOOT
-            rows[i] = math.nan
-            continue
-        push = phase == PhaseCode.PUSH_OUT_ALLOWED and u[A.PUSH_OUT] > 0.0
-        declaration[i] = DeclarationCode.PUSH_OUT if push else DeclarationCode.SHOT
-        V0, phi, theta, a, b = shot_of(u, v_min, v_max, tip_max, theta_max)
-        if noisy:
-            V0, phi, theta, a, b = perturbed(V0, phi, theta, a, b, errors[i], sigma, R, limits)
-        rows[i, 0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4] = V0, phi, theta, a, b
-        for bb in range(balls.shape[1]):
-            for j in range(balls.shape[2]):
-                start[i, bb, j] = balls[k, bb, j]
-        if bih == BallInHandCode.NONE:
-            continue
-        kitchen = bih == BallInHandCode.KITCHEN
-        y_hi = box[2] if kitchen else box[3]
-        x = lin(u[A.PLACE_X], box[0], box[1])
-        y = lin(u[A.PLACE_Y], R, y_hi)
-        n = 0
-        for bb in range(1, balls.shape[1]):
-            if balls[k, bb, 7] <= _ON_TABLE_MAX:
-                others[n, 0], others[n, 1] = balls[k, bb, 0], balls[k, bb, 1]
-                n += 1
-        placed[i] = True
-        free[i] = is_free(x, y, others, n, R, box[4], box[5], box[2], kitchen, pockets, 0.0)
-        move_cue(start, i, x, y)
-
-
-@njit(cache=True)
-def move_cue(start, i, x, y):
-    """Put row i's cue ball at rest at (x, y) (the decoded spot, or a free one the caller moved it to)."""
-    start[i, 0, 0], start[i, 0, 1] = x, y
-    for j in range(2, 7):
-        start[i, 0, j] = 0.0
-    start[i, 0, 7] = _STATIONARY
-    start[i, 0, 8] = -1.0
-
-
-@njit(cache=True)
-def apply_round(balls, ks, sim, final, after):
-    """Write the simulated ``final`` states of rows ``sim`` back to their tables, then take up the cue ball of
-    every table whose rack ``after`` gives the incoming player ball in hand (``BallState.remove``)."""
-    for j in range(sim.shape[0]):
-        k = ks[sim[j]]
-        for b in range(final.shape[1]):
-            for c in range(final.shape[2]):
-                balls[k, b, c] = final[j, b, c]
-    for i in range(ks.shape[0]):
-        if after[i, C.IN_HAND] != BallInHandCode.NONE:
-            k = ks[i]
-            for c in range(2, 7):
-                balls[k, 0, c] = 0.0
-            balls[k, 0, 7] = _POCKETED
-            balls[k, 0, 8] = -1.0

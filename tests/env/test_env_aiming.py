@@ -114,6 +114,7 @@ def test_a_blocked_spot_is_moved_to_the_nearest_free_one() -> None:
     from the nearest free spot instead (``placement.nearest_free``), still breaking at the 1."""
     from nineball_env import observation, placement
     from nineball_env.game import Game, GameConfig
+    from nineball_env.kernels.aiming import aim_batch
 
     game = Game(GameConfig(), np.random.default_rng(0), first_breaker=0)
     t = game.config.table
@@ -122,7 +123,8 @@ def test_a_blocked_spot_is_moved_to_the_nearest_free_one() -> None:
     blocked[2:4] = (0.5, (t.head_string_y - 0.01) / t.length)  # ball 1 on the policy's break spot
     policy = AimingPolicy()
     out, fallback, spots = np.empty((2, 9)), np.zeros(2, dtype=bool), np.zeros((2, 2))
-    policy._aim(np.stack([obs, blocked]), spots, np.zeros(2, dtype=bool), out, fallback)
+    aim_batch(np.stack([obs, blocked]), t.width, t.length, t.head_string_y, R, policy._pockets, policy._aims,
+              policy.break_speed, actions.DEFAULT_SCALE.row, spots, np.zeros(2, dtype=bool), out, fallback)
     assert fallback.tolist() == [False, True]
     np.testing.assert_allclose(spots[1], (0.5 * t.width, t.head_string_y - 0.01))
     act = policy.act(blocked)

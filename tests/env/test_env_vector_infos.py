@@ -1,53 +1,48 @@
-"""NineBallVectorEnv infos: batched key by key exactly as ``VectorEnv._add_info`` would, table by table."""
+"""NineBallVectorEnv infos: arrays read off the compiled turn's records, and each table's readable info (the single
+env's, ruling texts included) on request (``table_info``)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from nineball_env.rules.ruling import foul_rules
 
 
 def _equal(x, y) -> bool:
     """Equal values, NaN equal to NaN, tuples element by element."""
     if isinstance(x, tuple) and isinstance(y, tuple):
         return len(x) == len(y) and all(_equal(u, v) for u, v in zip(x, y))
+    if isinstance(x, dict) and isinstance(y, dict):
+        return list(x) == list(y) and all(_equal(x[k], y[k]) for k in x)
     return x == y or (x != x and y != y)
 
 
-def _same(a, b) -> bool:
-    if isinstance(a, dict):
-        return isinstance(b, dict) and list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    return (isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape
-            and all(_equal(x, y) for x, y in zip(a.tolist(), b.tolist())))
+def _arrays_say(info: dict, k: int, readable: dict) -> None:
+    """The arrays of ``info`` for table k tell what its readable info says."""
+    r, one = info["ruling"], readable["ruling"]
+    assert r["declaration"][k] == one["declaration"] and bool(r["foul"][k]) == one["foul"]
+    assert tuple(str(f) for f in foul_rules(int(r["fouls"][k]))) == one["fouls"]
+    cited = [c for c in r["cited"][k].tolist() if c >= 0]
+    assert len(cited) == len(one["cited"])
+    one = readable
+    assert tuple(b for b in info["pocketed"][k].tolist() if b >= 0) == one["pocketed"]
+    assert all(math.isnan(a) and math.isnan(b) or a == b for a, b in zip(info["placement"][k], one["placement"]))
+    assert bool(info["placement_adjusted"][k]) == one["placement_adjusted"] and info["n_events"][k] == one["n_events"]
+    opp = info["opponent"]
+    assert opp["decisions"][k] == one["opponent"]["decisions"] and opp["fouls"][k] == one["opponent"]["fouls"]
+    assert opp["pocketed"][k].tolist() == [one["opponent"]["pocketed"].count(b) for b in range(10)]
+    assert info["phase"][k] == one["phase"] and info["ball_in_hand"][k] == one["ball_in_hand"]
+    assert tuple(info["foul_counts"][k].tolist()) == one["foul_counts"] and tuple(info["score"][k].tolist()) == one["score"]
+    assert info["racks"][k].tolist() == [one["racks"].count("learner"), one["racks"].count("opponent")]
+    assert info["redeals"][k] == one["redeals"]
+    assert {p: float(v[k]) for p, v in info["reward_parts"].items() if not p.startswith("_")} == readable["reward_parts"]
 
 
-def test_batched_infos_match_add_info_table_by_table() -> None:
-    from nineball_env.vector import NineBallVectorEnv
-
-    venv = NineBallVectorEnv(4, match_race=2, reward_shaping={"pot": 0.1})
-    infos = {}
-    original = venv._batch_infos
-
-    def both(items, ks):
-        slow: dict = {}
-        for k, info in zip(ks, items):
-            slow = venv._add_info(slow, info, k)
-        fast = original(items, ks)
-        assert _same(fast, slow)
-        infos["n"] = infos.get("n", 0) + 1
-        return fast
-
-    venv._batch_infos = both
-    rng = np.random.default_rng(0)
-    venv.reset(seed=3)
-    venv.reset(options={"reset_mask": np.array([True, False, True, False])})
-    for _ in range(15):
-        venv.step(rng.uniform(-1, 1, (4, 9)))
-    assert infos["n"] >= 17  # nested dicts count too
-
-
-def test_infos_equal_single_envs_batched_by_add_info() -> None:
-    """Every step's infos (ruling texts, opponent rulings, racks, reward parts, reset infos on autoreset) equal
-    the single envs' infos batched table by table, with noise, a race to 2 and reward shaping."""
+def test_infos_are_arrays_that_equal_the_single_envs_infos() -> None:
+    """Every step's infos (ruling texts, opponent rulings, racks, reward parts, reset infos on autoreset) equal the
+    single envs' infos table by table, with noise, a race to 2 and reward shaping; the arrays tell the same."""
     import gymnasium as gym
 
     from nineball_env.vector import NineBallVectorEnv
@@ -56,22 +51,42 @@ def test_infos_equal_single_envs_batched_by_add_info() -> None:
     venv = NineBallVectorEnv(B, max_episode_steps=30, **kw)
     singles = [gym.make("NineBall-v0", max_episode_steps=30, **kw) for _ in range(B)]
     _, info = venv.reset(seed=21)
-    want: dict = {}
     for k, env in enumerate(singles):
-        want = venv._add_info(want, env.reset(seed=21 + k)[1], k)
-    assert _same(info, want)
+        one = env.reset(seed=21 + k)[1]
+        assert _equal(venv.table_info(k), one)
+        _arrays_say(info, k, one)
+        assert info["_ruling"][k] and info["ruling"]["_foul"][k]
     rng, done, texts = np.random.default_rng(2), [False] * B, 0
     for _ in range(40):
         acts = rng.uniform(-1, 1, (B, 9))
-        _, _, term, trunc, info = venv.step(acts)
-        want = {}
+        _, reward, term, trunc, info = venv.step(acts)
         for k, env in enumerate(singles):
             if done[k]:
                 one, done[k] = env.reset()[1], False
+                assert reward[k] == 0.0 and not term[k] and not trunc[k]
             else:
-                _, _, te, tr, one = env.step(acts[k])
+                _, r, te, tr, one = env.step(acts[k])
                 done[k] = te or tr
-            want = venv._add_info(want, one, k)
+                assert (reward[k], term[k], trunc[k]) == (r, te, tr)
+            assert _equal(venv.table_info(k), one)
+            _arrays_say(info, k, one)
             texts += len(one["opponent"]["rulings"])
-        assert _same(info, want)
     assert texts > 20
+
+
+def test_infos_have_the_same_keys_and_types_every_step() -> None:
+    """SB3 and Gymnasium's wrappers want the same keys every step: the infos of a step and of a reset agree, and
+    a masked reset marks only its tables."""
+    from nineball_env.vector import NineBallVectorEnv
+
+    def shape(info: dict) -> dict:
+        return {k: shape(v) if isinstance(v, dict) else (v.dtype, v.shape) for k, v in info.items()}
+
+    venv = NineBallVectorEnv(4, match_race=2)
+    _, first = venv.reset(seed=3)
+    stepped = venv.step(np.zeros((4, 9)))[4]
+    assert shape(stepped) == shape(first)
+    _, again = venv.reset(options={"reset_mask": np.array([True, False, True, False])})
+    assert shape(first) == shape(again)
+    assert again["_phase"].tolist() == [True, False, True, False] and again["opponent"]["_fouls"].tolist() == [
+        True, False, True, False]
