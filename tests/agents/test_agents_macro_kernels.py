@@ -1,4 +1,4 @@
-"""The macro layer's compiled core (``agents.macro_kernels``): recorded values, batched = one row at a time, bad input.
+"""The macro layer's compiled core (``agents.shots.kernels``): recorded values, batched = one row at a time, bad input.
 
 ``data/macro_regression.npz`` was recorded with the pure-Python macro layer of commit 0e2d5c3 (the last one before
 the kernels): observations met in play with random macro actions (normal play, ball in hand, breaks, push-outs
