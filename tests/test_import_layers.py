@@ -226,3 +226,12 @@ def test_agents_import_project_modules_at_module_top():
 def test_modules_of_optional_extras_are_recognised(extra):
     assert _needs_extra(MODULES[extra])
     assert not _needs_extra(MODULES["nineball_env.env"])
+
+
+def test_the_lazy_exports_of_agents_resolve():
+    import agents
+
+    for name in agents.__all__:
+        assert getattr(agents, name) is not None, name
+    with pytest.raises(AttributeError, match="no attribute 'shots_py'"):
+        getattr(agents, "shots_py")

@@ -5,8 +5,8 @@ Here the policy picks one of ``N_SLOTS`` slots — the three easiest pots of the
 (``agents.shots.pots.pot_options``, combinations on the 9 included) and a safety — and refines the
 ghost-ball shot of that slot: aim offset, speed, draw/follow and side. Breaks follow ``GhostBallAgent``;
 ball-in-hand placement and the safety shot do too by default, and a ``MacroStyle`` may take them from
-``SearchAgent``'s candidates instead (the ball-in-hand spot whose slots leave the best position, the best of
-its safety candidates). The observation gains
+the candidates ``SearchAgent`` searches instead (``agents.shots.candidates``: the ball-in-hand spot whose slots
+leave the best position, the best of the safety candidates). The observation gains
 ``SLOT_FEATURES`` numbers per slot, so the policy sees what each slot offers. With ``leaves=True`` it
 gains ``LEAVE_FEATURES`` more: for each pot slot, the noise-free value (``agents.shots.leaves.shot_value``:
 pot and position) of the slot's shot at each speed × draw/follow point of ``LEAVE_GRID``, and that of
