@@ -197,7 +197,7 @@ class NineBallEnv(GameEnv, gym.Env):
         info = turns.info(tables, 0, False, dict.fromkeys(rewards.REWARD_PARTS, 0.0))
         if self.render_mode == "human":
             self.render()
-        return tables.encode(_TABLE0, LEARNER)[0], info
+        return tables.obs[0].copy(), info
 
     def step(self, action):
         act = actions.check_action(action)  # validate: ValueError, nothing changed
@@ -209,7 +209,7 @@ class NineBallEnv(GameEnv, gym.Env):
         info = turns.info(tables, 0, True, parts)
         if self.render_mode == "human":
             self.render()
-        return tables.encode(_TABLE0, LEARNER)[0], float(sum(parts.values())), bool(tables.done[0]), False, info
+        return tables.obs[0].copy(), float(sum(parts.values())), bool(tables.done[0]), False, info
 
 
 def batch_of(config: GameConfig, rngs: list[np.random.Generator], noise: NoiseConfig, scale: actions.ActionScale,

@@ -41,6 +41,7 @@ SILENT = PRESETS["none"]
 ON_TABLE_MAX = int(Motion.ROLLING)  # motion codes <= this are on the table
 _SHOOTER, _PHASE, _IN_HAND, _WINNER = int(C.SHOOTER), int(C.PHASE), int(C.IN_HAND), int(C.WINNER)
 _OVER, _BREAK = int(PhaseCode.RACK_OVER), int(PhaseCode.BREAK)
+_FULL = int(Status.FULL)
 _RECORDS = 8  # decision records per table to start with (a step that needs more makes room)
 
 
@@ -83,79 +84,78 @@ class Outcome:
 
     __slots__ = ("_i", "_f", "_config", "_result")
 
-    def __init__(self, record_i: np.ndarray, record_f: np.ndarray, config: GameConfig) -> None:
-        self._i, self._f, self._config = record_i, record_f, config
+    def __init__(self, record_i: list[int], record_f: np.ndarray, config: GameConfig) -> None:
+        self._i, self._f, self._config = record_i, record_f, config  # the record's ints as a list: fast to read
         self._result: SimResult | None = None
 
     @property
     def player(self) -> int:
-        return int(self._i[RecI.PLAYER])
+        return self._i[_PLAYER]
 
     @property
     def declaration(self) -> rules.Declaration:
-        return DECLARATIONS[int(self._i[RecI.DECLARATION])]
+        return DECLARATIONS[self._i[_DECLARATION]]
 
     @property
     def fouls(self) -> tuple[rules.RuleId, ...]:
-        return foul_rules(int(self._i[RecI.FOULS]))
+        return foul_rules(self._i[_FOULS])
 
     @property
     def cited(self) -> tuple[rules.RuleId, ...]:
-        return cited_rules(tuple(self._i[RecI.CITED:RecI.CITED + int(self._i[RecI.N_CITED])].tolist()))
+        return cited_rules(tuple(self._i[_CITED:_CITED + self._i[_N_CITED]]))
 
     @property
     def pocketed(self) -> tuple[int, ...]:
-        return tuple(self._i[RecI.POCKETED:RecI.POCKETED + int(self._i[RecI.N_POCKETED])].tolist())
+        return tuple(self._i[_POCKETED:_POCKETED + self._i[_N_POCKETED]])
 
     @property
     def off_table(self) -> tuple[int, ...]:
-        return tuple(self._i[RecI.OFF:RecI.OFF + int(self._i[RecI.N_OFF])].tolist())
+        return tuple(self._i[_OFF:_OFF + self._i[_N_OFF]])
 
     @property
     def nine_spotted(self) -> bool:
-        return bool(self._i[RecI.SPOTTED])
+        return bool(self._i[_SPOTTED])
 
     @property
     def before(self) -> list[int]:
-        return self._i[RecI.BEFORE:RecI.BEFORE + RACK_W].tolist()
+        return self._i[_BEFORE:_BEFORE + RACK_W]
 
     @property
     def after(self) -> list[int]:
-        return self._i[RecI.AFTER:RecI.AFTER + RACK_W].tolist()
+        return self._i[_AFTER:_AFTER + RACK_W]
 
     @property
     def rack_winner(self) -> int | None:
-        after = self._i[RecI.AFTER:RecI.AFTER + RACK_W]
-        return int(after[_WINNER]) if after[_PHASE] == _OVER else None
+        return self._i[_AFTER + _WINNER] if self._i[_AFTER + _PHASE] == _OVER else None
 
     @property
     def placement(self) -> tuple[float, float] | None:
-        return (float(self._f[RecF.PLACE_X]), float(self._f[RecF.PLACE_Y])) if self._i[RecI.PLACED] else None
+        return (float(self._f[_PLACE_X]), float(self._f[_PLACE_Y])) if self._i[_PLACED] else None
 
     @property
     def placement_adjusted(self) -> bool:
-        return bool(self._i[RecI.PLACED] and self._i[RecI.ADJUSTED])
+        return bool(self._i[_PLACED] and self._i[_ADJUSTED])
 
     @property
     def n_events(self) -> int:
-        return int(self._i[RecI.N_EVENTS])
+        return self._i[_N_EVENTS]
 
     @property
     def shot(self) -> physics.Shot | None:
-        if not self._i[RecI.SHOT]:
+        if not self._i[_SHOT]:
             return None
-        return physics.Shot(*self._f[RecF.SHOT:RecF.SHOT + 5].tolist())
+        return physics.Shot(*self._f[_STRIKE:_STRIKE + 5].tolist())
 
     @property
     def start(self) -> BallState | None:
         """The balls the shot started from (the cue ball placed), None for the push-out choice."""
-        if not self._i[RecI.SHOT]:
+        if not self._i[_SHOT]:
             return None
-        return BallState.from_packed(self._f[RecF.START:].reshape(N_BALLS, 9).copy())
+        return BallState.from_packed(self._f[_START:].reshape(N_BALLS, 9).copy())
 
     @property
     def result(self) -> SimResult | None:
-        if self._result is None and self._i[RecI.SHOT]:
+        if self._result is None and self._i[_SHOT]:
             cfg = self._config
             first = physics.simulate(self.start, self.shot, cfg.table, cfg.params, max_events=cfg.max_events,
                                      max_time=cfg.max_time)
@@ -172,7 +172,7 @@ class Outcome:
     @property
     def foul(self) -> bool:
         """The decision was a foul."""
-        return bool(self._i[RecI.FOULS])
+        return self._i[_FOULS] != 0
 
     @property
     def legal_pots(self) -> int:
@@ -190,10 +190,15 @@ class Outcome:
                 f"adjusted={self.placement_adjusted}, n_events={self.n_events})")
 
     def __eq__(self, other: object) -> bool:  # the simulation is not compared
-        return (isinstance(other, Outcome) and np.array_equal(self._i[:RecI.SHOT], other._i[:RecI.SHOT])
-                and self.placement == other.placement)
+        return isinstance(other, Outcome) and self._i[:_SHOT] == other._i[:_SHOT] and self.placement == other.placement
 
     __hash__ = None  # type: ignore[assignment]
+
+
+# the record's columns as plain ints (an IntEnum member costs a lookup in Python)
+(_PLAYER, _DECLARATION, _FOULS, _N_CITED, _CITED, _N_POCKETED, _POCKETED, _N_OFF, _OFF, _SPOTTED, _BEFORE, _AFTER,
+ _PLACED, _ADJUSTED, _N_EVENTS, _SHOT) = (int(c) for c in RecI)
+_PLACE_X, _PLACE_Y, _STRIKE, _START = (int(c) for c in RecF)
 
 
 @dataclass(frozen=True)
@@ -321,6 +326,7 @@ class TableBatch:
         self.parts = np.zeros((n, 5))  # this step's reward parts (``rewards.REWARD_PARTS``)
         self.redeals = np.zeros(n, dtype=np.int64)
         self.status = np.zeros(n, dtype=np.int64)
+        self.obs = np.zeros((n, OBS_SIZE), dtype=np.float32)  # the learner's observation after each table's turn
         self._stop = np.full((n, 2), int(Seat.STOP), dtype=np.int64)  # both players stop the turn (``play``)
         self._logs = np.empty((n, min(self.log_capacity, config.max_events), LOG_W))
         t, p = config.table, config.params
@@ -366,15 +372,16 @@ class TableBatch:
 
     def snapshot(self) -> tuple:
         """Copies of every table, generator state and latest decision (``restore`` puts them back)."""
+        rows = np.arange(len(self._rngs)), np.maximum(self.n_rec - 1, 0)
         return (self.balls.copy(), self.rack.copy(), self.won.copy(), self.next_breaker.copy(),
-                [rng.bit_generator.state for rng in self._rngs], [self.last(k) for k in range(len(self._rngs))])
+                [rng.bit_generator.state for rng in self._rngs], np.minimum(self.n_rec, 1), self.rec_i[rows],
+                self.rec_f[rows])
 
     def restore(self, snap: tuple) -> None:
         self.balls[:], self.rack[:], self.won[:], self.next_breaker[:] = snap[:4]
         for rng, state in zip(self._rngs, snap[4]):
             rng.bit_generator.state = state
-        for k, outcome in enumerate(snap[5]):
-            self.set_last(k, outcome)
+        self.n_rec[:], self.rec_i[:, 0], self.rec_f[:, 0] = snap[5:]
         self.done[:] = self.won.max(axis=1) >= self.config.race_to
 
     def match(self, k: int) -> rules.Match:
@@ -386,7 +393,7 @@ class TableBatch:
 
     def outcome(self, k: int, i: int) -> Outcome:
         """Table k's i-th decision of this step (a copy of its record, read as an ``Outcome``)."""
-        return Outcome(self.rec_i[k, i].copy(), self.rec_f[k, i].copy(), self.config)
+        return Outcome(self.rec_i[k, i].tolist(), self.rec_f[k, i].copy(), self.config)
 
     def outcomes(self, k: int, first: int = 0) -> list[Outcome]:
         """Table k's decisions of this step from the ``first``-th on."""
@@ -405,6 +412,8 @@ class TableBatch:
 
     def begin(self, ks: np.ndarray | list[int]) -> None:
         """Tables ``ks`` start a step: no decisions, reward parts or redeals yet."""
+        if len(self._rngs) == 1:  # a lone table: whole arrays are cheaper than fancy indexing
+            ks = _ALL
         self.n_rec[ks] = 0
         self.n_opp[ks] = 0
         self.parts[ks] = 0.0
@@ -453,7 +462,7 @@ class TableBatch:
         noise. Returns the tables' ``Status`` (the caller raises for the errors)."""
         order = np.asarray(order, dtype=np.int64)
         if acts is not None and len(acts):
-            acting = order[:len(acts)]
+            acting = order[:len(acts)] if len(self._rngs) > 1 else _ALL  # (a lone table: no fancy indexing)
             self._acts[acting] = acts
             self._has_act[acting] = True
         noise_gens = self._gens
@@ -466,29 +475,33 @@ class TableBatch:
             self._has_shot[order[:len(shots)]] = True
         if order.size > 1:  # breaks cost ten shots: they go to the threads first
             order = order[np.argsort(self.rack[order, _PHASE] != _BREAK, kind="stable")]
-        while True:
-            self._run(order, seats, noise_gens)
-            full = order[self.status[order] == Status.FULL]
-            if not full.size:
-                break
-            self._grow()
-            order = full
-        self._has_act[:] = False
-        self._has_shot[:] = False
+        try:
+            while self._run(order, seats, noise_gens):  # some tables stopped short: FULL ones get room and play on
+                full = order[self.status[order] == _FULL]
+                if not full.size:
+                    self.raise_for(order)
+                self._grow()
+                order = full
+        finally:
+            if shots is not None:
+                self._has_shot[:] = False
         return self.status
 
-    def _run(self, order: np.ndarray, seats: np.ndarray, noise_gens: np.ndarray) -> None:
-        threads = 1 if order.size == 1 else (self.threads or numba.get_num_threads())
+    def _run(self, order: np.ndarray, seats: np.ndarray, noise_gens: np.ndarray) -> int:
+        """One call of the compiled turn; how many tables stopped short (FULL or an error)."""
+        args = (self._acts, self._has_act, self._shots, self._has_shot, self._gens, noise_gens, seats, self.dealt,
+                self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static, self._logs, self.rec_i,
+                self.rec_f, self.n_rec, self.n_opp, self.parts, self.redeals, self.status, self.obs)
+        if order.size == 1 or self.threads == 1:  # serial: numba's thread settings are not touched
+            return play_turns(order, 1, *args)
+        threads = self.threads or numba.get_num_threads()
         previous = numba.get_num_threads()
         if threads != previous:
             numba.set_num_threads(threads)
         chunk = numba.get_parallel_chunksize()
         numba.set_parallel_chunksize(1)  # tables handed to threads one at a time
         try:
-            play_turns(order, threads, self._acts, self._has_act, self._shots, self._has_shot, self._gens, noise_gens,
-                       seats, self.dealt, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static,
-                       self._logs, self.rec_i, self.rec_f, self.n_rec, self.n_opp, self.parts, self.redeals,
-                       self.status)
+            return play_turns(order, threads, *args)
         finally:
             numba.set_parallel_chunksize(chunk)
             if threads != previous:
@@ -505,10 +518,10 @@ class TableBatch:
 
     def raise_for(self, ks: np.ndarray) -> None:
         """Raise the error of the first table of ``ks`` whose turn failed (``Status`` past OVER), if any."""
-        bad = [k for k in np.asarray(ks).tolist() if self.status[k] > Status.FULL]
-        if not bad:
+        bad = ks[self.status[ks] > _FULL]
+        if not bad.size:
             return
-        k = bad[0]
+        k = int(bad[0])
         code = Status(int(self.status[k]))
         if code == Status.STRICT:
             bih = _IN_HAND_WORDS[int(self.rack[k, _IN_HAND])]
@@ -536,7 +549,6 @@ class TableBatch:
         ks = np.asarray(ks, dtype=np.int64)
         self.begin(ks)
         self.turn(ks, self._stop, np.asarray(acts, dtype=np.float64), noise_rngs, shots)
-        self.raise_for(ks)
         return [self.outcome(k, 0) for k in ks.tolist()]
 
 
@@ -633,3 +645,4 @@ class Game:
 
 
 _ROW0 = np.zeros(1, dtype=np.int64)
+_ALL = slice(None)

@@ -20,6 +20,7 @@ A *seat* is what a table has besides its tables' arrays: its opponent and who si
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -29,13 +30,23 @@ from nineball_env import opponents
 from nineball_env.rewards import REWARD_PARTS
 from nineball_env.aiming import AimingPolicy
 from nineball_env.game import GameConfig, Outcome, TableBatch
-from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, MAX_REDEALS, PHASE_NAMES, Seat, Status
+from nineball_env.kernels.codes import (
+    BALL_IN_HAND_NAMES, DECLARATIONS, MAX_REDEALS, PHASE_NAMES, RACK_W, PhaseCode, RecF, RecI, Seat, Status,
+)
 from nineball_env.kernels.codes import RackCol as C
-from nineball_env.rules.ruling import rule_names
+from nineball_env.rules.ruling import cited_rules, describe_row, foul_rules, rule_names
 
 LEARNER, OPPONENT = 0, 1
 _PHASE, _IN_HAND, _COUNT0 = int(C.PHASE), int(C.IN_HAND), int(C.COUNT0)  # plain ints: fast
 _NO_PLACEMENT = (float("nan"), float("nan"))
+DECLARATION_NAMES = tuple(str(d) for d in DECLARATIONS)
+_OVER, _WINNER = int(PhaseCode.RACK_OVER), int(C.WINNER)
+# the record's columns as plain ints (an IntEnum member costs a lookup in Python)
+_DECLARATION, _FOULS, _N_CITED, _CITED, _N_POCKETED, _POCKETED, _SPOTTED, _AFTER, _PLACED, _ADJUSTED, _N_EVENTS = (
+    int(c) for c in (RecI.DECLARATION, RecI.FOULS, RecI.N_CITED, RecI.CITED, RecI.N_POCKETED, RecI.POCKETED,
+                     RecI.SPOTTED, RecI.AFTER, RecI.PLACED, RecI.ADJUSTED, RecI.N_EVENTS))
+_PLACE_X, _PLACE_Y = int(RecF.PLACE_X), int(RecF.PLACE_Y)
+_EXTERNAL = int(Status.EXTERNAL)
 
 
 def compiled(opponent: Any, config: GameConfig) -> bool:
@@ -58,6 +69,11 @@ class Seats:
     kinds: np.ndarray
     first_breaker: int
 
+    @property
+    def external(self) -> bool:
+        """Some table has a Python opponent (asked between calls of the compiled turn)."""
+        return bool((self.kinds[:, OPPONENT] == _EXTERNAL).any())
+
     @classmethod
     def of(cls, opponents_: list[Any], config: GameConfig, first_breaker: int) -> "Seats":
         kinds = np.zeros((len(opponents_), 2), dtype=np.int64)
@@ -79,13 +95,12 @@ def step(tables: TableBatch, seats: Seats, stepping: np.ndarray, acts: np.ndarra
     stepping = np.asarray(stepping, dtype=np.int64)
     resetting = np.asarray(resetting, dtype=np.int64)
     order = np.concatenate([stepping, resetting]) if resetting.size else stepping
-    external = bool((seats.kinds[order, OPPONENT] == Seat.EXTERNAL).any()) if order.size else False
+    external = seats.external
     saved = tables.snapshot() if external or tables.config.strict_placement else None
     try:
         tables.begin(order)
         _deal(tables, seats, resetting)
         tables.turn(order, seats.kinds, acts)
-        tables.raise_for(order)
         if external:
             _external_rounds(tables, seats, order)
             _redeal(tables, seats, resetting)
@@ -115,7 +130,7 @@ def _external_rounds(tables: TableBatch, seats: Seats, order: np.ndarray) -> Non
     """Ask the Python opponents of tables ``order`` in rounds, each round played by the compiled turn, until no
     table awaits one."""
     while True:
-        active = order[tables.status[order] == Status.EXTERNAL]
+        active = order[tables.status[order] == _EXTERNAL]
         if not active.size:
             return
         seen = tables.encode(active, OPPONENT)
@@ -130,7 +145,6 @@ def _external_rounds(tables: TableBatch, seats: Seats, order: np.ndarray) -> Non
                  "ball_in_hand": BALL_IN_HAND_NAMES[tables.rack[k, _IN_HAND]]} for k in active[rows].tolist()]
             acts[rows] = opponents.query_batch(opponent, seen[rows], infos)
         tables.turn(active, seats.kinds, acts)
-        tables.raise_for(active)
 
 
 def _redeal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
@@ -146,7 +160,6 @@ def _redeal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
             tables.deal(k, seats.draw_breaker(tables.rngs[k]))
         again = np.array(redo, dtype=np.int64)
         tables.turn(again, seats.kinds)
-        tables.raise_for(again)
         _external_rounds(tables, seats, again)
         redo = [k for k in redo if tables.done[k]]
 
@@ -161,32 +174,61 @@ def reward_parts(tables: TableBatch, k: int) -> dict[str, float]:
 
 def info(tables: TableBatch, k: int, stepped: bool, parts: dict[str, float]) -> dict[str, Any]:
     """The ``info`` of one step of table k: the learner's decision (the first of the step when ``stepped``, none on
-    a reset), the opponent's decisions after it, and the state after them (learner first)."""
-    outcomes = tables.outcomes(k)
-    mine = outcomes[0] if stepped else None
-    theirs = outcomes[1:] if stepped else outcomes
+    a reset), the opponent's decisions after it, and the state after them (learner first), read off the records."""
+    n = int(tables.n_rec[k])
+    records = tables.rec_i[k, :n].tolist()
+    mine = None
+    if stepped:
+        mine = records[0]
+        placement = tuple(tables.rec_f[k, 0, _PLACE_X:_PLACE_Y + 1].tolist()) if mine[_PLACED] else _NO_PLACEMENT
+    theirs = records[1:] if stepped else records
     return {
-        **decision_info(mine),
+        **(_decision_info(mine, placement) if mine else _no_decision()),
         "opponent": {
             "decisions": len(theirs),
-            "fouls": sum(o.foul for o in theirs),
-            "pocketed": tuple(b for o in theirs for b in o.pocketed),
-            "rulings": tuple(f"{o.declaration}: {o.text()}" for o in theirs),
+            "fouls": sum(1 for r in theirs if r[_FOULS]),
+            "pocketed": tuple(b for r in theirs for b in r[_POCKETED:_POCKETED + r[_N_POCKETED]]),
+            "rulings": tuple(f"{DECLARATION_NAMES[r[_DECLARATION]]}: {_text(r)}" for r in theirs),
         },
         **table_info(tables, k, LEARNER),
-        "racks": tuple("learner" if o.rack_winner == LEARNER else "opponent" for o in outcomes
-                       if o.rack_winner is not None),
+        "racks": tuple("learner" if r[_AFTER + _WINNER] == LEARNER else "opponent" for r in records
+                       if r[_AFTER + _PHASE] == _OVER),
         "redeals": int(tables.redeals[k]),
         "reward_parts": parts,
     }
+
+
+def _no_decision() -> dict[str, Any]:
+    """``decision_info`` before the first decision (a fresh dict: infos are the caller's to change)."""
+    return {"ruling": {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}, "pocketed": (),
+            "placement": _NO_PLACEMENT, "placement_adjusted": False, "n_events": 0}
+
+
+def _text(r: list[int]) -> str:
+    """``Outcome.text`` of a record's ints (the same rulings come back often: each text is built once)."""
+    return _ruling_text(r[_FOULS], tuple(r[_CITED:_CITED + r[_N_CITED]]), r[_SPOTTED], tuple(r[_AFTER:_AFTER + RACK_W]))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _ruling_text(fouls: int, cited: tuple[int, ...], spotted: int, after: tuple[int, ...]) -> str:
+    return describe_row(foul_rules(fouls), cited_rules(cited), bool(spotted), list(after))
+
+
+def _decision_info(r: list[int], placement: tuple[float, float]) -> dict[str, Any]:
+    """``decision_info`` of a record's ints and its placement."""
+    fouls = foul_rules(r[_FOULS])
+    return {"ruling": {"declaration": DECLARATION_NAMES[r[_DECLARATION]], "foul": r[_FOULS] != 0,
+                       "fouls": rule_names(fouls), "cited": rule_names(cited_rules(tuple(r[_CITED:_CITED + r[_N_CITED]]))),
+                       "text": _text(r)},
+            "pocketed": tuple(r[_POCKETED:_POCKETED + r[_N_POCKETED]]), "placement": placement,
+            "placement_adjusted": bool(r[_PLACED] and r[_ADJUSTED]), "n_events": r[_N_EVENTS]}
 
 
 def decision_info(outcome: Outcome | None) -> dict[str, Any]:
     """The part of an ``info`` about one decision (empty values before the first): the ruling, the balls it
     pocketed, where a cue ball in hand went ((nan, nan) without one) and the events of the shot."""
     if outcome is None:
-        return {"ruling": {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}, "pocketed": (),
-                "placement": _NO_PLACEMENT, "placement_adjusted": False, "n_events": 0}
+        return _no_decision()
     return {"ruling": {"declaration": str(outcome.declaration), "foul": outcome.foul,
                        "fouls": rule_names(outcome.fouls), "cited": rule_names(outcome.cited),
                        "text": outcome.text()},

@@ -145,7 +145,7 @@ class NineBallVectorEnv(VectorEnv):
         self._autoreset[ks] = False
         self._stepped[ks] = False
         self._started = True
-        return self.tables.encode(self._all, LEARNER), step_infos(self.tables, ks, self._stepped)
+        return self.tables.obs.copy(), step_infos(self.tables, ks, self._stepped)
 
     def step(self, actions_in):
         acts = self._check_actions(actions_in)  # ValueError, nothing changed
@@ -162,8 +162,7 @@ class NineBallVectorEnv(VectorEnv):
         terminated = self.tables.done & self._stepped
         truncated = (self._elapsed >= self.max_episode_steps) & self._stepped
         self._autoreset = terminated | truncated
-        obs = self.tables.encode(self._all, LEARNER)
-        return obs, reward, terminated, truncated, step_infos(self.tables, self._all, self._stepped)
+        return self.tables.obs.copy(), reward, terminated, truncated, step_infos(self.tables, self._all, self._stepped)
 
     def set_opponent(self, k: int, opponent: Any) -> None:
         """Table k plays ``opponent`` from its next decision on (compiled when it is an aiming policy that breaks as

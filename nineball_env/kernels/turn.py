@@ -261,10 +261,26 @@ def deal_tables(ks, gens, balls, rack, won, next_breaker, done, cfg, slots, star
 @njit(cache=True)
 def play_table(k, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won, next_breaker, done,
                cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol, max_events, logs, rec_i,
-               rec_f, n_rec, n_opp, parts, redeals, status):
+               rec_f, n_rec, n_opp, parts, redeals, status, obs):
     """Table k's turn (the module docstring): the given action if ``has_act[k]``, then every decision of an AIMING
     seat, until a STOP or EXTERNAL seat is to move or the match is decided; ``status[k]`` says which (or what went
-    wrong). A table ``dealt`` this step that the opponent wins outright is dealt again (``redeals[k]`` counts)."""
+    wrong), ``obs[k]`` is then the learner's (player 0's) observation. A table ``dealt`` this step that the opponent
+    wins outright is dealt again (``redeals[k]`` counts)."""
+    status[k] = _play(k, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won,
+                      next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol,
+                      max_events, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals)
+    seen = np.empty((1, OBS_SIZE))
+    encode_rows(balls, rack, won, np.full(1, k, dtype=np.int64), 0, int(cfg[Cfg.RACE_TO]), 1.0 / cfg[Cfg.WIDTH],
+                1.0 / cfg[Cfg.LENGTH], seen)
+    for j in range(OBS_SIZE):
+        obs[k, j] = np.float32(seen[0, j])
+
+
+@njit(cache=True)
+def _play(k, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won, next_breaker, done, cfg,
+          slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol, max_events, logs, rec_i, rec_f,
+          n_rec, n_opp, parts, redeals):
+    """``play_table``'s decisions; its ``Status``."""
     given = has_act[k]
     obs64 = np.empty((1, OBS_SIZE))
     obs32 = np.empty((1, OBS_SIZE), dtype=np.float32)
@@ -275,12 +291,10 @@ def play_table(k, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt
     while True:
         if done[k]:
             if not dealt[k] or seats[k, 1] == Seat.EXTERNAL:  # a Python opponent's redeals are Python's
-                status[k] = Status.OVER
-                return
+                return Status.OVER
             redeals[k] += 1  # the opponent won before the learner's first decision: deal again
             if redeals[k] > MAX_REDEALS:
-                status[k] = Status.REDEALS
-                return
+                return Status.REDEALS
             first = cfg[Cfg.FIRST_BREAKER]
             breaker = bounded_int(gens[k], 2) if first < 0.0 else np.int64(first)
             deal(k, breaker, gens[k], balls, rack, won, next_breaker, done, slots, start_rows, off_table)
@@ -291,14 +305,11 @@ def play_table(k, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt
         seat = seats[k, player]
         if not given:
             if seat == Seat.STOP:
-                status[k] = Status.STOP
-                return
+                return Status.STOP
             if seat == Seat.EXTERNAL:
-                status[k] = Status.EXTERNAL
-                return
+                return Status.EXTERNAL
         if n_rec[k] >= rec_i.shape[1]:
-            status[k] = Status.FULL
-            return
+            return Status.FULL
         if given:
             u[:] = acts[k]
             has_act[k] = False  # played once (a turn resumed after FULL must not play it again)
@@ -313,22 +324,20 @@ def play_table(k, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt
             decide_batch(obs32, cfg[Cfg.WIDTH], cfg[Cfg.LENGTH], cfg[Cfg.HEAD_Y], cfg[Cfg.R], pockets, aims,
                          cfg[Cfg.BREAK_SPEED], cfg[Cfg.SCALE:Cfg.SCALE + 4], cfg[Cfg.GAP], aimed, failed)
             if failed[0]:
-                status[k] = Status.NO_SPOT
-                return
+                return Status.NO_SPOT
             for j in range(N_ACTION):
                 u[j] = np.float64(np.float32(aimed[0, j]))  # the policy answers in float32, as ``act`` does
             code = play_decision(k, u, False, shots[k], gens[k], gens[k], balls, rack, won, next_breaker, done, cfg,
                                  slots, start_rows, off_table, segments, jaws, pockets, p, rail, tol, max_events,
                                  logs[k], rec_i, rec_f, n_rec, parts)
         if code != Status.STOP:
-            status[k] = code
-            return
-        if player == 1 and not given:
+            return code
+        if player == 1:
             n_opp[k] += 1
             if n_opp[k] >= MAX_OPPONENT_DECISIONS:
-                status[k] = Status.RUNAWAY
-                return
-        if player == 0:
+                return Status.RUNAWAY
+        else:
+            n_opp[k] = 0
             dealt[k] = False  # the learner has decided: the deal stands
         given = False
 
@@ -336,16 +345,22 @@ def play_table(k, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt
 @njit(cache=True, parallel=True)
 def play_turns(order, threads, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won,
                next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol,
-               max_events, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals, status):
+               max_events, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals, status, obs):
     """``play_table`` for each table of ``order``: serially for one table or ``threads`` = 1, else in parallel,
-    handed out in ``order`` (the costly ones first)."""
+    handed out in ``order`` (the costly ones first). Returns how many tables stopped short (``Status`` past OVER:
+    FULL or an error), so the caller looks at ``status`` only then."""
     if order.shape[0] == 1 or threads == 1:
         for i in range(order.shape[0]):
             play_table(order[i], acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won,
                        next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail,
-                       tol, max_events, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals, status)
+                       tol, max_events, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals, status, obs)
     else:
         for i in prange(order.shape[0]):
             play_table(order[i], acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won,
                        next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail,
-                       tol, max_events, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals, status)
+                       tol, max_events, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals, status, obs)
+    short = 0
+    for i in range(order.shape[0]):
+        if status[order[i]] > Status.OVER:
+            short += 1
+    return short
