@@ -14,7 +14,7 @@ from gymnasium.utils import seeding
 from nineball_env import actions, observation, opponents, rewards, turns
 from nineball_env.aiming import AimingPolicy
 from nineball_env.game import Game, GameConfig, GameSnapshot, TableBatch
-from nineball_env.turns import LEARNER, Seats
+from nineball_env.turns import Seats
 from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.render import RENDER_MODES, GameScreen, check_render_mode
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
@@ -161,7 +161,8 @@ class NineBallEnv(GameEnv, gym.Env):
         self.action_space = spaces.Box(-1.0, 1.0, (actions.N_ACTION,), np.float32)
         self.observation_space = observation.observation_space()
         self._seats = Seats.of([opponent], self.config, self.breaker_code())
-        self._tables = batch_of(self.config, [seeding.np_random()[0]], self.noise, self.scale, self.shaping, self._seats)
+        self._tables = batch_of(self.config, [seeding.np_random()[0]], self.noise, self.scale, self.shaping,
+                                self._seats)
 
     # -- the generator: the table's own (``TableBatch.rngs``), which Gymnasium's ``reset(seed=...)`` replaces --------
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 import numba
 import numpy as np
@@ -27,6 +28,7 @@ from nineball_env.kernels.draws import GEN_W, generator_row
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.rack import deal as deal_kernel
 from nineball_env.kernels.rack import score as score_kernel
+from nineball_env.kernels.shot import ADDRESS as PHYSICS
 from nineball_env.kernels.turn import deal_tables, play_turns
 from nineball_env.noise import LIMITS, PRESETS, NoiseConfig
 from nineball_env.placement import GAP
@@ -282,7 +284,7 @@ class TableBatch:
         noise: execution noise of every decision.
         scale: action scale.
         log_capacity: events kept per table in a shot's log (a longer shot is simulated again with room).
-        threads: numba threads for a turn of many tables (None: numba's default).
+        threads: threads a turn of many tables runs on (None: one per CPU numba uses, ``NUMBA_NUM_THREADS``).
         breakers: the first breaker of each table (None: deal nothing yet, ``deal`` does it).
         shaping: the reward shaping weights (pot, foul, opponent_pot, opponent_foul) the turn's reward parts use.
         first_breaker: who breaks a deal the turn redeals: 0, 1 or -1 (drawn from the table's generator).
@@ -304,6 +306,7 @@ class TableBatch:
             raise ValueError(f"log_capacity: expected a whole number >= 1, got {log_capacity!r}")
         self.config, self.noise, self.scale = config, noise, scale
         self.log_capacity, self.threads = int(log_capacity), threads
+        self._pool: ThreadPoolExecutor | None = None  # the helper threads of a turn on ``threads`` threads
         self.balls = np.zeros((n, N_BALLS, 9))
         self.rack = np.zeros((n, RACK_W), dtype=np.int64)
         self.won = np.zeros((n, 2), dtype=np.int64)
@@ -340,7 +343,7 @@ class TableBatch:
 
     def __getstate__(self) -> dict:
         """The tables without the generators' addresses (they mean nothing in a copy) or the shot log buffer."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("_gens", "_logs")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_gens", "_logs", "_pool")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
@@ -348,6 +351,7 @@ class TableBatch:
         for k, rng in enumerate(self._rngs):
             generator_row(rng, self._gens[k])
         self._logs = np.empty((len(self._rngs), min(self.log_capacity, self.config.max_events), LOG_W))
+        self._pool = None
 
     # -- state --------------------------------------------------------------------------------------
 
@@ -459,7 +463,8 @@ class TableBatch:
         of an AIMING seat of
         ``seats`` (n, 2), until a STOP or EXTERNAL seat is to move. ``noise_rngs`` draw the given actions' noise
         (default: the tables' generators); ``shots`` (rows V0, phi, theta, a, b) replace the given strikes, without
-        noise. Returns the tables' ``Status`` (the caller raises for the errors)."""
+        noise. Returns the tables' ``Status``; raises the error of a table that failed (``raise_for``), the tables
+        left as far as they got (the caller restores them)."""
         order = np.asarray(order, dtype=np.int64)
         if acts is not None and len(acts):
             acting = order[:len(acts)] if len(self._rngs) > 1 else _ALL  # (a lone table: no fancy indexing)
@@ -483,29 +488,29 @@ class TableBatch:
                 self._grow()
                 order = full
         finally:
+            if acts is not None:
+                self._has_act[order] = False  # (a table that was over keeps no action for later)
             if shots is not None:
                 self._has_shot[:] = False
         return self.status
 
     def _run(self, order: np.ndarray, seats: np.ndarray, noise_gens: np.ndarray) -> int:
-        """One call of the compiled turn; how many tables stopped short (FULL or an error)."""
-        args = (self._acts, self._has_act, self._shots, self._has_shot, self._gens, noise_gens, seats, self.dealt,
-                self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static, self._logs, self.rec_i,
-                self.rec_f, self.n_rec, self.n_opp, self.parts, self.redeals, self.status, self.obs)
-        if order.size == 1 or self.threads == 1:  # serial: numba's thread settings are not touched
-            return play_turns(order, 1, *args)
-        threads = self.threads or numba.get_num_threads()
-        previous = numba.get_num_threads()
-        if threads != previous:
-            numba.set_num_threads(threads)
-        chunk = numba.get_parallel_chunksize()
-        numba.set_parallel_chunksize(1)  # tables handed to threads one at a time
-        try:
-            return play_turns(order, threads, *args)
-        finally:
-            numba.set_parallel_chunksize(chunk)
-            if threads != previous:
-                numba.set_num_threads(previous)
+        """One pass of the compiled turn over ``order`` on ``threads`` threads (this one and pool workers, each
+        claiming the next table when free); how many tables stopped short (FULL or an error)."""
+        claimed = np.zeros(1, dtype=np.int64)
+        args = (order, claimed, self._acts, self._has_act, self._shots, self._has_shot, self._gens, noise_gens, seats,
+                self.dealt, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static, PHYSICS,
+                self._logs, self.rec_i, self.rec_f, self.n_rec, self.n_opp, self.parts, self.redeals, self.status,
+                self.obs)
+        threads = self.threads or numba.config.NUMBA_NUM_THREADS
+        helpers = min(threads, order.size) - 1
+        if helpers <= 0:
+            return play_turns(*args)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="nineball-turn")
+        others = [self._pool.submit(play_turns, *args) for _ in range(helpers)]
+        short = play_turns(*args)
+        return short + sum(f.result() for f in others)
 
     def _grow(self) -> None:
         """Twice the room for decision records per table."""

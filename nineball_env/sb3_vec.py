@@ -42,7 +42,8 @@ class SB3VecEnvAdapter(VecEnv):
 
     def __init__(self, venv: VectorEnv_) -> None:
         if not isinstance(getattr(venv, "unwrapped", None), NineBallVectorEnv):
-            raise ValueError(f"venv: expected a NineBallVectorEnv (or a vector wrapper of one), got {type(venv).__name__}")
+            raise ValueError("venv: expected a NineBallVectorEnv (or a vector wrapper of one), got "
+                             f"{type(venv).__name__}")
         self.venv = venv
         self.base = venv.unwrapped
         self._actions: np.ndarray | None = None

@@ -216,9 +216,9 @@ def _ruling_text(fouls: int, cited: tuple[int, ...], spotted: int, after: tuple[
 
 def _decision_info(r: list[int], placement: tuple[float, float]) -> dict[str, Any]:
     """``decision_info`` of a record's ints and its placement."""
-    fouls = foul_rules(r[_FOULS])
+    fouls, cited = foul_rules(r[_FOULS]), cited_rules(tuple(r[_CITED:_CITED + r[_N_CITED]]))
     return {"ruling": {"declaration": DECLARATION_NAMES[r[_DECLARATION]], "foul": r[_FOULS] != 0,
-                       "fouls": rule_names(fouls), "cited": rule_names(cited_rules(tuple(r[_CITED:_CITED + r[_N_CITED]]))),
+                       "fouls": rule_names(fouls), "cited": rule_names(cited),
                        "text": _text(r)},
             "pocketed": tuple(r[_POCKETED:_POCKETED + r[_N_POCKETED]]), "placement": placement,
             "placement_adjusted": bool(r[_PLACED] and r[_ADJUSTED]), "n_events": r[_N_EVENTS]}

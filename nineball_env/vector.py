@@ -3,7 +3,7 @@
 A ``gymnasium.vector.VectorEnv`` with the single-agent semantics of ``NineBall-v0`` (the same spaces, rewards and
 time limit); ``gymnasium.make_vec("NineBall-v0")`` builds it. The tables are one ``game.TableBatch`` and a step is
 ``turns.step`` on all of them: one call of the compiled turn plays every table's decisions, the default opponent's
-included, the tables spread over numba's threads; a Python opponent is asked once per round for all its tables
+included, the tables spread over threads; a Python opponent is asked once per round for all its tables
 (an SB3 model's ``predict`` on the stacked observations).
 
 Infos are arrays, one row per table, read off the turn's records with no Python per table (``step_infos``);
@@ -76,7 +76,8 @@ class NineBallVectorEnv(VectorEnv):
     Args:
         num_envs: number of tables.
         max_episode_steps: learner decisions before truncation (default: NineBall-v0's registration, 200).
-        threads: numba threads for the turn (None: numba's default).
+        threads: threads the compiled turn runs on, each taking the next table as it gets free (None: one per CPU
+            numba uses, ``NUMBA_NUM_THREADS``).
         log_capacity: events kept per table in a shot's log (a longer shot is simulated again with room).
         **env_kwargs: ``NineBallEnv`` keyword arguments (``opponent``, ``match_race``, ``noise``, ...)
             applied to every table. An ``opponent`` with ``seed()`` is deep-copied per table (each is
@@ -271,7 +272,8 @@ def step_infos(tables, ks: np.ndarray, stepped: np.ndarray) -> dict[str, Any]:
         "score": tables.won.copy(),
         "racks": np.stack([(ended & (winner == LEARNER)).sum(axis=1), (ended & (winner != LEARNER)).sum(axis=1)], 1),
         "redeals": tables.redeals.copy(),
-        "reward_parts": {name: np.where(stepped, tables.parts[:, j], 0.0) for j, name in enumerate(rewards.REWARD_PARTS)},
+        "reward_parts": {name: np.where(stepped, tables.parts[:, j], 0.0)
+                         for j, name in enumerate(rewards.REWARD_PARTS)},
     }
     return _masked(infos, mask)
 

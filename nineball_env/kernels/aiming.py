@@ -75,8 +75,10 @@ def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, scale, 
     ``fallback[k] = True`` and the spot it wanted in ``spots[k]`` (its action is left unset). ``scale`` is the
     action scale's row (``ActionScale.row``)."""
     reach2 = (2.0 * R) ** 2
-    kitchen_box = np.array([R, width - R, R, head_y])
-    table_box = np.array([R, width - R, R, length - R])
+    kitchen_box = np.empty(4)
+    kitchen_box[0], kitchen_box[1], kitchen_box[2], kitchen_box[3] = R, width - R, R, head_y
+    table_box = np.empty(4)
+    table_box[0], table_box[1], table_box[2], table_box[3] = R, width - R, R, length - R
     pos = np.empty((10, 2))
     obstacles = np.empty((10, 2))
     balls = np.empty((10, 2))
@@ -182,8 +184,8 @@ def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, scale, 
             d2 = math.hypot(tx - ox, ty - oy)
             V0 = min(max(1.2 + 1.1 * (d1 + d2 / max(math.cos(math.radians(cut)), 0.3)), 1.5), 6.0)
             phi = math.degrees(math.atan2(gy - cy, gx - cx))
-        encode_action(out[k], True, V0, phi, 0.0, 0.0, 0.0, placed, cx, cy, kitchen_box if kitchen else table_box, False,
-                      False, scale)
+        encode_action(out[k], True, V0, phi, 0.0, 0.0, 0.0, placed, cx, cy, kitchen_box if kitchen else table_box,
+                      False, False, scale)
 
 
 @njit(cache=True)
@@ -221,8 +223,10 @@ def decide_batch(obs, width, length, head_y, R, pockets, aims, break_speed, scal
         if best[0] == 0.0:
             failed[k] = True
             continue
-        one[0] = row
+        for j in range(obs.shape[1]):
+            one[0, j] = row[j]
         spot[0, 0], spot[0, 1] = best[1], best[2]
         aim_batch(one, width, length, head_y, R, pockets, aims, break_speed, scale, spot, np.ones(1, dtype=np.bool_),
                   again, np.zeros(1, dtype=np.bool_))
-        out[k] = again[0]
+        for j in range(out.shape[1]):
+            out[k, j] = again[0, j]

@@ -121,7 +121,7 @@ def standard_normals(gen, out):
 
 @njit(cache=True)
 def random_interval(gen, top):
-    """A uniform integer in [0, top] (``top`` < 2**32): numpy's ``random_interval``, the draw of ``Generator.shuffle``."""
+    """A uniform integer in [0, top] (``top`` < 2**32): numpy's ``random_interval``, ``Generator.shuffle``'s draw."""
     if top == 0:
         return 0
     mask = np.uint32(top)

@@ -41,12 +41,15 @@ def new_rack(k, gen, balls, rack, next_breaker, slots, start_rows, off_table):
     the fresh rack of each breaker, ``off_table`` (10, 9) the balls all off the table."""
     order = np.empty(9, dtype=np.int64)
     rack_order(gen, order)
-    balls[k] = off_table
+    for b in range(off_table.shape[0]):  # (element by element: numba's array assignment costs seconds to compile)
+        for c in range(off_table.shape[1]):
+            balls[k, b, c] = off_table[b, c]
     for s in range(9):
         b = order[s]
         balls[k, b, 0], balls[k, b, 1] = slots[s, 0], slots[s, 1]
         balls[k, b, 7] = _STATIONARY
-    rack[k] = start_rows[next_breaker[k]]
+    for c in range(start_rows.shape[1]):
+        rack[k, c] = start_rows[next_breaker[k], c]
 
 
 @njit(cache=True)

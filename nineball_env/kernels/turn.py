@@ -6,7 +6,8 @@ A table's turn, in order, each step by the function named:
    is played by ``play_decision``:
    decode it (``round.shot_of``), add execution noise drawn from the table's generator (``draws``,
    ``round.perturbed``), place a cue ball in hand (``placement.is_free``, ``placement.nearest_free``),
-   simulate the shot (``physics.kernels.entry.run_shot``, continued past the caps by ``complete_shot``),
+   simulate the shot (``shot.simulate``: the physics' ``run_shot`` behind a C pointer; continued past the caps by
+   ``complete_shot``),
    read its event log (``facts.summarize_rows``), rule (``ruling.rule_batch``), spot the 9
    (``rack.spot_nine``), take up a cue ball that goes in hand, score a finished rack and deal the next one
    (``score``, ``new_rack``), and write the decision's record (``codes.RecI``, ``codes.RecF``) and
@@ -16,11 +17,11 @@ A table's turn, in order, each step by the function named:
    table's turn, and so does the end of the match. A deal the opponent wins before the learner's first
    decision is dealt again (``deal``).
 
-Tables are independent, so ``play_turns`` runs them in parallel (numba ``prange``) in the order given: the
-caller puts the costly ones (breaks) first and numba hands tables to threads one at a time
-(``numba.set_parallel_chunksize(1)``), so a thread that drew a break does not hold up the others. One table
-(or one thread) plays serially. Every draw comes from the table's own generator, so the order in which
-tables are played changes nothing.
+Tables are independent, so several threads may run ``play_turns`` at once on the same tables (it releases the
+GIL): each claims the next table when it gets free (an atomic counter), the caller puts the costly ones (breaks)
+first, so a thread that drew a break does not hold up the others. Every draw comes from the table's own
+generator, so which thread plays a table, and when, changes nothing. The physics is called through a C pointer
+(``shot.simulate``), so these kernels carry no copy of it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from nineball_env.kernels.aiming import decide_batch
 from nineball_env.kernels.codes import (
@@ -41,9 +44,10 @@ from nineball_env.kernels.facts import summarize_rows
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.placement import is_free, nearest_free
 from nineball_env.kernels.rack import deal, score, spot_nine
+from nineball_env.kernels.shot import simulate
 from nineball_env.kernels.round import lin, perturbed, shot_of
 from nineball_env.kernels.ruling import rule_batch
-from physics.kernels.entry import LOG_W, run_shot
+from physics.kernels.entry import LOG_W
 from physics.kernels.layout import OK
 from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP
 from physics.state import Motion
@@ -56,7 +60,16 @@ _DEG = math.pi / 180.0  # math.radians' and np.radians' factor
 
 
 @njit(cache=True)
-def complete_shot(state, log, count, flags, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time):
+def _copy(src, dst):
+    """``dst[:] = src`` for (n, m) arrays, element by element (numba's array assignment costs seconds to compile)."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@njit(cache=True)
+def complete_shot(state, log, count, flags, segments, jaws, pockets, p, width, length, rail, tol, max_events, physics,
+                  max_time):
     """The whole time-ordered log rows of a shot that ``run_shot`` simulated in ``state`` (``count`` events, all in
     ``log``), ``state`` left at rest. A shot that hit the event or time cap is continued from where it stopped (no
     strike) at most MAX_CONTINUATIONS times, each log's times running on from the last; whatever still moves on
@@ -66,16 +79,19 @@ def complete_shot(state, log, count, flags, segments, jaws, pockets, p, width, l
     rows = log[:count]
     offset = rows[count - 1, 0] if count > 0 else 0.0
     more = np.empty((max_events, LOG_W))  # the event cap bounds a continuation's log
+    out = np.empty(4, dtype=np.int64)
     none = np.zeros(5)
     capped, calls = True, 0
     while capped and calls < MAX_CONTINUATIONS:
-        c, f, _, _, _ = run_shot(state, none, False, segments, jaws, pockets, p, width, length, rail, tol, max_events,
-                                 max_time, more)
+        c, f, _, _, _ = simulate(physics, state, none, False, segments, jaws, pockets, p, width, length, rail, tol,
+                                 max_events, max_time, more, out)
         joined = np.empty((rows.shape[0] + c, LOG_W))
-        joined[: rows.shape[0]] = rows
-        joined[rows.shape[0]:] = more[:c]
-        for i in range(rows.shape[0], joined.shape[0]):
-            joined[i, 0] += offset
+        n = rows.shape[0]
+        for i in range(n + c):  # (element by element: numba's array assignment costs seconds to compile)
+            for j in range(LOG_W):
+                joined[i, j] = rows[i, j] if i < n else more[i - n, j]
+            if i >= n:
+                joined[i, 0] += offset
         rows = joined
         if c > 0:
             offset = offset + more[c - 1, 0]
@@ -92,8 +108,8 @@ def complete_shot(state, log, count, flags, segments, jaws, pockets, p, width, l
 
 @njit(cache=True)
 def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, next_breaker, done, cfg, slots,
-                  start_rows, off_table, segments, jaws, pockets, p, rail, tol, max_events, log, rec_i, rec_f, n_rec,
-                  parts):
+                  start_rows, off_table, segments, jaws, pockets, p, rail, tol, max_events, physics, log, rec_i, rec_f,
+                  n_rec, parts):
     """Play the action ``u`` (9,) of the player to move on table k, as the module docstring's step 1 says, and append
     its record. ``use_shot`` replays ``shot_row`` (V0, phi [deg], theta [deg], a, b) instead of the action's strike,
     without noise. Noise is drawn from ``noise_gen``, a new rack from ``gen`` (generator rows, ``draws``).
@@ -106,7 +122,8 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
     player = rack[k, C.SHOOTER]
     phase, bih = rack[k, C.PHASE], rack[k, C.IN_HAND]
     before = np.empty((1, RACK_W), dtype=np.int64)
-    before[0] = rack[k]
+    for j in range(RACK_W):
+        before[0, j] = rack[k, j]
     declaration = np.empty(1, dtype=np.int64)
     first_bits = np.zeros(1, dtype=np.int64)
     first_time = np.zeros(1)
@@ -139,7 +156,7 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
             V0, phi, theta, a, b = perturbed(V0, phi, theta, a, b, e, cfg[Cfg.SIGMA:Cfg.SIGMA + 5], R,
                                              cfg[Cfg.LIMITS:Cfg.LIMITS + 4])
         rf[RecF.SHOT], rf[RecF.SHOT + 1], rf[RecF.SHOT + 2], rf[RecF.SHOT + 3], rf[RecF.SHOT + 4] = V0, phi, theta, a, b
-        start[:] = balls[k]
+        _copy(balls[k], start)
         if bih != BallInHandCode.NONE:
             kitchen = bih == BallInHandCode.KITCHEN
             x = lin(u[A.PLACE_X], R, width - R)
@@ -169,19 +186,20 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
         strike = np.empty(5)
         strike[0], strike[1], strike[2], strike[3], strike[4] = V0, phi * _DEG, theta * _DEG, a, b
         state = start.copy()
-        count, flags, code, _, _ = run_shot(state, strike, True, segments, jaws, pockets, p, width, length, rail, tol,
-                                            max_events, cfg[Cfg.MAX_TIME], log)
+        out = np.empty(4, dtype=np.int64)
+        count, flags, code, _, _ = simulate(physics, state, strike, True, segments, jaws, pockets, p, width, length,
+                                            rail, tol, max_events, cfg[Cfg.MAX_TIME], log, out)
         if code != OK:
             return Status.LAYOUT
         shot_log = log
         if count > log.shape[0]:  # the log overflowed: the same shot again, with room for all of it
             shot_log = np.empty((count, LOG_W))
-            state[:] = start
-            count, flags, code, _, _ = run_shot(state, strike, True, segments, jaws, pockets, p, width, length, rail,
-                                                tol, max_events, cfg[Cfg.MAX_TIME], shot_log)
+            _copy(start, state)
+            count, flags, code, _, _ = simulate(physics, state, strike, True, segments, jaws, pockets, p, width,
+                                                length, rail, tol, max_events, cfg[Cfg.MAX_TIME], shot_log, out)
         n_events = count
         rows = complete_shot(state, shot_log, count, flags, segments, jaws, pockets, p, width, length, rail, tol,
-                             max_events, cfg[Cfg.MAX_TIME])
+                             max_events, physics, cfg[Cfg.MAX_TIME])
         summarize_rows(rows, rows.shape[0], 0, cfg[Cfg.SIMULTANEOUS], first_bits, first_time, cushion_bits, pocketed,
                        n_pocketed, off, n_off)
     after = np.empty((1, RACK_W), dtype=np.int64)
@@ -191,12 +209,13 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
     spotted = np.empty(1, dtype=np.bool_)
     rule_batch(before, declaration, first_bits, cushion_bits, pocketed, n_pocketed, off, n_off, after, fouls, cited,
                n_cited, spotted)
-    rack[k] = after[0]
+    for j in range(RACK_W):
+        rack[k, j] = after[0, j]
     in_hand = after[0, C.IN_HAND] != BallInHandCode.NONE
     if shot:
         if spotted[0] and not spot_nine(state, in_hand, cfg[Cfg.FOOT_X], cfg[Cfg.FOOT_Y], length, R):
             return Status.NO_NINE_SPOT
-        balls[k] = state
+        _copy(state, balls[k])
     if in_hand:  # the incoming player takes up the cue ball
         for j in range(2, 7):
             balls[k, 0, j] = 0.0
@@ -258,109 +277,106 @@ def deal_tables(ks, gens, balls, rack, won, next_breaker, done, cfg, slots, star
 # -- a table's turn, and B of them ------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def play_table(k, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won, next_breaker, done,
-               cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol, max_events, logs, rec_i,
-               rec_f, n_rec, n_opp, parts, redeals, status, obs):
-    """Table k's turn (the module docstring): the given action if ``has_act[k]``, then every decision of an AIMING
-    seat, until a STOP or EXTERNAL seat is to move or the match is decided; ``status[k]`` says which (or what went
-    wrong), ``obs[k]`` is then the learner's (player 0's) observation. A table ``dealt`` this step that the opponent
-    wins outright is dealt again (``redeals[k]`` counts)."""
-    status[k] = _play(k, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won,
-                      next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol,
-                      max_events, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals)
-    seen = np.empty((1, OBS_SIZE))
-    encode_rows(balls, rack, won, np.full(1, k, dtype=np.int64), 0, int(cfg[Cfg.RACE_TO]), 1.0 / cfg[Cfg.WIDTH],
-                1.0 / cfg[Cfg.LENGTH], seen)
-    for j in range(OBS_SIZE):
-        obs[k, j] = np.float32(seen[0, j])
+@intrinsic
+def _claim(typingctx, counter):
+    """Atomically add 1 to ``counter[0]`` (int64) and return its value before: the next table for this thread."""
+    sig = types.int64(counter)
+
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        return builder.atomic_rmw("add", array.data, ir.Constant(ir.IntType(64), 1), "seq_cst")
+
+    return sig, codegen
 
 
-@njit(cache=True)
-def _play(k, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won, next_breaker, done, cfg,
-          slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol, max_events, logs, rec_i, rec_f,
-          n_rec, n_opp, parts, redeals):
-    """``play_table``'s decisions; its ``Status``."""
-    given = has_act[k]
+@njit(cache=True, nogil=True)
+def play_turns(order, claimed, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won,
+               next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol,
+               max_events, physics, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals, status, obs):
+    """Each table's turn (the module docstring), for the tables of ``order``: the given action if ``has_act[k]``,
+    then every decision of an AIMING seat, until a STOP or EXTERNAL seat is to move or the match is decided;
+    ``status[k]`` says which (or what went wrong) and ``obs[k]`` is then the learner's (player 0's) observation. A
+    table ``dealt`` this step that the opponent wins outright is dealt again (``redeals[k]`` counts).
+
+    Tables are claimed one at a time from the shared counter ``claimed[0]`` (an atomic add), so several threads may
+    run this at once on the same ``order`` (the GIL is released) and each takes the next table as it gets free: a
+    thread that drew a break does not hold up the others. Returns how many of this call's tables stopped short
+    (``Status`` past OVER: FULL or an error), so the caller looks at ``status`` only then."""
     obs64 = np.empty((1, OBS_SIZE))
     obs32 = np.empty((1, OBS_SIZE), dtype=np.float32)
     u = np.empty(N_ACTION)
     aimed = np.empty((1, N_ACTION))
     failed = np.zeros(1, dtype=np.bool_)
-    ks = np.full(1, k, dtype=np.int64)
-    while True:
-        if done[k]:
-            if not dealt[k] or seats[k, 1] == Seat.EXTERNAL:  # a Python opponent's redeals are Python's
-                return Status.OVER
-            redeals[k] += 1  # the opponent won before the learner's first decision: deal again
-            if redeals[k] > MAX_REDEALS:
-                return Status.REDEALS
-            first = cfg[Cfg.FIRST_BREAKER]
-            breaker = bounded_int(gens[k], 2) if first < 0.0 else np.int64(first)
-            deal(k, breaker, gens[k], balls, rack, won, next_breaker, done, slots, start_rows, off_table)
-            n_rec[k] = 0
-            n_opp[k] = 0
-            parts[k, :] = 0.0
-        player = rack[k, C.SHOOTER]
-        seat = seats[k, player]
-        if not given:
-            if seat == Seat.STOP:
-                return Status.STOP
-            if seat == Seat.EXTERNAL:
-                return Status.EXTERNAL
-        if n_rec[k] >= rec_i.shape[1]:
-            return Status.FULL
-        if given:
-            u[:] = acts[k]
-            has_act[k] = False  # played once (a turn resumed after FULL must not play it again)
-            code = play_decision(k, u, has_shot[k], shots[k], noise_gens[k], gens[k], balls, rack, won, next_breaker,
-                                 done, cfg, slots, start_rows, off_table, segments, jaws, pockets, p, rail, tol,
-                                 max_events, logs[k], rec_i, rec_f, n_rec, parts)
-        else:  # the aiming opponent sees the table and decides
-            encode_rows(balls, rack, won, ks, player, int(cfg[Cfg.RACE_TO]), 1.0 / cfg[Cfg.WIDTH],
-                        1.0 / cfg[Cfg.LENGTH], obs64)
-            for j in range(OBS_SIZE):
-                obs32[0, j] = np.float32(obs64[0, j])
-            decide_batch(obs32, cfg[Cfg.WIDTH], cfg[Cfg.LENGTH], cfg[Cfg.HEAD_Y], cfg[Cfg.R], pockets, aims,
-                         cfg[Cfg.BREAK_SPEED], cfg[Cfg.SCALE:Cfg.SCALE + 4], cfg[Cfg.GAP], aimed, failed)
-            if failed[0]:
-                return Status.NO_SPOT
-            for j in range(N_ACTION):
-                u[j] = np.float64(np.float32(aimed[0, j]))  # the policy answers in float32, as ``act`` does
-            code = play_decision(k, u, False, shots[k], gens[k], gens[k], balls, rack, won, next_breaker, done, cfg,
-                                 slots, start_rows, off_table, segments, jaws, pockets, p, rail, tol, max_events,
-                                 logs[k], rec_i, rec_f, n_rec, parts)
-        if code != Status.STOP:
-            return code
-        if player == 1:
-            n_opp[k] += 1
-            if n_opp[k] >= MAX_OPPONENT_DECISIONS:
-                return Status.RUNAWAY
-        else:
-            n_opp[k] = 0
-            dealt[k] = False  # the learner has decided: the deal stands
-        given = False
-
-
-@njit(cache=True, parallel=True)
-def play_turns(order, threads, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won,
-               next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol,
-               max_events, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals, status, obs):
-    """``play_table`` for each table of ``order``: serially for one table or ``threads`` = 1, else in parallel,
-    handed out in ``order`` (the costly ones first). Returns how many tables stopped short (``Status`` past OVER:
-    FULL or an error), so the caller looks at ``status`` only then."""
-    if order.shape[0] == 1 or threads == 1:
-        for i in range(order.shape[0]):
-            play_table(order[i], acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won,
-                       next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail,
-                       tol, max_events, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals, status, obs)
-    else:
-        for i in prange(order.shape[0]):
-            play_table(order[i], acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won,
-                       next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail,
-                       tol, max_events, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals, status, obs)
+    ks = np.zeros(1, dtype=np.int64)
     short = 0
-    for i in range(order.shape[0]):
-        if status[order[i]] > Status.OVER:
+    while True:
+        i = _claim(claimed)
+        if i >= order.shape[0]:
+            return short
+        k = order[i]
+        ks[0] = k
+        code = Status.STOP
+        while True:
+            if done[k]:
+                if not dealt[k] or seats[k, 1] == Seat.EXTERNAL:  # a Python opponent's redeals are Python's
+                    code = Status.OVER
+                    break
+                redeals[k] += 1  # the opponent won before the learner's first decision: deal again
+                if redeals[k] > MAX_REDEALS:
+                    code = Status.REDEALS
+                    break
+                first = cfg[Cfg.FIRST_BREAKER]
+                breaker = bounded_int(gens[k], 2) if first < 0.0 else np.int64(first)
+                deal(k, breaker, gens[k], balls, rack, won, next_breaker, done, slots, start_rows, off_table)
+                n_rec[k] = 0
+                n_opp[k] = 0
+                for j in range(parts.shape[1]):
+                    parts[k, j] = 0.0
+            player = rack[k, C.SHOOTER]
+            seat = seats[k, player]
+            given = has_act[k]
+            if not given and seat != Seat.AIMING:  # the learner (STOP) or a Python opponent is to move
+                code = Status.STOP if seat == Seat.STOP else Status.EXTERNAL
+                break
+            if n_rec[k] >= rec_i.shape[1]:
+                code = Status.FULL
+                break
+            noise_gen = noise_gens[k]
+            use_shot = has_shot[k]
+            if given:
+                for j in range(N_ACTION):
+                    u[j] = acts[k, j]
+                has_act[k] = False  # played once (a turn resumed after FULL must not play it again)
+            else:  # the aiming opponent sees the table and decides
+                encode_rows(balls, rack, won, ks, player, int(cfg[Cfg.RACE_TO]), 1.0 / cfg[Cfg.WIDTH],
+                            1.0 / cfg[Cfg.LENGTH], obs64)
+                for j in range(OBS_SIZE):
+                    obs32[0, j] = np.float32(obs64[0, j])
+                decide_batch(obs32, cfg[Cfg.WIDTH], cfg[Cfg.LENGTH], cfg[Cfg.HEAD_Y], cfg[Cfg.R], pockets, aims,
+                             cfg[Cfg.BREAK_SPEED], cfg[Cfg.SCALE:Cfg.SCALE + 4], cfg[Cfg.GAP], aimed, failed)
+                if failed[0]:
+                    code = Status.NO_SPOT
+                    break
+                for j in range(N_ACTION):
+                    u[j] = np.float64(np.float32(aimed[0, j]))  # the policy answers in float32, as ``act`` does
+                noise_gen = gens[k]
+                use_shot = False
+            code = play_decision(k, u, use_shot, shots[k], noise_gen, gens[k], balls, rack, won, next_breaker, done,
+                                 cfg, slots, start_rows, off_table, segments, jaws, pockets, p, rail, tol, max_events,
+                                 physics, logs[k], rec_i, rec_f, n_rec, parts)
+            if code != Status.STOP:
+                break
+            if player == 1:
+                n_opp[k] += 1
+                if n_opp[k] >= MAX_OPPONENT_DECISIONS:
+                    code = Status.RUNAWAY
+                    break
+            else:
+                n_opp[k] = 0
+                dealt[k] = False  # the learner has decided: the deal stands
+        status[k] = code
+        encode_rows(balls, rack, won, ks, 0, int(cfg[Cfg.RACE_TO]), 1.0 / cfg[Cfg.WIDTH], 1.0 / cfg[Cfg.LENGTH], obs64)
+        for j in range(OBS_SIZE):
+            obs[k, j] = np.float32(obs64[0, j])
+        if code > Status.OVER:
             short += 1
-    return short
