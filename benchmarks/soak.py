@@ -13,9 +13,11 @@ state is a legal layout (the one the next shot starts from) and no ball had to b
 strike, landings, 3-D contacts, cushion noses and balls leaving the table), simulated one by one with
 ``physics.simulate`` (a batch's logs hold no heights) and audited in 3-D by ``audit_air_shot``: no NaN, no two
 balls closer than 2R − 1 µm in 3-D at every event and at AIR_SAMPLES sampled times (no tunnelling), a ball
-on the cloth inside the cushions, one in the air inside the cushion lines and above the cloth, never nearer than R
-(less 1 µm) to a pocket's liner (outside_sampled), to a cushion's rubber, its face or its rounded nose edge
-(inside_nose), or to a jaw post, its side or its top edge (inside_jaw), the total
+on the cloth inside the cushions, one in the air above the cloth, over the playing area or over the rail above the
+rail's top, never nearer than R (less 1 µm) to a pocket's liner (outside_sampled), to a cushion's rubber, its face or
+its rounded nose edge (inside_nose), or to a jaw post, its side or its top edge (inside_jaw), never beyond the rail's
+outer edge; a ball taken off the table there only, over the rail or on its outline, never over the playing area
+(off_table_over_cloth, off_table_beyond_rail: the region of docs/table.md); the total
 energy (in the air: vertical speed and height m·g·h included) never rising, and a legal layout at rest.
 
 Run: python benchmarks/soak.py --shots 1000000 --seed 0 [--airborne 100000]
@@ -42,8 +44,9 @@ from physics.kernels.layout import IN_POCKET, NOT_FINITE, OK, OUTSIDE, OVERLAP, 
 from physics.kernels.motion import POCKETED, STATIONARY, evolve, transition_time  # noqa: E402
 from physics.params import BALL_BALL_MODELS, CUSHION_MODELS, P_CUSHION_H, P_G, P_M, P_R  # noqa: E402
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET  # noqa: E402
+from physics.kernels.rail import edge_gap, outline_gap  # noqa: E402
 from physics.table import (  # noqa: E402
-    L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_LINERS, RAIL_WIDTH,
+    L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_HEIGHT, RAIL_LINERS, RAIL_N_LINERS, RAIL_WIDTH,
 )
 from physics.validate import OVERLAP_TOL  # noqa: E402
 
@@ -57,10 +60,13 @@ N_AUDIT = 7
 AUDIT_NAMES = ("outside_at_rest", "overlap_at_rest", "nan", "outside_sampled", "overlap_sampled", "energy_rises",
                "not_at_rest_uncapped")
 # the airborne audit's further counters (audit_air_shot): an airborne centre nearer than R to a cushion's rubber (its
-# face up to the nose height and the rounded nose edge above it) or to a jaw post (its side and its top edge)
-A_IN_NOSE, A_IN_JAW = 7, 8
-N_AIR_AUDIT = 9
-AIR_AUDIT_NAMES = AUDIT_NAMES + ("inside_nose", "inside_jaw")
+# face up to the nose height and the rounded nose edge above it) or to a jaw post (its side and its top edge); a ball
+# taken off the table (BALL_OFF_TABLE) with its centre over the playing area, not over the rail or on its outline;
+# one taken off beyond the rail's outer edge, or in the air beyond it while still on the table (docs/table.md)
+A_IN_NOSE, A_IN_JAW, A_OFF_OVER_CLOTH, A_OFF_BEYOND_RAIL = 7, 8, 9, 10
+N_AIR_AUDIT = 11
+AIR_AUDIT_NAMES = AUDIT_NAMES + ("inside_nose", "inside_jaw", "off_table_over_cloth", "off_table_beyond_rail")
+EV_OFF_TABLE = int(physics.EventKind.BALL_OFF_TABLE)
 
 
 @njit(cache=True)
@@ -302,7 +308,7 @@ def _liner_gap(x, y, zc, rail, R, zr):
     """3-D distance from an airborne centre to the nearest pocket liner's solid (the rail behind its arc, from the
     cloth to the nose height zr; flight.py notes) minus R: negative inside it; inf away from every liner."""
     gap = np.inf
-    for k in range((rail.shape[0] - RAIL_LINERS) // LINER_STRIDE):
+    for k in range(int(rail[RAIL_N_LINERS])):
         o = RAIL_LINERS + k * LINER_STRIDE
         dx = x - rail[o + L_X]
         dy = y - rail[o + L_Y]
@@ -381,16 +387,14 @@ def _check_at3(seg, seg_air, seg_t, t, p, W, L, segments, jaws, pockets, rail, p
         if motion[i] >= POCKETED and motion[i] != AIRBORNE:
             continue
         if motion[i] == AIRBORNE:
-            # inside the cushion lines, over a pocket's mouth (it reaches behind them), above the cushion noses,
-            # or more than 2R beyond the lines: it left through a pocket mouth and is over the rail or the floor,
-            # off the table, and is logged so when it comes down (a ball just behind a line below the nose
-            # went through a cushion: that is what this catches)
-            beyond = max(-pos[i, 0], pos[i, 0] - W, -pos[i, 1], pos[i, 1] - L)
-            inside = beyond <= RUN_TOL or R + h[i] > p[P_CUSHION_H] or beyond > 2.0 * R
-            for q in range(pockets.shape[0]):
-                if math.hypot(pos[i, 0] - pockets[q, 0], pos[i, 1] - pockets[q, 1]) <= pockets[q, 2] + R:
-                    inside = True
-            if not inside or h[i] < -RUN_TOL or _liner_gap(pos[i, 0], pos[i, 1], R + h[i], rail, R, p[P_CUSHION_H]) < -RUN_TOL:
+            # over the playing area (the cloth, a pocket's mouth or hole), or over the rail with its bottom above the
+            # rail's top (below it, it is inside the rail: it went through a cushion or should have left the table),
+            # and never beyond the rail's outer edge (it leaves the table there)
+            if edge_gap(pos[i, 0], pos[i, 1], W, L, rail) < -RUN_TOL:
+                audit[A_OFF_BEYOND_RAIL] = 1
+            over_rail = outline_gap(pos[i, 0], pos[i, 1], segments, jaws, rail) < -RUN_TOL
+            if (h[i] < -RUN_TOL or (over_rail and h[i] < rail[RAIL_HEIGHT] - RUN_TOL)
+                    or _liner_gap(pos[i, 0], pos[i, 1], R + h[i], rail, R, p[P_CUSHION_H]) < -RUN_TOL):
                 audit[A_OUT_RUN] = 1
             if min(pos[i, 0], W - pos[i, 0], pos[i, 1], L - pos[i, 1]) < R:  # only there is a cushion or a jaw within R
                 gc, gj = _rubber_gaps(pos[i, 0], pos[i, 1], R + h[i], segments, jaws, R, p[P_CUSHION_H],
@@ -430,7 +434,7 @@ def audit_air_shot(init, log, air, n_events, final, samples, p, W, L, segments, 
     """``audit_shot`` in 3-D for a shot with balls in the air: ``air`` is its EventLog.air (n_events, 4), ``rail``
     the table's ``Table.rail`` (its liners are audited); ``audit`` holds N_AIR_AUDIT counters (AIR_AUDIT_NAMES)."""
     if audit.shape[0] < N_AIR_AUDIT:
-        raise ValueError("audit: expected N_AIR_AUDIT (9) counters, the airborne audit's (AIR_AUDIT_NAMES)")
+        raise ValueError("audit: expected N_AIR_AUDIT (11) counters, the airborne audit's (AIR_AUDIT_NAMES)")
     n = init.shape[0]
     R = p[P_R]
     m = p[P_M]
@@ -467,6 +471,11 @@ def audit_air_shot(init, log, air, n_events, final, samples, p, W, L, segments, 
             seg_air[ball, 0] = air[k, 2 * which]
             seg_air[ball, 1] = air[k, 2 * which + 1]
             seg_t[ball] = te
+        if int(log[k, 1]) == EV_OFF_TABLE:  # where it left: over the rail or on its outline, never over the cloth
+            if outline_gap(log[k, 5], log[k, 6], segments, jaws, rail) > RUN_TOL:
+                audit[A_OFF_OVER_CLOTH] = 1
+            if edge_gap(log[k, 5], log[k, 6], W, L, rail) < -RUN_TOL:
+                audit[A_OFF_BEYOND_RAIL] = 1
         e_post = 0.0
         for i in range(n):
             if int(seg[i, 7]) < POCKETED or int(seg[i, 7]) == AIRBORNE:
@@ -532,7 +541,7 @@ def run_airborne(shots: int, seed: int, table_name: str = "nine",
              MAX_SPEED, MAX_ELEVATION, MAX_TIP_OFFSET, states, rows)
     rng = np.random.default_rng((seed, 7))
     totals = np.zeros(N_AIR_AUDIT, dtype=np.int64)
-    flew = off = caps = unresolved = hopped = handed_over = 0
+    flew = off = caps = unresolved = in_flight = hopped = handed_over = 0
     examples: list[dict] = []
     t0 = time.perf_counter()
     for k in range(shots):
@@ -553,14 +562,17 @@ def run_airborne(shots: int, seed: int, table_name: str = "nine",
         off += bool(np.any(ev.kind == physics.EventKind.BALL_OFF_TABLE))
         caps += r.hit_event_cap or r.hit_time_cap
         unresolved += r.unresolved
-        if (audit.any() or r.unresolved) and len(examples) < 10:
+        in_flight += r.in_flight
+        if (audit.any() or r.unresolved or r.in_flight) and len(examples) < 10:
             examples.append({"index": k, "problems": [AIR_AUDIT_NAMES[a] for a in np.flatnonzero(audit)]
-                             + (["unresolved"] if r.unresolved else []), "shot": rows[k].tolist(),
+                             + (["unresolved"] if r.unresolved else []) + (["in_flight"] if r.in_flight else []),
+                             "shot": rows[k].tolist(),
                              "balls": {int(i): states[k, i, 0:2].tolist() for i in range(physics.N_BALLS)
                                        if states[k, i, 7] < POCKETED}})
     return {"airborne_shots": shots, "with_a_ball_in_the_air": flew, "with_a_ball_off_the_table": off,
             "with_a_hop_at_a_contact_on_the_cloth": hopped, "handed_over_mid_shot": handed_over,
-            **{name: int(totals[a]) for a, name in enumerate(AIR_AUDIT_NAMES)}, "unresolved": unresolved, "caps": caps,
+            **{name: int(totals[a]) for a, name in enumerate(AIR_AUDIT_NAMES)}, "unresolved": unresolved,
+            "in_flight": in_flight, "caps": caps,
             "samples_per_shot": AIR_SAMPLES, "wall_s": round(time.perf_counter() - t0, 1), "examples": examples}
 
 

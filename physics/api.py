@@ -8,8 +8,8 @@ import numpy as np
 
 from physics.events import EventLog, SimResult
 from physics.kernels.air_loop import lifts_off
-from physics.kernels.entry import AIR_LOG_W, LOG_W, NO_CUE_BALL, STATE_W, run_arrays, run_arrays_air
-from physics.kernels.loop import FLAG_AIRBORNE, FLAG_EVENT_CAP, FLAG_TIME_CAP, FLAG_UNRESOLVED
+from physics.kernels.entry import AIR_LOG_W, LOG_W, STATE_W, run_arrays, run_arrays_air
+from physics.kernels.loop import FLAG_AIRBORNE, FLAG_EVENT_CAP, FLAG_IN_FLIGHT, FLAG_TIME_CAP, FLAG_UNRESOLVED
 from physics.kernels.motion import evolve_ball
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.shot import Shot
@@ -140,13 +140,6 @@ def _take_spare_air_log() -> np.ndarray:
         return np.empty((INITIAL_LOG_ROWS, AIR_LOG_W))
 
 
-def raise_for_code(code: int, i: int, j: int, state: BallState, table: Table, params: PhysicsParams) -> None:
-    """Turn a kernel's layout code into the ValueError it stands for (no-op for OK)."""
-    if code == NO_CUE_BALL:
-        raise ValueError("state: the cue ball (ball 0) must be on the table to take a shot")
-    raise_layout_error(code, i, j, state, table, params.R)
-
-
 def simulate(
     state: BallState,
     shot: Shot | None,
@@ -159,9 +152,11 @@ def simulate(
     """Strike the cue ball with ``shot`` and run every event until all balls rest (or a cap is hit).
 
     ``shot=None`` evolves ``state`` as it is (balls may already be moving, at most
-    ``layout.MAX_BALL_SPEED`` = 30 m/s and ``MAX_SURFACE_SPEED`` = 75 m/s of R·|ω|, beyond any shot).
-    ``max_events`` is at most ``MAX_EVENTS_LIMIT``. The input state is not modified. Raises
-    ValueError naming the field for bad input, before anything is simulated.
+    ``layout.MAX_BALL_SPEED`` = 30 m/s and ``MAX_SURFACE_SPEED`` = 75 m/s of R·|ω|, beyond any shot; none in
+    the air). ``max_events`` (at most ``MAX_EVENTS_LIMIT``) caps the log: it never holds more rows. A shot that a
+    cap stops with a ball in the air is unresolved (``SimResult.in_flight``): that ball keeps motion AIRBORNE in
+    the final state and nothing logs it off the table. The input state is not modified. Raises ValueError naming
+    the field for bad input, before anything is simulated.
     """
     native = check_types(state, shot, table, params)
     check_caps(max_events, max_time)
@@ -199,7 +194,7 @@ def simulate(
         if code:  # not OK (0): the layout is refused
             if spare is not None:
                 _SPARE_AIR_LOGS.append(spare)
-            raise_for_code(code, i, j, state, table, params)
+            raise_layout_error(code, i, j, state, table, params)
         if count <= rows:
             break
         rows = count  # rerun (deterministically) with a log that holds every event
@@ -209,7 +204,8 @@ def simulate(
     else:
         air = air[:count]
     return SimResult._of(initial, BallState(pos, vel, spin, motion, pocket), EventLog._of(log[:count], air),
-                         bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED))
+                         bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED),
+                         bool(flags & FLAG_IN_FLIGHT))
 
 
 def sample_positions(result: SimResult, times: np.ndarray, params: PhysicsParams = DEFAULT_PARAMS) -> np.ndarray:

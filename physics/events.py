@@ -8,7 +8,7 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from physics.state import BallState
+from physics.state import BallState, Motion
 
 # Columns of a logged ball state (post-event), used to sample trajectories.
 STATE_COLS = 8  # x, y, vx, vy, wx, wy, wz, motion
@@ -28,7 +28,10 @@ class EventKind(IntEnum):
     ROLLING_SPINNING = 6
     ROLLING_STATIONARY = 7
     SPINNING_STATIONARY = 8
-    BALL_OFF_TABLE = 9  # ball_a leaves the table (clears a cushion, lands off the surface); target = cushion or -1
+    # ball_a leaves the table: over the rail it comes down onto the rail's top, crosses its outer edge or meets a ball
+    # (docs/table.md); target = the cushion or facing whose rail it flew over (-1: it came down off the playing
+    # surface, or the safety net took it off)
+    BALL_OFF_TABLE = 9
     BALL_AIRBORNE = 10  # ball_a leaves the cloth (a cue strike into the slate, a ball driven up by a ball)
     BALL_LANDING = 11  # ball_a lands on the cloth: it bounces (motion AIRBORNE) or settles
 
@@ -86,12 +89,23 @@ class EventLog:
 
     @property
     def air_a(self) -> np.ndarray:
-        """(height above the cloth [m], vertical velocity [m/s]) of ball_a after each event."""
-        return self.air[:, 0:2] if self.air is not None else np.zeros((len(self), 2))
+        """(height above the cloth [m], vertical velocity [m/s]) of ball_a after each event: zeros for a log in which
+        no ball left the cloth; ValueError for one that has balls in the air but no air columns (a batch's log)."""
+        return self.air[:, 0:2] if self.air is not None else self._on_the_cloth()
 
     @property
     def air_b(self) -> np.ndarray:
-        return self.air[:, 2:4] if self.air is not None else np.zeros((len(self), 2))
+        """``air_a`` of ball_b."""
+        return self.air[:, 2:4] if self.air is not None else self._on_the_cloth()
+
+    def _on_the_cloth(self) -> np.ndarray:
+        """The air columns of a log without them: zeros, when no ball left the cloth (no take-off, landing or ball
+        in the air logged)."""
+        kinds = self.rows[:, 1]
+        if np.any(self.state_a[:, 7] == Motion.AIRBORNE) or np.any(self.state_b[:, 7] == Motion.AIRBORNE) or np.any((kinds == EventKind.BALL_AIRBORNE) | (kinds == EventKind.BALL_LANDING)):
+            raise ValueError("air: this log has balls in the air but no heights (a batch's logs hold none): "
+                             "BatchResult.result(k) or physics.simulate gives them")
+        return np.zeros((len(self), 2))
 
     def __len__(self) -> int:
         return int(self.rows.shape[0])
@@ -133,6 +147,11 @@ class SimResult:
         hit_time_cap: the simulated-time cap stopped the simulation early.
         unresolved: a ball the simulation could not keep on the cloth was taken off the table where it
             lay (motion OFF_TABLE, a BALL_OFF_TABLE event); the state is still a legal layout.
+        in_flight: a cap (``hit_event_cap`` or ``hit_time_cap``) stopped the shot with a ball in the air, so the
+            shot is unresolved: where that ball comes down is not known. It keeps motion AIRBORNE at its plan
+            position in ``state`` (which no shot can start from), and no event logs it off the table, so the rules
+            must not rule the shot (``rules.decide_log`` refuses its log); the caller replays it with larger caps
+            or decides where the ball goes.
         duration: simulated time of the last event [s].
     """
 
@@ -142,14 +161,15 @@ class SimResult:
     hit_event_cap: bool
     hit_time_cap: bool
     unresolved: bool = False
+    in_flight: bool = False
 
     @classmethod
     def _of(cls, initial: np.ndarray, state: BallState, events: EventLog, hit_event_cap: bool, hit_time_cap: bool,
-            unresolved: bool) -> SimResult:
+            unresolved: bool, in_flight: bool) -> SimResult:
         """``SimResult(...)`` for the simulator's hot path, as ``EventLog._of`` (0.5 µs a shot)."""
         result = _new(cls)
         result.__dict__.update(_initial=initial, state=state, events=events, hit_event_cap=hit_event_cap,
-                               hit_time_cap=hit_time_cap, unresolved=unresolved)
+                               hit_time_cap=hit_time_cap, unresolved=unresolved, in_flight=in_flight)
         return result
 
     @property

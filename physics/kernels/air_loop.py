@@ -27,14 +27,15 @@ from physics.kernels.flight import (
 from physics.kernels.layout import IN_POCKET, OK, ball_region
 from physics.kernels.loop import (
     EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_OFF_TABLE, EV_POCKET, EV_STICK, FLAG_AIRBORNE, FLAG_EVENT_CAP,
-    FLAG_TIME_CAP, FLAG_UNRESOLVED, INF, OFF_TABLE, ZENO_PART, ZENO_SPEED, ZENO_WINDOW, _advance_all, _axis_range,
+    FLAG_IN_FLIGHT, FLAG_TIME_CAP, INF, OFF_TABLE, ZENO_PART, ZENO_SPEED, ZENO_WINDOW, _advance_all, _axis_range,
     _boxes_apart, _circle_off_box, _next_event, _path_box, _reclassify, _record, _refresh_ball, _resolve, _safety_net,
 )
 from physics.kernels.motion import POCKETED, acceleration, transition_time
+from physics.kernels.rail import edge_time, return_time, top_time
 from physics.kernels.resolve import ball_cushion, ball_jaw, cue_strike
 from physics.params import P_CUSHION_H, P_E_LINER, P_E_STRIKE, P_E_TABLE, P_EB, P_EC, P_G, P_R
 from physics.table import (
-    L_K1, L_K2, L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_HEIGHT, RAIL_LINERS, RAIL_WIDTH,
+    L_K1, L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_HEIGHT, RAIL_LINERS, RAIL_N_LINERS,
 )
 
 EV_AIRBORNE, EV_LANDING = 10, 11
@@ -44,7 +45,7 @@ EV_JAW_CLEAR = 104  # internal: an airborne ball's centre comes over a jaw post 
 EV_LINER = 105  # internal: an airborne ball meets a pocket's liner wall (logged as EV_JAW, the pocket's nearest jaw)
 EV_LINER_EDGE = 106  # internal: an airborne ball meets a liner's top edge (logged as EV_JAW)
 EV_LINER_CLEAR = 107  # internal: an airborne ball's centre passes over a liner's circle (over the rail, not logged)
-EV_LINER_ENTER = 108  # internal: a ball over a rail comes over a pocket's hole (in the air again, not logged)
+EV_RAIL_RETURN = 108  # internal: a ball over the rail comes back over the playing area (in the air there, not logged)
 # ``over`` (per ball, the rail it flies over): a cushion k, or OVER_POCKET + k for the rail around pocket k
 OVER_POCKET = 1000
 # [m] A ball that lands this close outside a cushion line still lies on the playing surface (rounding).
@@ -145,7 +146,7 @@ def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, rail, p,
         if dt < best:
             best, ident = dt, k
             kind = EV_JAW if what == AIR_FACE else (EV_JAW_CLEAR if what == AIR_CLEAR else EV_JAW_NOSE)
-    for k in range((rail.shape[0] - RAIL_LINERS) // LINER_STRIDE):  # the liners, as high as the nose (flight.py)
+    for k in range(int(rail[RAIL_N_LINERS])):  # the liners, as high as the nose (flight.py)
         o = RAIL_LINERS + k * LINER_STRIDE
         lx, ly, rl = rail[o + L_X], rail[o + L_Y], rail[o + L_R]
         if _circle_off_box(box, i, lx, ly, rl + R):
@@ -177,63 +178,6 @@ def _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, ac
 
 
 @njit(cache=True, inline="always")
-def _outer_edge_time(i, k, pos, vel, segments, rail):
-    """Time until ball i's centre passes the outer edge of cushion k's rail (rail width behind its line)."""
-    nx = segments[k, 4]
-    ny = segments[k, 5]
-    behind = -(nx * (pos[i, 0] - segments[k, 0]) + ny * (pos[i, 1] - segments[k, 1]))
-    out = -(nx * vel[i, 0] + ny * vel[i, 1])
-    return max((rail[RAIL_WIDTH] - behind) / out, 0.0) if out > 0.0 else INF
-
-
-@njit(cache=True)
-def _rail_exit_time(i, k, pos, vel, hz, vz, segments, rail, g):
-    """Time until airborne ball i, over the rail behind cushion k after clearing it (or, k = OVER_POCKET + j, over
-    the rail around pocket j after clearing its liner), leaves the table: its bottom comes down onto the rail's top
-    (rail height above the cloth) or its centre passes the rail's outer edge (rail width behind the cushion line;
-    around a pocket, that of either cushion beside it), whichever comes first."""
-    if k >= OVER_POCKET:
-        o = RAIL_LINERS + (k - OVER_POCKET) * LINER_STRIDE
-        t_edge = min(_outer_edge_time(i, int(rail[o + L_K1]), pos, vel, segments, rail),
-                     _outer_edge_time(i, int(rail[o + L_K2]), pos, vel, segments, rail))
-    else:
-        t_edge = _outer_edge_time(i, k, pos, vel, segments, rail)
-    dh = hz[i] - rail[RAIL_HEIGHT]
-    t_land = 0.0 if dh <= 0.0 else (vz[i] + math.sqrt(vz[i] * vz[i] + 2.0 * g * dh)) / g
-    return min(t_edge, t_land)
-
-
-@njit(cache=True)
-def _hole_entry_time(i, pos, vel, rail):
-    """(time, pocket) at which ball i, over a cushion's rail, first comes over a pocket's hole (its centre reaches
-    the liner's circle from outside); (inf, -1) if never."""
-    best = INF
-    which = -1
-    vx = vel[i, 0]
-    vy = vel[i, 1]
-    q2 = vx * vx + vy * vy
-    if q2 == 0.0:
-        return best, which
-    for k in range((rail.shape[0] - RAIL_LINERS) // LINER_STRIDE):
-        o = RAIL_LINERS + k * LINER_STRIDE
-        px = pos[i, 0] - rail[o + L_X]
-        py = pos[i, 1] - rail[o + L_Y]
-        rl = rail[o + L_R]
-        q1 = 2.0 * (px * vx + py * vy)
-        q0 = px * px + py * py - rl * rl
-        if q0 <= 0.0 or q1 >= 0.0:
-            continue
-        disc = q1 * q1 - 4.0 * q2 * q0
-        if disc < 0.0:
-            continue
-        sq = math.sqrt(disc)
-        te = 2.0 * q0 / (-q1 + sq)  # the smaller root, cancellation-free
-        if te < best:
-            best, which = te, k
-    return best, which
-
-
-@njit(cache=True, inline="always")
 def _over_target(k, rail):
     """The cushion a BALL_OFF_TABLE names for a ball over rail ``k`` (``over``): k, or the first cushion beside the
     pocket whose rail it flies over."""
@@ -255,21 +199,23 @@ def _nearest_jaw(x, y, jaws):
 
 
 @njit(cache=True)
-def _refresh(i, skip, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
+def _refresh(i, skip, t, pos, vel, spin, motion, hz, vz, over, rail, width, length, segments, jaws, pockets, p,
              t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
     """Every cached event time that involves ball i, in the air or on the cloth (absolute times)."""
     if motion[i] == AIRBORNE:
         _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, rail, p,
                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, acc, box)
-        if over[i] >= 0:  # over a rail: it meets balls (3-D, as above), no cushion, and leaves at its exit
-            t_trans[i] = t + _rail_exit_time(i, over[i], pos, vel, hz, vz, segments, rail, p[P_G])
+        if over[i] >= 0:  # over the rail: it meets balls (3-D, as above), no cushion; it leaves the table when it comes
+            # down onto the rail's top or its centre crosses the rail's outer edge, unless it comes back over the
+            # playing area first (rail.py, docs/table.md)
+            t_trans[i] = t + min(top_time(hz[i], vz[i], rail[RAIL_HEIGHT], p[P_G]),
+                                 edge_time(pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1], width, length, rail))
             t_rail[i] = INF
-            if over[i] < OVER_POCKET:  # over a cushion's rail it may come over a pocket's hole before it leaves
-                te, k = _hole_entry_time(i, pos, vel, rail)
-                if t + te < t_trans[i]:
-                    t_rail[i] = t + te
-                    rail_kind[i] = EV_LINER_ENTER
-                    rail_id[i] = k
+            te = t + return_time(pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1], segments, jaws, rail)
+            if te < t_trans[i]:
+                t_rail[i] = te
+                rail_kind[i] = EV_RAIL_RETURN
+                rail_id[i] = -1
         return
     _refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                   t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
@@ -465,11 +411,15 @@ def _take_off(i, motion, pocket, vel, spin, hz, vz):
 
 
 @njit(cache=True)
-def _finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, pos, vel, spin, motion, pocket, hz, vz, over,
-                  rail, segments, jaws, pockets, p, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b,
-                  ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
+def _finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, max_events, pos, vel, spin, motion, pocket, hz, vz,
+                  over, rail, width, length, segments, jaws, pockets, p, ev_time, ev_kind, ev_a, ev_b, ev_target,
+                  ev_state_a, ev_state_b, ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc,
+                  box):
     """Log a resolved event (``kind`` < 0: none), then BALL_AIRBORNE for each of its balls that left the cloth, take
-    off a ball that met another over a rail, and refresh the event's balls: returns the number of events."""
+    off a ball that met another over the rail, and refresh the event's balls: returns the number of events.
+
+    The log holds at most ``max_events`` rows (the caller logs an event only below that): a take-off or a ball leaving
+    the table that finds it full is not logged, and the ball stays in the air (the shot stops at the event cap)."""
     if kind >= 0:
         if count < ev_time.shape[0]:
             _record(count, t, kind, a, b, target, pos, vel, spin, motion,
@@ -477,7 +427,7 @@ def _finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, pos, vel, sp
             _record_air(count, a, b, hz, vz, ev_air)
         count += 1
     for q in (a, b):
-        if q >= 0 and (leaves_a if q == a else leaves_b):
+        if q >= 0 and (leaves_a if q == a else leaves_b) and count < max_events:
             if count < ev_time.shape[0]:
                 _record(count, t, EV_AIRBORNE, q, -1, -1, pos, vel, spin, motion,
                         ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
@@ -485,7 +435,7 @@ def _finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, pos, vel, sp
             count += 1
     if kind == EV_BALL_BALL:
         for q in (a, b):
-            if over[q] >= 0:  # it met a ball over the rail: the contact is resolved, and it leaves then
+            if over[q] >= 0 and count < max_events:  # it met a ball over the rail: the contact is resolved, it leaves
                 k = _over_target(over[q], rail)
                 over[q] = -1
                 _take_off(q, motion, pocket, vel, spin, hz, vz)
@@ -494,10 +444,10 @@ def _finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, pos, vel, sp
                             ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
                     _record_air(count, q, -1, hz, vz, ev_air)
                 count += 1
-    _refresh(a, b, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
+    _refresh(a, b, t, pos, vel, spin, motion, hz, vz, over, rail, width, length, segments, jaws, pockets, p,
              t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     if b >= 0:
-        _refresh(b, -1, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
+        _refresh(b, -1, t, pos, vel, spin, motion, hz, vz, over, rail, width, length, segments, jaws, pockets, p,
                  t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     return count
 
@@ -670,7 +620,7 @@ def _air_events(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
         elif kind == EV_LINER_CLEAR:  # over the rail around the pocket (not logged now)
             over[a] = OVER_POCKET + rail_id[a]
             kind = -1
-        elif kind == EV_LINER_ENTER:  # from over a rail, over a pocket's hole: in the air as any ball (not logged)
+        elif kind == EV_RAIL_RETURN:  # from over the rail, back over the playing area: in the air as any ball (not logged)
             over[a] = -1
             kind = -1
         elif kind == EV_OFF_TABLE or kind == EV_JAW_CLEAR:
@@ -685,24 +635,17 @@ def _air_events(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
             if kind == EV_BALL_BALL:
                 leaves_a = _vertical(a, vza, e_table, vel, spin, motion, hz, vz, p)
                 leaves_b = _vertical(b, vzb, e_table, vel, spin, motion, hz, vz, p)
-        count = _finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, pos, vel, spin, motion, pocket, hz, vz,
-                              over, rail, segments, jaws, pockets, p, ev_time, ev_kind, ev_a, ev_b, ev_target,
+        count = _finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, max_events, pos, vel, spin, motion,
+                              pocket, hz, vz, over, rail, width, length, segments, jaws, pockets, p, ev_time, ev_kind, ev_a, ev_b, ev_target,
                               ev_state_a, ev_state_b, ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket,
                               pocket_id, acc, box)
     for i in range(n):
-        if motion[i] == AIRBORNE:  # a cap stopped the shot with this ball in the air: it cannot be put down
-            # (one over a rail was leaving anyway)
-            k = over[i]
-            _take_off(i, motion, pocket, vel, spin, hz, vz)
-            if k < 0:
-                flags |= FLAG_UNRESOLVED
-            else:
-                k = _over_target(k, rail)
-            if count < ev_time.shape[0]:
-                _record(count, t, EV_OFF_TABLE, i, -1, k, pos, vel, spin, motion,
-                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-            count += 1
-    return _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
+        if motion[i] == AIRBORNE:  # a cap stopped the shot with this ball in the air: where it comes down is not
+            # known, so the shot is unresolved; it stays AIRBORNE where it flies (FLAG_IN_FLIGHT), and nothing is
+            # logged that the rules could read as a ball leaving the table
+            flags |= FLAG_IN_FLIGHT
+    return _safety_net(t, count, flags, max_events, pos, vel, spin, motion, pocket, segments, jaws, pockets, width,
+                       length, p,
                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
 
 
@@ -746,7 +689,7 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
                 ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
         _record_air(count, 0, -1, hz, vz, ev_air)
     count += 1
-    if jumped:
+    if jumped and count < max_events:  # with room in the log (max_events = 1: the shot stops with the ball in the air)
         if count < ev_time.shape[0]:
             _record(count, 0.0, EV_AIRBORNE, 0, -1, -1, pos, vel, spin, motion,
                     ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
@@ -765,7 +708,7 @@ def simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, po
             _path_box(i, t_trans[i], pos, vel, acc, motion, box)
     for i in range(n):
         if motion[i] < POCKETED or motion[i] == AIRBORNE:  # caches start at inf: balls off the table need none
-            _refresh(i, -1, t, pos, vel, spin, motion, hz, vz, over, rail, segments, jaws, pockets, p,
+            _refresh(i, -1, t, pos, vel, spin, motion, hz, vz, over, rail, width, length, segments, jaws, pockets, p,
                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     return _air_events(t, count, FLAG_AIRBORNE, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length,
                        rail, p, max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b,
@@ -797,8 +740,8 @@ def continue_in_air(a, b, vza, vzb, t, count, flags, pos, vel, spin, motion, poc
     e_table = p[P_E_TABLE]
     leaves_a = _vertical(a, vza, e_table, vel, spin, motion, hz, vz, p)
     leaves_b = _vertical(b, vzb, e_table, vel, spin, motion, hz, vz, p)
-    count = _finish_event(EV_BALL_BALL, a, b, -1, leaves_a, leaves_b, t, count, pos, vel, spin, motion, pocket, hz, vz,
-                          over, rail, segments, jaws, pockets, p, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a,
+    count = _finish_event(EV_BALL_BALL, a, b, -1, leaves_a, leaves_b, t, count, max_events, pos, vel, spin, motion,
+                          pocket, hz, vz, over, rail, width, length, segments, jaws, pockets, p, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a,
                           ev_state_b, ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     return _air_events(t, count, flags | FLAG_AIRBORNE, pos, vel, spin, motion, pocket, segments, jaws, pockets, width,
                        length, rail, p, max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a,

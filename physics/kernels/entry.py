@@ -8,30 +8,13 @@ go through ``_check_and_simulate``, so they cannot disagree.
 import numpy as np
 from numba import njit, prange
 
-from physics.kernels.layout import BAD_MOTION, BAD_POCKET, OK, check_layout
+from physics.kernels.layout import BAD_MOTION, BAD_POCKET, OK, check_state
 from physics.kernels.air_loop import lifts_off, simulate_air_kernel
 from physics.kernels.loop import simulate_kernel
-from physics.params import P_R
 
 STATE_W = 9  # x, y, vx, vy, wx, wy, wz, motion, pocket
 LOG_W = 21  # time, kind, ball_a, ball_b, target, state_a (8), state_b (8)
 AIR_LOG_W = 4  # the airborne loop's extra columns: height above the cloth and vertical velocity of ball_a, of ball_b
-NO_CUE_BALL = 100  # layout code: a strike was asked for with the cue ball off the table
-POCKETED = 4
-
-
-@njit(cache=True, inline="always")
-def _layout_code(pos, vel, spin, motion, pocket, strike, segments, jaws, pockets, p, width, length, tol):
-    """Whether the layout may be simulated: (layout_code, i, j), OK or what is wrong with which balls."""
-    code, bad_i, bad_j = check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, p[P_R], tol)
-    if code != OK:
-        return code, bad_i, bad_j
-    for i in range(pocket.shape[0]):
-        if pocket[i] < -1 or pocket[i] >= pockets.shape[0]:
-            return BAD_POCKET, i, -1
-    if strike and motion[0] >= POCKETED:
-        return NO_CUE_BALL, 0, -1
-    return OK, -1, -1
 
 
 @njit(cache=True)
@@ -43,8 +26,8 @@ def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, 
     ball–ball contact lifts a ball, the airborne loop takes over (FLAG_AIRBORNE), zeroes ``air_log`` (rows,
     AIR_LOG_W; any contents before) and fills it, as far as it has rows; otherwise ``air_log`` is left as it was.
     """
-    code, bad_i, bad_j = _layout_code(pos, vel, spin, motion, pocket, strike, segments, jaws, pockets, p, width, length,
-                                      tol)
+    code, bad_i, bad_j = check_state(pos, vel, spin, motion, pocket, strike, segments, jaws, pockets, p, width, length,
+                                     rail, tol)
     if code != OK:
         return 0, 0, code, bad_i, bad_j
     count, flags = simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length,
@@ -58,8 +41,8 @@ def _check_and_simulate_air(pos, vel, spin, motion, pocket, shot, segments, jaws
                             tol, max_events, max_time, log, air_log):
     """``_check_and_simulate`` for a strike that lifts the cue ball: the airborne loop, which also fills ``air_log``
     (rows, AIR_LOG_W), zeroed by the caller, as far as it has rows."""
-    code, bad_i, bad_j = _layout_code(pos, vel, spin, motion, pocket, True, segments, jaws, pockets, p, width, length,
-                                      tol)
+    code, bad_i, bad_j = check_state(pos, vel, spin, motion, pocket, True, segments, jaws, pockets, p, width, length,
+                                     rail, tol)
     if code != OK:
         return 0, 0, code, bad_i, bad_j
     count, flags = simulate_air_kernel(pos, vel, spin, motion, pocket, shot, segments, jaws, pockets, width, length,

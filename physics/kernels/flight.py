@@ -208,10 +208,17 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
         hi = min(T, max(ta, tb))
     if not lo <= hi:
         return INF, -1
-    # Behind the line (d < 0) only its extension counts: a facing's line runs on across the table, so a ball may start
-    # behind it and come over the segment in front of it (moving away from it in plan) while it comes down onto the
-    # nose. Over the segment itself a ball in play is in front of the line: from the window's start on, d ≥ 0.
-    if d0 + d1 * lo < 0.0 or (d1 >= 0.0 and d0 + d1 * lo >= R):
+    # Behind the line (d < 0) over the segment is over the rail: a ball there (one that flew over the rail and comes
+    # back over the playing area, air_loop) meets the cushion only from the moment its centre comes over the line. A
+    # facing's line also runs on across the table, so a ball may start behind it beside the segment and come over the
+    # segment in front of it (moving away from it in plan) while it comes down onto the nose.
+    if d0 + d1 * lo < 0.0:
+        if d1 <= 0.0:
+            return INF, -1
+        lo = -d0 / d1
+        if lo > hi:
+            return INF, -1
+    if d1 >= 0.0 and d0 + d1 * lo >= R:
         return INF, -1
     # face: the centre reaches distance R of the cushion line with the centre at or below the nose (a ball that
     # moves away from the line in plan, within R of it, meets no face and never crosses the line, but it may still

@@ -34,6 +34,9 @@ FLAG_TIME_CAP = 2
 # so the final state stays a legal layout and the rules see an off-table ball.
 FLAG_UNRESOLVED = 4
 FLAG_AIRBORNE = 8  # the shot took the airborne loop (air_loop.py): its strike, or a ball–ball contact, lifted a ball
+# A cap stopped the shot with a ball in the air: where it comes down is not known, so the shot is unresolved (it
+# keeps motion AIRBORNE in the final state, which no shot can start from; nothing logs it off the table).
+FLAG_IN_FLIGHT = 16
 OFF_TABLE = 6
 
 EV_STICK, EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_POCKET = 0, 1, 2, 3, 4
@@ -458,10 +461,12 @@ def _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail
 
 
 @njit(cache=True)
-def _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
+def _safety_net(t, count, flags, max_events, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
                 ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
     """After the last event: a ball off the playing surface is flagged and taken off; one in a capture circle
-    drops. Returns (number of events, flags)."""
+    drops. Returns (number of events, flags). An event that finds the log full (``max_events`` rows: a shot stopped
+    at the event cap, where every ball is where its last event left it, so none has been seen here) is not logged
+    and flags the shot unresolved."""
     n = pos.shape[0]
     for i in range(n):
         if motion[i] >= POCKETED:
@@ -480,6 +485,9 @@ def _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws,
             pocket[i] = -1
             kind = EV_OFF_TABLE
             flags |= FLAG_UNRESOLVED
+        if count >= max_events:
+            flags |= FLAG_UNRESOLVED
+            continue
         if count < ev_time.shape[0]:
             _record(count, t, kind, i, -1, k, pos, vel, spin, motion,
                     ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
@@ -650,7 +658,8 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
         if b >= 0:
             _refresh_ball(b, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                           t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
-    return _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
+    return _safety_net(t, count, flags, max_events, pos, vel, spin, motion, pocket, segments, jaws, pockets, width,
+                       length, p,
                        ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
 
 

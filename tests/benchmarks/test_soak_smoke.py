@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import json
 import math
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import physics
 from benchmarks import soak
+from physics.table import RAIL_HEIGHT
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "physics" / "data"))
+from rail_reproducers import BASE_LOGS, NO_ENDS, OVER_THE_CLOTH  # noqa: E402
 
 TABLE, P = physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS
 
@@ -162,3 +168,43 @@ def test_a_short_airborne_soak_is_clean() -> None:
     assert report["with_a_ball_in_the_air"] > 100 and report["with_a_ball_off_the_table"] > 5
     assert not any(report[name] for name in soak.AIR_AUDIT_NAMES), report["examples"]
     assert report["unresolved"] == 0 and report["caps"] == 0
+
+
+
+def _air_audit_rows(init, rows, air, final, rail: np.ndarray = TABLE.rail) -> dict:
+    audit = np.zeros(soak.N_AIR_AUDIT, dtype=np.int64)
+    soak.audit_air_shot(init, rows, air, len(rows), final, np.linspace(0.0, rows[-1, 0], 400), P.to_array(),
+                        TABLE.width, TABLE.length, TABLE.segments, TABLE.jaws, TABLE.pockets, rail, audit)
+    return {name: int(audit[k]) for k, name in enumerate(soak.AIR_AUDIT_NAMES)}
+
+
+def test_the_airborne_audit_flags_balls_taken_off_over_the_cloth_or_beyond_the_rail_at_921a595() -> None:
+    """Issue 29: the logs 921a595 gave the issue's shots (recorded there) are flagged, the first three as a ball taken
+    off over the cloth and the last two as one taken off beyond the rail's outline (flying along the rail with no
+    ends); the same shots today are clean."""
+    base = np.load(BASE_LOGS)
+    for k, (cue, shot, *_) in enumerate(OVER_THE_CLOTH + NO_ENDS):
+        flagged = _air_audit_rows(base[f"init_{k}"], base[f"rows_{k}"], base[f"air_{k}"], base[f"final_{k}"])
+        expected = "off_table_over_cloth" if k < len(OVER_THE_CLOTH) else "off_table_beyond_rail"
+        assert {name for name, v in flagged.items() if v} == {expected}, (k, flagged)
+        r = physics.simulate(physics.place_balls({0: cue}), physics.Shot(*shot))
+        assert not any(_air_audit_rows(r.initial.packed(), r.events.rows, r.events.air, r.state.packed()).values()), k
+
+
+def test_the_airborne_audit_flags_a_ball_over_the_rail_below_its_top_or_beyond_its_edge() -> None:
+    """A ball that clears a cushion high and leaves at the rail's outer edge is clean; audited against a rail 1 m
+    high, its flight over the rail is inside the rail (outside_sampled); its log with the ball taken off 0.1 s later
+    (it flew on past the outer edge while still on the table) is flagged off_table_beyond_rail."""
+    cue, shot, _ = NO_ENDS[1]
+    r = physics.simulate(physics.place_balls({0: cue}), physics.Shot(*shot))
+    ev = r.events
+    assert not any(_air_audit_rows(r.initial.packed(), ev.rows, ev.air, r.state.packed()).values())
+    tall = TABLE.rail.copy()
+    tall[RAIL_HEIGHT] = 1.0  # the ball flies at most 0.9 m high over the rail
+    flagged = _air_audit_rows(r.initial.packed(), ev.rows, ev.air, r.state.packed(), tall)
+    assert {name for name, v in flagged.items() if v} == {"outside_sampled"}
+    off = int(np.flatnonzero(ev.kind == physics.EventKind.BALL_OFF_TABLE)[0])
+    far = ev.rows.copy()
+    far[off, 0] += 0.1
+    far[off, 5:7] += 0.1 * ev.state_a[off - 1, 2:4]
+    assert _air_audit_rows(r.initial.packed(), far, ev.air, r.state.packed())["off_table_beyond_rail"] == 1
