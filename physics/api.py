@@ -7,9 +7,10 @@ import math
 import numpy as np
 
 from physics.events import EventLog, SimResult
-from physics.kernels.air_loop import lifts_off
-from physics.kernels.entry import AIR_LOG_W, LOG_W, STATE_W, run_arrays, run_arrays_air
-from physics.kernels.loop import FLAG_AIRBORNE, FLAG_EVENT_CAP, FLAG_IN_FLIGHT, FLAG_TIME_CAP, FLAG_UNRESOLVED
+from physics.kernels.codes import (
+    AIR_LOG_W, FLAG_AIRBORNE, FLAG_EVENT_CAP, FLAG_IN_FLIGHT, FLAG_TIME_CAP, FLAG_UNRESOLVED, LOG_W, STATE_W,
+)
+from physics.kernels.entry import run_arrays
 from physics.kernels.motion import evolve_ball
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.shot import Shot
@@ -119,17 +120,7 @@ def native_arrays(state: BallState) -> tuple[np.ndarray, ...]:
     return tuple(converted)
 
 
-def may_lift(shot: Shot, params: PhysicsParams) -> bool:
-    """False when ``shot`` surely leaves the cue ball on the cloth (then the kernel's ``lifts_off`` is not asked):
-    a level cue, or a rebound e_strike·(J/m)·sin θ under √(2 g h_min) even at the strike's largest J/m,
-    2 V0 / (1 + m/M) (a centre hit; resolve.cue_strike). Cheap: most elevated agent shots are flat ones."""
-    if shot.theta <= 0.0:
-        return False
-    bound = params.e_strike * 2.0 * shot.V0 / (1.0 + params.m / params.cue_mass) * math.sin(math.radians(shot.theta))
-    return bound * bound > 2.0 * params.g * params.min_bounce_height
-
-
-_SPARE_AIR_LOGS: list[np.ndarray] = []  # air logs for flat shots, reused: one is read (copied) only when a shot hops
+_SPARE_AIR_LOGS: list[np.ndarray] = []  # air logs, reused: one is read (copied) only when a ball leaves the cloth
 
 
 def _take_spare_air_log() -> np.ndarray:
@@ -171,38 +162,24 @@ def simulate(
         strike, (V0, phi, theta, a, b) = False, _NO_SHOT
     else:
         strike, V0, phi, theta, a, b = True, shot.V0, math.radians(shot.phi), math.radians(shot.theta), shot.a, shot.b
-    airborne = strike and theta > 0.0 and may_lift(shot, params) and lifts_off(shot_array(shot), p)
-    spare = None if airborne else _take_spare_air_log()
+    spare = _take_spare_air_log()  # zeroed and filled by the kernel only if a ball leaves the cloth
     while True:
         log = np.empty((rows, LOG_W))
-        if airborne:
-            air = np.zeros((rows, AIR_LOG_W))
-            count, flags, code, i, j = run_arrays_air(
-                *arrays, shot_array(shot), table.segments, table.jaws, table.pockets, p, table.spec.width,
-                table.spec.length, table.rail, OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin,
-                motion, pocket, initial,
-            )
-        else:  # the air log is zeroed and filled only if a contact hands the shot over to the airborne loop
-            if spare.shape[0] != rows:
-                spare = np.empty((rows, AIR_LOG_W))
-            air = spare
-            count, flags, code, i, j = run_arrays(
-                *arrays, V0, phi, theta, a, b, strike, table.segments, table.jaws, table.pockets, p, table.spec.width,
-                table.spec.length, table.rail, OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin,
-                motion, pocket, initial,
-            )
+        if spare.shape[0] != rows:
+            spare = np.empty((rows, AIR_LOG_W))
+        count, flags, code, i, j = run_arrays(
+            *arrays, V0, phi, theta, a, b, strike, table.segments, table.jaws, table.pockets, p, table.spec.width,
+            table.spec.length, table.rail, OVERLAP_TOL, int(max_events), float(max_time), log, spare, pos, vel, spin,
+            motion, pocket, initial,
+        )
         if code:  # not OK (0): the layout is refused
-            if spare is not None:
-                _SPARE_AIR_LOGS.append(spare)
+            _SPARE_AIR_LOGS.append(spare)
             raise_layout_error(code, i, j, state, table, params)
         if count <= rows:
             break
         rows = count  # rerun (deterministically) with a log that holds every event
-    if spare is not None:
-        air = air[:count].copy() if flags & FLAG_AIRBORNE else None  # the spare goes back for the next call
-        _SPARE_AIR_LOGS.append(spare)
-    else:
-        air = air[:count]
+    air = spare[:count].copy() if flags & FLAG_AIRBORNE else None
+    _SPARE_AIR_LOGS.append(spare)  # back for the next call
     return SimResult._of(initial, BallState(pos, vel, spin, motion, pocket), EventLog._of(log[:count], air),
                          bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED),
                          bool(flags & FLAG_IN_FLIGHT))

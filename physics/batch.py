@@ -18,10 +18,13 @@ from physics.api import (
     DEFAULT_MAX_EVENTS, DEFAULT_MAX_TIME, MAX_EVENTS_LIMIT, check_caps, check_types, params_array, simulate,
 )
 from physics.events import EventLog, SimResult
-from physics.kernels.entry import LOG_W, run_batch
+from physics.kernels.codes import (
+    FLAG_AIRBORNE, FLAG_EVENT_CAP, FLAG_IN_FLIGHT, FLAG_TIME_CAP, FLAG_UNRESOLVED, LOG_W, S_MOTION, S_POCKET, S_VX,
+    S_WX, S_X, STATE_W,
+)
+from physics.kernels.entry import run_batch
 from physics.kernels.layout import (BAD_MOTION, BAD_POCKET, OK, RAIL_BELOW_NOSE, SHOT_ELEVATION, SHOT_NOT_FINITE, SHOT_SPEED, SHOT_TIP,
                                      check_shot_rows)
-from physics.kernels.loop import FLAG_AIRBORNE, FLAG_EVENT_CAP, FLAG_IN_FLIGHT, FLAG_TIME_CAP, FLAG_UNRESOLVED
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, Shot
 from physics.state import BallState
@@ -63,17 +66,17 @@ class BatchResult:
     @property
     def pos(self) -> np.ndarray:
         """(B, n, 2) final ball centres."""
-        return self.states[:, :, 0:2]
+        return self.states[:, :, S_X:S_X + 2]
 
     @property
     def motion(self) -> np.ndarray:
         """(B, n) final motion codes."""
-        return self.states[:, :, 7].astype(np.int64)
+        return self.states[:, :, S_MOTION].astype(np.int64)
 
     @property
     def pocket(self) -> np.ndarray:
         """(B, n) pocket of each pocketed ball, -1 otherwise."""
-        return self.states[:, :, 8].astype(np.int64)
+        return self.states[:, :, S_POCKET].astype(np.int64)
 
     def initial(self, k: int) -> BallState:
         """Starting state of table k."""
@@ -122,9 +125,9 @@ def _pack_states(states, shots, table, params) -> np.ndarray:
             fields = None
         if fields is not None and all(f.dtype.kind in "fi" for f in fields[:3]) and all(
                 f.dtype.kind in "iu" for f in fields[3:]) and fields[0].shape[1:] == (states[0].n_balls, 2):
-            packed = np.empty((len(states), states[0].n_balls, 9))
-            packed[:, :, 0:2], packed[:, :, 2:4], packed[:, :, 4:7] = fields[0], fields[1], fields[2]
-            packed[:, :, 7], packed[:, :, 8] = fields[3], fields[4]
+            packed = np.empty((len(states), states[0].n_balls, STATE_W))
+            packed[:, :, S_X:S_X + 2], packed[:, :, S_VX:S_VX + 2], packed[:, :, S_WX:S_WX + 3] = fields[0], fields[1], fields[2]
+            packed[:, :, S_MOTION], packed[:, :, S_POCKET] = fields[3], fields[4]
             return packed
     _check_each(states, shots, table, params)
     raise ValueError("states: inconsistent array types or shapes across tables")
@@ -184,7 +187,7 @@ def simulate_batch_packed(
     """``simulate_batch`` on arrays: states (B, n, 9) as ``BallState.packed()``, shots (B, 5) rows
     (V0, phi°, theta°, a, b) with a NaN row for no strike. The fast path for throughput users.
     """
-    if (not isinstance(states, np.ndarray) or states.ndim != 3 or states.shape[2] != 9 or states.shape[0] < 1
+    if (not isinstance(states, np.ndarray) or states.ndim != 3 or states.shape[2] != STATE_W or states.shape[0] < 1
             or states.shape[1] < 1):
         raise ValueError(f"states: expected a float array of shape (B, n_balls, 9), got {getattr(states, 'shape', states)!r}")
     if states.dtype.kind not in "fiu":
@@ -226,7 +229,7 @@ def simulate_batch_packed(
         code, i = int(out[k, 2]), int(out[k, 3])
         if code == RAIL_BELOW_NOSE:  # the table and the params, not this state
             raise_layout_error(code, -1, -1, BallState.empty(), table, params)
-        column = 7 if code == BAD_MOTION else 8
+        column = S_MOTION if code == BAD_MOTION else S_POCKET
         value = float(initial[k, i, column])
         if code == BAD_MOTION or (code == BAD_POCKET and not (-1 <= value < table.pockets.shape[0]
                                                               and value == int(value))):

@@ -7,12 +7,12 @@ import math
 import numpy as np
 
 from physics.kernels.layout import (BAD_MOTION, BAD_POCKET, IN_AIR, IN_POCKET, MAX_BALL_SPEED, MAX_SURFACE_SPEED,
-                                    NO_CUE_BALL, NOT_FINITE, OK, OUTSIDE, OVERLAP, RAIL_BELOW_NOSE, TOO_FAST, check_state)
+                                    NO_CUE_BALL, NOT_FINITE, OK, OUTSIDE, OVERLAP, OVERLAP_TOL, RAIL_BELOW_NOSE, TOO_FAST,
+                                    check_state)
 from physics.params import PhysicsParams
 from physics.state import BallState, Motion
 from physics.table import Table
 
-OVERLAP_TOL = 1e-9  # [m] balls may touch (racks) but not overlap by more than this
 
 
 def _check_array(name: str, arr: object, shape: tuple[int, ...], kinds: str) -> None:

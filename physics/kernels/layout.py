@@ -5,6 +5,7 @@ import math
 
 from numba import njit
 
+from physics.kernels.codes import AIRBORNE, POCKETED, ROLLING, Motion
 from physics.params import P_CUSHION_H, P_R
 from physics.table import RAIL_HEIGHT
 
@@ -12,8 +13,8 @@ OK, NOT_FINITE, OUTSIDE, IN_POCKET, OVERLAP, BAD_MOTION, TOO_FAST, BAD_POCKET = 
 IN_AIR = 8  # a ball with motion AIRBORNE: a state has no heights, so no shot starts with a ball in the air
 RAIL_BELOW_NOSE = 9  # the table's rail top is lower than the params' cushion nose
 NO_CUE_BALL = 10  # a strike was asked for with the cue ball off the table
-MAX_MOTION_CODE = 6
-POCKETED, AIRBORNE = 4, 5  # physics.Motion
+MAX_MOTION_CODE = int(max(Motion))
+OVERLAP_TOL = 1e-9  # [m] balls may touch (racks) but not overlap by more than this
 # Physical bounds on a ball's state (shot=None starts from any state): the hardest strike Shot allows
 # (12 m/s) launches the cue ball at under 19 m/s with a surface speed R·|ω| under 2.5 × that; a ball
 # faster than MAX_BALL_SPEED or spinning faster than MAX_SURFACE_SPEED / R is no state a shot can produce.
@@ -88,7 +89,7 @@ def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets,
                 > MAX_SURFACE_SPEED * MAX_SURFACE_SPEED):
             return TOO_FAST, i, -1
     for i in range(n):
-        if motion[i] > 3:
+        if motion[i] > ROLLING:
             continue
         x = pos[i, 0]
         y = pos[i, 1]
@@ -96,7 +97,7 @@ def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets,
         if code != OK:
             return code, i, k
         for j in range(i + 1, n):
-            if motion[j] > 3:
+            if motion[j] > ROLLING:
                 continue
             if math.hypot(pos[j, 0] - x, pos[j, 1] - y) < 2.0 * R - tol:
                 return OVERLAP, i, j

@@ -237,8 +237,8 @@ def test_a_rail_lower_than_the_cushion_nose_is_rejected(table: physics.Table, pa
 
 
 def _hop_break() -> tuple[physics.BallState, physics.Shot]:
-    """A flat 7 m/s break whose cue ball hops off the head ball (the flat loop hands the shot over to the airborne
-    loop at that contact)."""
+    """A flat 7 m/s break whose cue ball hops off the head ball (the loop goes on with balls in the air from that
+    contact)."""
     state = physics.nine_ball_rack(np.random.default_rng(3))
     state.place(0, 0.635, 0.5)
     shot = physics.Shot(7.0, 90.0)
