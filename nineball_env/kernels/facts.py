@@ -9,14 +9,14 @@ import math
 
 from nineball_env.kernels.codes import N_BALLS
 from physics.events import EventKind as E  # the codes of the log rows (numba freezes them; see kernels/__init__)
+from physics.kernels.codes import LOG_STATE_A, LOG_STATE_B, LOG_W, S_MOTION
 from physics.state import Motion
 
 # What ``check_rows`` finds wrong with a log's rows (``rules.decide_log`` words each one)
 ROWS_OK, ROWS_TIME, ROWS_KIND, ROWS_BALL, ROWS_IN_FLIGHT = range(5)
 FIRST_KIND, LAST_KIND = float(min(E)), float(max(E))  # the event kinds' codes
 AIRBORNE = float(Motion.AIRBORNE)
-STATE_ROW_W = 21  # a physics log row: time, kind, ball_a, ball_b, target, then (x, y, vx, vy, wx, wy, wz, motion) twice
-MOTION_A, MOTION_B = 12, 20  # the motion columns of ball_a's and ball_b's logged states
+MOTION_A, MOTION_B = LOG_STATE_A + S_MOTION, LOG_STATE_B + S_MOTION  # the motion columns of ball_a's, ball_b's states
 
 
 @njit(cache=True)
@@ -25,12 +25,12 @@ def check_rows(rows):
     ``summarize_rows`` would misread, as (code, row); (ROWS_OK, -1) when there is none.
 
     Times finite, from 0 on, in order (ROWS_TIME); kinds whole ``EventKind`` codes (ROWS_KIND); ball_a a ball number,
-    ball_b -1 or one, another ball for a contact between two (ROWS_BALL). In physics rows (STATE_ROW_W columns) no
+    ball_b -1 or one, another ball for a contact between two (ROWS_BALL). In physics rows (LOG_W columns) no
     ball may end the log in the air (ROWS_IN_FLIGHT, its last row): a cap stopped that shot, which is unresolved
     (``physics.SimResult.in_flight``)."""
     last_row = np.full(N_BALLS, -1)
     last_motion = np.zeros(N_BALLS)
-    states = rows.shape[1] >= STATE_ROW_W
+    states = rows.shape[1] >= LOG_W
     previous = 0.0
     for i in range(rows.shape[0]):
         t = rows[i, 0]
