@@ -36,7 +36,7 @@ from nineball_env.rules.facts import SIMULTANEOUS_S
 from nineball_env.rules.ruling import cited_rules, describe_row, foul_rules
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, SimResult, Table
 from physics.api import params_array
-from physics.kernels.entry import LOG_W
+from physics.kernels.codes import LOG_W
 from physics.validate import OVERLAP_TOL
 
 SILENT = PRESETS["none"]

@@ -22,7 +22,8 @@ from nineball_env.kernels.codes import RACK_W, DeclarationCode
 from nineball_env.kernels.facts import N_BALLS, summarize_rows
 from nineball_env.kernels.ruling import MAX_CITED, rule_batch
 from physics.events import EventKind as E  # numba freezes the codes (as nineball_env.kernels.facts)
-from physics.kernels.entry import LOG_W, run_shot
+from physics.kernels.codes import LOG_W
+from physics.kernels.entry import run_shot
 from physics.params import P_R
 
 NINE = 9

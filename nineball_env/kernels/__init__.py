@@ -7,9 +7,10 @@ which builds observations; ``round``, which decodes and perturbs actions; ``plac
 ball-in-hand spots; ``rack``, which deals, scores and spots the 9; ``draws``, which draws from the tables' own
 generators; and ``aiming``, the default opponent. Like ``physics.kernels``,
 the on-disk numba cache of these modules is dropped on import when any of them changed (numba checks
-only each function's own file, and these kernels call one another, freeze the codes, the physics'
-event and motion codes among them, and the compiled turn links the physics kernels in: ``physics/events.py``,
-``physics/state.py`` and ``physics/kernels/*.py`` are watched too).
+only each function's own file, and these kernels call one another and freeze the codes, the physics'
+event and motion codes among them (``physics/kernels/codes.py``), and ``kernels.shot`` compiles the physics
+itself into this package's cache: ``physics/events.py``, ``physics/state.py`` and ``physics/kernels/*.py`` are
+watched too).
 """
 
 from pathlib import Path

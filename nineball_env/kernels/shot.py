@@ -13,7 +13,8 @@ from llvmlite import ir
 from numba import carray, cfunc, njit, types
 from numba.extending import intrinsic
 
-from physics.kernels.entry import LOG_W, STATE_W, run_shot
+from physics.kernels.codes import LOG_W, STATE_W
+from physics.kernels.entry import run_shot
 
 _F = types.CPointer(types.float64)
 _I = types.CPointer(types.int64)

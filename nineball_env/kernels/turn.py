@@ -47,9 +47,8 @@ from nineball_env.kernels.rack import deal, score, spot_nine
 from nineball_env.kernels.shot import simulate
 from nineball_env.kernels.round import lin, perturbed, shot_of
 from nineball_env.kernels.ruling import rule_batch
-from physics.kernels.entry import LOG_W
+from physics.kernels.codes import FLAG_EVENT_CAP, FLAG_IN_FLIGHT, FLAG_TIME_CAP, LOG_W
 from physics.kernels.layout import OK
-from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP
 from physics.state import Motion
 
 _ON_TABLE_MAX, _STATIONARY, _POCKETED = float(Motion.ROLLING), float(Motion.STATIONARY), float(Motion.POCKETED)
