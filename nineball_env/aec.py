@@ -38,7 +38,7 @@ class NineBallAEC(GameEnv, AECEnv):
     ("player_0", "player_1" or "random"), ``break_order``, ``noise``, ``strict_placement``,
     ``render_mode``, ``action_scale``, ``table``, ``params``. ``infos[agent]`` has the same keys
     every step: NineBall-v0's about the last decision (``ruling``, ``pocketed``, ``placement``,
-    ``placement_adjusted``, ``n_events``), who made it (``by``), and the phase, ball in hand, foul
+    ``placement_adjusted``, ``n_events``, ``voided``), who made it (``by``), and the phase, ball in hand, foul
     counts and score (own first).
     """
 

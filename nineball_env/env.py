@@ -127,7 +127,7 @@ class NineBallEnv(GameEnv, gym.Env):
     ## Information
     Every step's ``info`` has the same keys: ``ruling`` (``declaration``, ``foul``, ``fouls`` and
     ``cited`` rule IDs, ``text``), ``pocketed``, ``placement`` ((nan, nan) without ball in hand),
-    ``placement_adjusted``, ``n_events``, ``opponent`` (``decisions``, ``fouls``, ``pocketed``,
+    ``placement_adjusted``, ``n_events``, ``voided``, ``opponent`` (``decisions``, ``fouls``, ``pocketed``,
     ``rulings``), ``phase``, ``ball_in_hand``, ``foul_counts``, ``score``, ``racks`` (winners of the
     racks that ended in the step), ``redeals`` and ``reward_parts``.
 

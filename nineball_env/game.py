@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 import numba
@@ -35,11 +36,12 @@ from nineball_env.placement import GAP
 from nineball_env.rules.facts import SIMULTANEOUS_S
 from nineball_env.rules.ruling import cited_rules, describe_row, foul_rules
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, SimResult, Table
-from physics.api import params_array
+from physics.api import MAX_EVENTS_LIMIT, check_caps, params_array
 from physics.kernels.codes import LOG_W
 from physics.validate import OVERLAP_TOL
 
 SILENT = PRESETS["none"]
+REPLAY_TIME_FACTOR = 10.0  # the default time cap of a shot replayed from the air: this many times ``max_time``
 ON_TABLE_MAX = int(Motion.ROLLING)  # motion codes <= this are on the table
 _SHOOTER, _PHASE, _IN_HAND, _WINNER = int(C.SHOOTER), int(C.PHASE), int(C.IN_HAND), int(C.WINNER)
 _OVER, _BREAK = int(PhaseCode.RACK_OVER), int(PhaseCode.BREAK)
@@ -58,6 +60,10 @@ class GameConfig:
     strict_placement: bool = False
     max_events: int = physics.DEFAULT_MAX_EVENTS
     max_time: float = physics.DEFAULT_MAX_TIME
+    # The caps of a shot replayed because ``max_events``/``max_time`` stopped it with a ball in the air (no shot can
+    # be continued from there); still in the air then, the shot is void. None: MAX_EVENTS_LIMIT, 10 x max_time.
+    replay_max_events: int | None = None
+    replay_max_time: float | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.table, Table):
@@ -65,6 +71,22 @@ class GameConfig:
         if not isinstance(self.params, PhysicsParams):
             raise ValueError(f"params: expected a physics.PhysicsParams, got {type(self.params).__name__}")
         rules.Match(self.race_to, self.break_order)  # ValueError for a bad race_to or break_order (R-MATCH)
+        check_caps(self.max_events, self.max_time)
+        events, time = self.replay_caps
+        if isinstance(events, (bool, np.bool_)) or not isinstance(events, (int, np.integer)) or not (
+                self.max_events <= events <= MAX_EVENTS_LIMIT):
+            raise ValueError(f"replay_max_events: expected an integer in max_events..{MAX_EVENTS_LIMIT} "
+                             f"({self.max_events}..{MAX_EVENTS_LIMIT}), got {events!r}")
+        if isinstance(time, (bool, np.bool_)) or not isinstance(time, (int, float, np.integer, np.floating)) or not (
+                self.max_time <= time < math.inf):
+            raise ValueError(f"replay_max_time: expected a finite number of seconds >= max_time ({self.max_time}), "
+                             f"got {time!r}")
+
+    @property
+    def replay_caps(self) -> tuple[int, float]:
+        """(max_events, max_time) of a shot replayed because a cap stopped it with a ball in the air."""
+        return (MAX_EVENTS_LIMIT if self.replay_max_events is None else self.replay_max_events,
+                REPLAY_TIME_FACTOR * self.max_time if self.replay_max_time is None else self.replay_max_time)
 
 
 class Outcome:
@@ -79,7 +101,11 @@ class Outcome:
         rack_winner: the player who won the rack if this decision ended it, else None.
         placement: where the cue ball was placed (ball in hand), else None.
         placement_adjusted: the requested placement was illegal and moved to the nearest legal spot.
-        n_events: events the physics logged for the shot (0 for the push-out choice).
+        n_events: events the physics logged for the shot (0 for the push-out choice; of the replay, if replayed).
+        replayed: a cap stopped the shot with a ball in the air, so it was simulated again with the replay caps
+            (``GameConfig.replay_caps``).
+        voided: ... and it was in the air even then: the shot is void, no ruling (no fouls, nothing pocketed, the
+            rack after it the rack before), the table as before it and the same player to shoot.
         shot: the cue parameters the shot was played with, execution noise included (None for the push-out choice).
         result: the simulation of the shot (None for the push-out choice), run again when first asked for.
     """
@@ -143,6 +169,14 @@ class Outcome:
         return self._i[_N_EVENTS]
 
     @property
+    def replayed(self) -> bool:
+        return bool(self._i[_REPLAYED])
+
+    @property
+    def voided(self) -> bool:
+        return bool(self._i[_VOIDED])
+
+    @property
     def shot(self) -> physics.Shot | None:
         if not self._i[_SHOT]:
             return None
@@ -158,10 +192,7 @@ class Outcome:
     @property
     def result(self) -> SimResult | None:
         if self._result is None and self._i[_SHOT]:
-            cfg = self._config
-            first = physics.simulate(self.start, self.shot, cfg.table, cfg.params, max_events=cfg.max_events,
-                                     max_time=cfg.max_time)
-            self._result = complete_shot(first, cfg)[0]
+            self._result = simulate_shot(self.start, self.shot, self._config)[0]
         return self._result
 
     @property
@@ -185,11 +216,14 @@ class Outcome:
 
     def text(self) -> str:
         """The ruling in one line (``rules.Ruling.describe``), without building the ruling."""
+        if self.voided:
+            return VOID_TEXT
         return describe_row(self.fouls, self.cited, self.nine_spotted, self.after)
 
     def __repr__(self) -> str:
         return (f"Outcome(player={self.player}, {self.declaration}: {self.text()}, placement={self.placement}, "
-                f"adjusted={self.placement_adjusted}, n_events={self.n_events})")
+                f"adjusted={self.placement_adjusted}, n_events={self.n_events}"
+                + (", voided" if self.voided else ", replayed" if self.replayed else "") + ")")
 
     def __eq__(self, other: object) -> bool:  # the simulation is not compared
         return isinstance(other, Outcome) and self._i[:_SHOT] == other._i[:_SHOT] and self.placement == other.placement
@@ -199,7 +233,8 @@ class Outcome:
 
 # the record's columns as plain ints (an IntEnum member costs a lookup in Python)
 (_PLAYER, _DECLARATION, _FOULS, _N_CITED, _CITED, _N_POCKETED, _POCKETED, _N_OFF, _OFF, _SPOTTED, _BEFORE, _AFTER,
- _PLACED, _ADJUSTED, _N_EVENTS, _SHOT) = (int(c) for c in RecI)
+ _PLACED, _ADJUSTED, _N_EVENTS, _SHOT, _REPLAYED, _VOIDED) = (int(c) for c in RecI)
+VOID_TEXT = "void: a ball was still in the air at the replay caps, no ruling"
 _PLACE_X, _PLACE_Y, _STRIKE, _START = (int(c) for c in RecF)
 
 
@@ -214,20 +249,38 @@ class GameSnapshot:
     last: Outcome | None
 
 
-def complete_shot(result: SimResult, cfg: GameConfig) -> tuple[SimResult, np.ndarray]:
-    """``kernels.turn.complete_shot`` on a ``physics.simulate`` result: continued past the event/time caps (at most
-    ``MAX_CONTINUATIONS`` more calls, then whatever still moves is stopped); the result to rest and the log rows of
-    every call (times running on)."""
-    if not (result.hit_event_cap or result.hit_time_cap):
+def simulate_shot(start: BallState, shot: physics.Shot, cfg: GameConfig) -> tuple[SimResult, np.ndarray]:
+    """A decision's shot as the compiled turn plays it (``kernels.turn.strike_shot``): simulated with the caps and
+    continued past them on the cloth (``complete_shot``); stopped by a cap with a ball in the air, replayed from
+    the start with ``cfg.replay_caps``. Returns the result and its log rows; the result is ``in_flight`` when the
+    replay was stopped in the air too (the shot is void)."""
+    result, rows = complete_shot(physics.simulate(start, shot, cfg.table, cfg.params, max_events=cfg.max_events,
+                                                  max_time=cfg.max_time), cfg.max_events, cfg.max_time, cfg)
+    if result.in_flight:
+        events, time = cfg.replay_caps
+        result, rows = complete_shot(physics.simulate(start, shot, cfg.table, cfg.params, max_events=events,
+                                                      max_time=time), events, time, cfg)
+    return result, rows
+
+
+def complete_shot(result: SimResult, max_events: int, max_time: float,
+                  cfg: GameConfig) -> tuple[SimResult, np.ndarray]:
+    """``kernels.turn.complete_shot`` on a ``physics.simulate`` result: continued past the event/time caps on the
+    cloth (at most ``MAX_CONTINUATIONS`` more calls with the same caps, then whatever still moves is stopped); the
+    result to rest and the log rows of every call (times running on). A cap that stops it with a ball in the air
+    ends it there, the result ``in_flight`` (``simulate_shot`` replays it)."""
+    if not (result.hit_event_cap or result.hit_time_cap) or result.in_flight:
         return result, result.events.rows
     parts = [result.events.rows]
     final, offset, capped = result.state, result.duration, True
     while capped and len(parts) <= MAX_CONTINUATIONS:
-        more = physics.simulate(final, None, cfg.table, cfg.params, max_events=cfg.max_events,
-                                max_time=cfg.max_time)
+        more = physics.simulate(final, None, cfg.table, cfg.params, max_events=max_events, max_time=max_time)
         shifted = more.events.rows.copy()
         shifted[:, 0] += offset
         parts.append(shifted)
+        if more.in_flight:
+            return SimResult(result.initial, more.state, result.events, result.hit_event_cap, result.hit_time_cap,
+                             in_flight=True), np.concatenate(parts)
         final, offset, capped = more.state, offset + more.duration, more.hit_event_cap or more.hit_time_cap
     if capped and not final.at_rest():  # give up: stop whatever still moves where it is
         moving = final.on_table() & (final.motion != int(Motion.STATIONARY))
@@ -271,6 +324,7 @@ def turn_config(config: GameConfig, noise: NoiseConfig, scale: actions.ActionSca
     cfg[Cfg.BREAK_SPEED] = break_speed
     cfg[Cfg.MAX_TIME] = config.max_time
     cfg[Cfg.FOOT_X], cfg[Cfg.FOOT_Y] = t.foot_spot
+    cfg[Cfg.REPLAY_EVENTS], cfg[Cfg.REPLAY_TIME] = config.replay_caps
     return cfg
 
 

@@ -29,7 +29,7 @@ import numpy as np
 from nineball_env import opponents
 from nineball_env.rewards import REWARD_PARTS
 from nineball_env.aiming import AimingPolicy
-from nineball_env.game import GameConfig, Outcome, TableBatch
+from nineball_env.game import VOID_TEXT, GameConfig, Outcome, TableBatch
 from nineball_env.kernels.codes import (
     BALL_IN_HAND_NAMES, DECLARATIONS, MAX_REDEALS, PHASE_NAMES, RACK_W, PhaseCode, RecF, RecI, Seat, Status,
 )
@@ -42,9 +42,10 @@ _NO_PLACEMENT = (float("nan"), float("nan"))
 DECLARATION_NAMES = tuple(str(d) for d in DECLARATIONS)
 _OVER, _WINNER = int(PhaseCode.RACK_OVER), int(C.WINNER)
 # the record's columns as plain ints (an IntEnum member costs a lookup in Python)
-_DECLARATION, _FOULS, _N_CITED, _CITED, _N_POCKETED, _POCKETED, _SPOTTED, _AFTER, _PLACED, _ADJUSTED, _N_EVENTS = (
-    int(c) for c in (RecI.DECLARATION, RecI.FOULS, RecI.N_CITED, RecI.CITED, RecI.N_POCKETED, RecI.POCKETED,
-                     RecI.SPOTTED, RecI.AFTER, RecI.PLACED, RecI.ADJUSTED, RecI.N_EVENTS))
+(_DECLARATION, _FOULS, _N_CITED, _CITED, _N_POCKETED, _POCKETED, _SPOTTED, _AFTER, _PLACED, _ADJUSTED, _N_EVENTS,
+ _VOIDED) = (int(c) for c in (RecI.DECLARATION, RecI.FOULS, RecI.N_CITED, RecI.CITED, RecI.N_POCKETED,
+                              RecI.POCKETED, RecI.SPOTTED, RecI.AFTER, RecI.PLACED, RecI.ADJUSTED, RecI.N_EVENTS,
+                              RecI.VOIDED))
 _PLACE_X, _PLACE_Y = int(RecF.PLACE_X), int(RecF.PLACE_Y)
 _EXTERNAL = int(Status.EXTERNAL)
 
@@ -201,11 +202,13 @@ def info(tables: TableBatch, k: int, stepped: bool, parts: dict[str, float]) -> 
 def _no_decision() -> dict[str, Any]:
     """``decision_info`` before the first decision (a fresh dict: infos are the caller's to change)."""
     return {"ruling": {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}, "pocketed": (),
-            "placement": _NO_PLACEMENT, "placement_adjusted": False, "n_events": 0}
+            "placement": _NO_PLACEMENT, "placement_adjusted": False, "n_events": 0, "voided": False}
 
 
 def _text(r: list[int]) -> str:
     """``Outcome.text`` of a record's ints (the same rulings come back often: each text is built once)."""
+    if r[_VOIDED]:
+        return VOID_TEXT
     return _ruling_text(r[_FOULS], tuple(r[_CITED:_CITED + r[_N_CITED]]), r[_SPOTTED], tuple(r[_AFTER:_AFTER + RACK_W]))
 
 
@@ -221,19 +224,21 @@ def _decision_info(r: list[int], placement: tuple[float, float]) -> dict[str, An
                        "fouls": rule_names(fouls), "cited": rule_names(cited),
                        "text": _text(r)},
             "pocketed": tuple(r[_POCKETED:_POCKETED + r[_N_POCKETED]]), "placement": placement,
-            "placement_adjusted": bool(r[_PLACED] and r[_ADJUSTED]), "n_events": r[_N_EVENTS]}
+            "placement_adjusted": bool(r[_PLACED] and r[_ADJUSTED]), "n_events": r[_N_EVENTS],
+            "voided": bool(r[_VOIDED])}
 
 
 def decision_info(outcome: Outcome | None) -> dict[str, Any]:
     """The part of an ``info`` about one decision (empty values before the first): the ruling, the balls it
-    pocketed, where a cue ball in hand went ((nan, nan) without one) and the events of the shot."""
+    pocketed, where a cue ball in hand went ((nan, nan) without one), the events of the shot and whether it was
+    void (``Outcome.voided``)."""
     if outcome is None:
         return _no_decision()
     return {"ruling": {"declaration": str(outcome.declaration), "foul": outcome.foul,
                        "fouls": rule_names(outcome.fouls), "cited": rule_names(outcome.cited),
                        "text": outcome.text()},
             "pocketed": outcome.pocketed, "placement": outcome.placement or _NO_PLACEMENT,
-            "placement_adjusted": outcome.placement_adjusted, "n_events": outcome.n_events}
+            "placement_adjusted": outcome.placement_adjusted, "n_events": outcome.n_events, "voided": outcome.voided}
 
 
 def table_info(tables: TableBatch, k: int, me: int) -> dict[str, Any]:

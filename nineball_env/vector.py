@@ -222,6 +222,7 @@ def step_infos(tables, ks: np.ndarray, stepped: np.ndarray) -> dict[str, Any]:
     placement                 (B, 2) float64    where a cue ball in hand went, NaN without one
     placement_adjusted        (B,) bool         the requested spot was not free and moved
     n_events                  (B,) int64        events of the learner's shot
+    voided                    (B,) bool         it was void: still in the air at the replay caps, no ruling
     opponent.decisions        (B,) int64        the opponent's decisions in the step
     opponent.fouls            (B,) int64        ... that were fouls
     opponent.pocketed         (B, 10) int64     times each ball went down on the opponent's decisions
@@ -261,6 +262,7 @@ def step_infos(tables, ks: np.ndarray, stepped: np.ndarray) -> dict[str, Any]:
         "placement": placement,
         "placement_adjusted": placed & (mine[:, RecI.ADJUSTED] != 0),
         "n_events": np.where(stepped, mine[:, RecI.N_EVENTS], 0),
+        "voided": stepped & (mine[:, RecI.VOIDED] != 0),
         "opponent": {
             "decisions": n - stepped,
             "fouls": (theirs & (rec[:, :, RecI.FOULS] != 0)).sum(axis=1),

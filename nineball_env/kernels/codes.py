@@ -219,10 +219,12 @@ class Cfg(IntEnum):
     MAX_TIME = 29  # [s] the physics' time cap
     FOOT_X = 30  # the foot spot [m] (R-SPOT-9)
     FOOT_Y = 31
+    REPLAY_EVENTS = 32  # the event cap of a shot replayed because a cap stopped it with a ball in the air
+    REPLAY_TIME = 33  # [s] ... and its time cap
 
 
-CFG_W = int(Cfg.FOOT_Y) + 1
-MAX_CONTINUATIONS = 4  # extra simulations of a shot that hit the event or time cap
+CFG_W = int(Cfg.REPLAY_TIME) + 1
+MAX_CONTINUATIONS = 4  # extra simulations of a shot that hit the event or time cap on the cloth
 MAX_OPPONENT_DECISIONS = 1000  # a safety net: the rules end every inning long before this
 MAX_REDEALS = 100  # deals the opponent may win outright before the learner's first decision
 
@@ -246,6 +248,8 @@ class RecI(IntEnum):
     ADJUSTED = 54  # ... at the nearest free spot, not the requested one
     N_EVENTS = 55  # events of the shot's first simulation (0: the push-out choice)
     SHOT = 56  # 1: a shot was simulated (not the push-out choice)
+    REPLAYED = 57  # 1: a cap stopped the shot with a ball in the air, so it was simulated again with the replay caps
+    VOIDED = 58  # 1: ... and it was still in the air then: the shot is void (no ruling, the table as before it)
 
 
 class RecF(IntEnum):
@@ -257,5 +261,5 @@ class RecF(IntEnum):
     START = 7  # the packed balls (10 x 9) the shot started from: 7..96
 
 
-RECI_W = int(RecI.SHOT) + 1
+RECI_W = int(RecI.VOIDED) + 1
 RECF_W = int(RecF.START) + N_BALLS * 9

@@ -6,8 +6,9 @@ A table's turn, in order, each step by the function named:
    is played by ``play_decision``:
    decode it (``round.shot_of``), add execution noise drawn from the table's generator (``draws``,
    ``round.perturbed``), place a cue ball in hand (``placement.is_free``, ``placement.nearest_free``),
-   simulate the shot (``shot.simulate``: the physics' ``run_shot`` behind a C pointer; continued past the caps by
-   ``complete_shot``),
+   simulate the shot (``shot.simulate``: the physics' ``run_shot`` behind a C pointer; continued past the caps on
+   the cloth by ``complete_shot``; a shot a cap stopped with a ball in the air is replayed from its start with the
+   replay caps, and voided when even they stop it in the air: no ruling, the table as it was, ``strike_shot``),
    read its event log (``facts.summarize_rows``), rule (``ruling.rule_batch``), spot the 9
    (``rack.spot_nine``), take up a cue ball that goes in hand, score a finished rack and deal the next one
    (``score``, ``new_rack``), and write the decision's record (``codes.RecI``, ``codes.RecF``) and
@@ -70,11 +71,13 @@ def _copy(src, dst):
 def complete_shot(state, log, count, flags, segments, jaws, pockets, p, width, length, rail, tol, max_events, physics,
                   max_time):
     """The whole time-ordered log rows of a shot that ``run_shot`` simulated in ``state`` (``count`` events, all in
-    ``log``), ``state`` left at rest. A shot that hit the event or time cap is continued from where it stopped (no
-    strike) at most MAX_CONTINUATIONS times, each log's times running on from the last; whatever still moves on
-    the cloth after that is stopped where it is. (A ball capped in the air stays as the physics left it.)"""
-    if not flags & (FLAG_EVENT_CAP | FLAG_TIME_CAP):
-        return log[:count]
+    ``log``) and its flags. A shot that hit the event or time cap on the cloth is continued from where it stopped
+    (no strike) at most MAX_CONTINUATIONS times, each log's times running on from the last; whatever still moves
+    on the cloth after that is stopped where it is, ``state`` left at rest. A cap that stops the shot (or a
+    continuation) with a ball in the air ends it there, FLAG_IN_FLIGHT in the flags: no continuation can start
+    from a ball in the air (its height is not in the state), the caller replays the shot (``strike_shot``)."""
+    if not flags & (FLAG_EVENT_CAP | FLAG_TIME_CAP) or flags & FLAG_IN_FLIGHT:
+        return log[:count], flags
     rows = log[:count]
     offset = rows[count - 1, 0] if count > 0 else 0.0
     more = np.empty((max_events, LOG_W))  # the event cap bounds a continuation's log
@@ -92,6 +95,8 @@ def complete_shot(state, log, count, flags, segments, jaws, pockets, p, width, l
             if i >= n:
                 joined[i, 0] += offset
         rows = joined
+        if f & FLAG_IN_FLIGHT:
+            return rows, flags | f
         if c > 0:
             offset = offset + more[c - 1, 0]
         capped = (f & (FLAG_EVENT_CAP | FLAG_TIME_CAP)) != 0
@@ -102,7 +107,29 @@ def complete_shot(state, log, count, flags, segments, jaws, pockets, p, width, l
                 for j in range(2, 7):
                     state[b, j] = 0.0
                 state[b, 7] = _STATIONARY
-    return rows
+    return rows, flags
+
+
+@njit(cache=True)
+def strike_shot(start, state, strike, log, segments, jaws, pockets, p, width, length, rail, tol, max_events,
+                max_time, physics):
+    """Simulate ``strike`` from ``start`` into ``state`` with the caps given, whole (``complete_shot``): (rows,
+    flags, layout code, n_events of the first simulation). A log longer than ``log`` is simulated again with room."""
+    _copy(start, state)
+    out = np.empty(4, dtype=np.int64)
+    count, flags, code, _, _ = simulate(physics, state, strike, True, segments, jaws, pockets, p, width, length,
+                                        rail, tol, max_events, max_time, log, out)
+    if code != OK:
+        return log[:0], flags, code, count
+    shot_log = log
+    if count > log.shape[0]:  # the log overflowed: the same shot again, with room for all of it
+        shot_log = np.empty((count, LOG_W))
+        _copy(start, state)
+        count, flags, code, _, _ = simulate(physics, state, strike, True, segments, jaws, pockets, p, width,
+                                            length, rail, tol, max_events, max_time, shot_log, out)
+    rows, flags = complete_shot(state, shot_log, count, flags, segments, jaws, pockets, p, width, length, rail, tol,
+                                max_events, physics, max_time)
+    return rows, flags, code, count
 
 
 @njit(cache=True)
@@ -132,7 +159,7 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
     off = np.full((1, N_BALLS), -1, dtype=np.int64)
     n_off = np.zeros(1, dtype=np.int64)
     start = rf[RecF.START:].reshape((N_BALLS, 9))
-    placed = adjusted = False
+    placed = adjusted = replayed = False
     state = start  # the balls after the shot (a copy of ``start`` once there is one)
     n_events = 0
     shot = phase != PhaseCode.PUSH_OUT_CHOICE
@@ -184,21 +211,20 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
             rf[RecF.PLACE_X], rf[RecF.PLACE_Y] = x, y
         strike = np.empty(5)
         strike[0], strike[1], strike[2], strike[3], strike[4] = V0, phi * _DEG, theta * _DEG, a, b
-        state = start.copy()
-        out = np.empty(4, dtype=np.int64)
-        count, flags, code, _, _ = simulate(physics, state, strike, True, segments, jaws, pockets, p, width, length,
-                                            rail, tol, max_events, cfg[Cfg.MAX_TIME], log, out)
+        state = np.empty_like(start)
+        rows, flags, code, n_events = strike_shot(start, state, strike, log, segments, jaws, pockets, p, width,
+                                                  length, rail, tol, max_events, cfg[Cfg.MAX_TIME], physics)
         if code != OK:
             return Status.LAYOUT
-        shot_log = log
-        if count > log.shape[0]:  # the log overflowed: the same shot again, with room for all of it
-            shot_log = np.empty((count, LOG_W))
-            _copy(start, state)
-            count, flags, code, _, _ = simulate(physics, state, strike, True, segments, jaws, pockets, p, width,
-                                                length, rail, tol, max_events, cfg[Cfg.MAX_TIME], shot_log, out)
-        n_events = count
-        rows = complete_shot(state, shot_log, count, flags, segments, jaws, pockets, p, width, length, rail, tol,
-                             max_events, physics, cfg[Cfg.MAX_TIME])
+        if flags & FLAG_IN_FLIGHT:  # a cap stopped it with a ball in the air: the same shot with the replay caps
+            replayed = True
+            rows, flags, code, n_events = strike_shot(start, state, strike, log, segments, jaws, pockets, p, width,
+                                                      length, rail, tol, np.int64(cfg[Cfg.REPLAY_EVENTS]),
+                                                      cfg[Cfg.REPLAY_TIME], physics)
+            if flags & FLAG_IN_FLIGHT:  # still in the air: the shot is void, the table stays as it was
+                _void(ri, player, declaration[0], before, placed, adjusted, n_events)
+                n_rec[k] = r + 1
+                return Status.STOP
         summarize_rows(rows, rows.shape[0], 0, cfg[Cfg.SIMULTANEOUS], first_bits, first_time, cushion_bits, pocketed,
                        n_pocketed, off, n_off)
     after = np.empty((1, RACK_W), dtype=np.int64)
@@ -242,6 +268,8 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
     ri[RecI.ADJUSTED] = adjusted
     ri[RecI.N_EVENTS] = n_events
     ri[RecI.SHOT] = shot
+    ri[RecI.REPLAYED] = replayed
+    ri[RecI.VOIDED] = False
     n_rec[k] = r + 1
     # the reward parts (``rewards.REWARD_PARTS``: rack, pot, foul, opponent_pot, opponent_foul), the learner is player 0
     mine = player == 0
@@ -262,6 +290,29 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
         else:
             parts[k, 4] += cfg[Cfg.SHAPING + 3]
     return Status.STOP
+
+
+@njit(cache=True)
+def _void(ri, player, declaration, before, placed, adjusted, n_events):
+    """Write the record of a void shot: no ruling (no fouls, nothing pocketed, the rack after it the rack before)."""
+    for j in range(ri.shape[0]):
+        ri[j] = 0
+    ri[RecI.PLAYER] = player
+    ri[RecI.DECLARATION] = declaration
+    for j in range(MAX_CITED):
+        ri[RecI.CITED + j] = -1
+    for j in range(N_BALLS):
+        ri[RecI.POCKETED + j] = -1
+        ri[RecI.OFF + j] = -1
+    for j in range(RACK_W):
+        ri[RecI.BEFORE + j] = before[0, j]
+        ri[RecI.AFTER + j] = before[0, j]
+    ri[RecI.PLACED] = placed
+    ri[RecI.ADJUSTED] = adjusted
+    ri[RecI.N_EVENTS] = n_events
+    ri[RecI.SHOT] = True
+    ri[RecI.REPLAYED] = True
+    ri[RecI.VOIDED] = True
 
 
 @njit(cache=True)

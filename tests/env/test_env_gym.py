@@ -13,7 +13,7 @@ from envkit import MISS, Scripted, act, pot_action, position
 import nineball_env
 from nineball_env.env import NineBallEnv
 
-INFO_KEYS = {"ruling", "pocketed", "placement", "placement_adjusted", "n_events", "opponent", "phase",
+INFO_KEYS = {"ruling", "pocketed", "placement", "placement_adjusted", "n_events", "voided", "opponent", "phase",
              "ball_in_hand", "foul_counts", "score", "racks", "redeals", "reward_parts"}
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 import physics
 from nineball_env import actions, rules
-from nineball_env.game import Game, GameConfig, complete_shot
+from nineball_env.game import Game, GameConfig, simulate_shot
 from nineball_env.rules.facts import ShotFacts
 
 
@@ -28,7 +28,7 @@ def test_game_rulings_and_derived_states_match_the_validating_paths() -> None:
             if outcome.shot is not None:  # the shot again, from where it was played, to rest
                 if outcome.placement is not None:
                     start.place(0, *outcome.placement)
-                _, rows = complete_shot(physics.simulate(start, outcome.shot), game.config)
+                _, rows = simulate_shot(start, outcome.shot, game.config)
                 assert rules.decide_log(rack, rows, outcome.declaration) == outcome.ruling
                 shots += 1
             after = outcome.ruling.after

@@ -30,6 +30,7 @@ def _arrays_say(info: dict, k: int, readable: dict) -> None:
     assert tuple(b for b in info["pocketed"][k].tolist() if b >= 0) == one["pocketed"]
     assert all(math.isnan(a) and math.isnan(b) or a == b for a, b in zip(info["placement"][k], one["placement"]))
     assert bool(info["placement_adjusted"][k]) == one["placement_adjusted"] and info["n_events"][k] == one["n_events"]
+    assert bool(info["voided"][k]) == one["voided"]
     opp = info["opponent"]
     assert opp["decisions"][k] == one["opponent"]["decisions"] and opp["fouls"][k] == one["opponent"]["fouls"]
     assert opp["pocketed"][k].tolist() == [one["opponent"]["pocketed"].count(b) for b in range(10)]
