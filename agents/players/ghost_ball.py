@@ -21,7 +21,7 @@ import physics
 from agents.protocol import TableView, ViewAgent
 from agents.shots.aim import corrected_phi, direction_deg, path_clear
 from agents.shots.jumps import JumpCandidate, jump_candidates
-from agents.shots.outcome import judge
+from agents.shots.outcome import judge, simulate_resolved
 from agents.shots.pots import PotOption, aim_sigma, cue_spots, pot_options, rolling_speed_for
 from nineball_env import actions, placement
 from nineball_env.noise import perturb
@@ -196,8 +196,10 @@ class GhostBallAgent(ViewAgent):
 
         def value(shot: Shot) -> float:
             try:
-                result = physics.simulate(state, shot, view.table, view.params, max_events=1000, max_time=60.0)
+                result = simulate_resolved(state, shot, view.table, view.params, max_events=1000, max_time=60.0)
             except ValueError:
+                return 0.0
+            if result is None:  # still in the air at the largest caps: the env would void it
                 return 0.0
             out = judge(view, result)
             return 0.0 if out.foul else (2.0 if out.potted else 1.0)

@@ -34,7 +34,7 @@ from agents.protocol import TableView, ViewAgent
 from agents.shots.aim import corrected_phi, direction_deg
 from agents.shots.candidates import diverse_spots, safety_candidates, spread
 from agents.shots.jumps import jump_candidates
-from agents.shots.outcome import ShotOutcome, judge
+from agents.shots.outcome import ShotOutcome, judge, simulate_resolved
 from agents.shots.pots import aim_sigma, best_ease, cue_spots, pot_options, rolling_speed_for
 from nineball_env import actions, placement
 from nineball_env.noise import MIN_SPEED, perturb
@@ -431,8 +431,10 @@ class SearchAgent(ViewAgent):
     def _sample(self, view: TableView, state: BallState, shot: Shot) -> tuple[float, ShotOutcome, BallState | None]:
         """Value of one simulated shot (see the module docstring), what it did and where the balls stopped."""
         try:
-            result = physics.simulate(state, shot, view.table, view.params, max_events=1000, max_time=60.0)
+            result = simulate_resolved(state, shot, view.table, view.params, max_events=1000, max_time=60.0)
         except ValueError:
+            result = None
+        if result is None:  # a layout the physics refuses, or still in the air at the largest caps (void)
             return 0.0, ShotOutcome(True, 0, False, False), None
         out = judge(view, result)
         if out.foul:

@@ -8,7 +8,9 @@ from typing import NamedTuple
 import physics
 from agents.protocol import TableView
 from nineball_env import rules
+from nineball_env.game import REPLAY_TIME_FACTOR
 from nineball_env.rules import BallInHand, Phase
+from physics.api import MAX_EVENTS_LIMIT
 
 
 class ShotOutcome(NamedTuple):
@@ -23,6 +25,19 @@ class ShotOutcome(NamedTuple):
     def legal_pot(self) -> bool:
         """A legal shot that pocketed at least one object ball: the shooter stays at the table (or wins)."""
         return not self.foul and self.potted > 0
+
+
+def simulate_resolved(state: physics.BallState, shot: physics.Shot, table: physics.Table,
+                      params: physics.PhysicsParams, max_events: int, max_time: float) -> physics.SimResult | None:
+    """``physics.simulate`` with these caps; a shot they stop with a ball in the air (``SimResult.in_flight``: the
+    rules cannot read its log) is simulated again with the physics' largest event cap and ``REPLAY_TIME_FACTOR`` x
+    the time cap, as the env does (``nineball_env.game.simulate_shot``). None when it is still in the air then (the
+    env would void it). Raises ValueError for a layout the physics refuses."""
+    result = physics.simulate(state, shot, table, params, max_events=max_events, max_time=max_time)
+    if result.in_flight:
+        result = physics.simulate(state, shot, table, params, max_events=MAX_EVENTS_LIMIT,
+                                  max_time=REPLAY_TIME_FACTOR * max_time)
+    return None if result.in_flight else result
 
 
 def judge(view: TableView, result: physics.SimResult, push_out: bool = False) -> ShotOutcome:
