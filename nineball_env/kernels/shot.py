@@ -25,6 +25,19 @@ _ARGS = (_F, _F, types.int64, types.int64, _F, types.int64, _F, types.int64, _F,
 _POINTERS = tuple(i for i, a in enumerate(_ARGS) if isinstance(a, types.CPointer))
 
 
+@intrinsic
+def _readonly(typingctx, array):
+    """``array`` typed read-only (the same data): the physics' own callers pass the parameters read-only
+    (``physics.api.params_array``), so ``run_shot`` is called with their types and the compiled physics in its cache
+    serves this callback too, instead of a second copy compiled for a writable parameter array."""
+    sig = array.copy(readonly=True)(array)
+
+    def codegen(context, builder, signature, args):
+        return args[0]
+
+    return sig, codegen
+
+
 @cfunc(types.int64(*_ARGS), cache=True)
 def run_shot_c(state, shot, strike, n_balls, segments, n_segments, jaws, n_jaws, pockets, n_pockets, p, n_p, width,
                length, rail, n_rail, tol, max_events, max_time, log, log_rows, out):
@@ -32,7 +45,7 @@ def run_shot_c(state, shot, strike, n_balls, segments, n_segments, jaws, n_jaws,
     (flags, layout code, i, j) written to ``out``."""
     count, flags, code, i, j = run_shot(carray(state, (n_balls, STATE_W)), carray(shot, 5), strike != 0,
                                         carray(segments, (n_segments, 6)), carray(jaws, (n_jaws, 3)),
-                                        carray(pockets, (n_pockets, 3)), carray(p, n_p), width, length,
+                                        carray(pockets, (n_pockets, 3)), _readonly(carray(p, n_p)), width, length,
                                         carray(rail, n_rail), tol, max_events, max_time, carray(log, (log_rows, LOG_W)))
     out[0], out[1], out[2], out[3] = flags, code, i, j
     return count
