@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 from numba import carray, cfunc, njit, types
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 
 from physics.kernels.codes import LOG_W, STATE_W
@@ -33,7 +34,7 @@ def _readonly(typingctx, array):
     sig = array.copy(readonly=True)(array)
 
     def codegen(context, builder, signature, args):
-        return args[0]
+        return impl_ret_borrowed(context, builder, signature.return_type, args[0])  # a new reference to the data
 
     return sig, codegen
 
