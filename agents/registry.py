@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from agents.base import Agent
 
-BUILT_IN = ("random", "ghost", "search", "learned")
+BUILT_IN = ("random", "ghost", "search", "learned", "value")
 LEARNED = ("ppo", "sac", "rllib")
 NAMES = BUILT_IN + LEARNED
 
@@ -74,6 +74,15 @@ def _search(opts: str) -> Agent:
     return SearchAgent(_options(opts, SearchConfig))
 
 
+def _value(opts: str) -> Agent:
+    from agents.value_search import ValueSearchAgent, ValueSearchConfig
+
+    try:
+        return ValueSearchAgent(_options(opts, ValueSearchConfig))
+    except (FileNotFoundError, ValueError) as err:
+        raise AgentSpecError(f"value: {err}") from None
+
+
 def _shipped(path: str) -> Agent:
     from agents.learned import LearnedAgent
 
@@ -118,7 +127,7 @@ def _rllib(path: str) -> Agent:
 
 
 _BUILDERS: dict[str, Callable[[str], Agent]] = {"random": _random, "ghost": _ghost, "search": _search,
-                                                "learned": _shipped,
+                                                "learned": _shipped, "value": _value,
                                                 "ppo": _learned("ppo"), "sac": _learned("sac"), "rllib": _rllib}
 
 

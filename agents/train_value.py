@@ -1,0 +1,361 @@
+"""Train the value network of ``agents.value_search`` by self-play: generations of racks, each played with the last
+generation's network, then a network fitted to where those racks went.
+
+Every decision of a self-play rack (breaks and push-out choices aside) is kept as a position seen by the player to
+act, with two targets: ``z``, 1 if that player went on to win the rack, and ``q``, the value the search found for
+the shot it played (the mean of its simulated outcomes valued by the network of that generation). The network is
+fitted to a blend of the two (``--target-mix``: the weight of ``q``) with the table's two mirror symmetries as
+augmentation. Generation 0 plays with the hand-written ``EaseValue``.
+
+    python -m agents.train_value --generations 3 --racks 3000 --jobs 2 --seed 7 --out agents/weights/value.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents import value_kernels as VK
+from agents.base import TableView
+from agents.shots import aim_sigma, pocket_geometry
+from agents.value_search import BREAK_EVENTS, EaseValue, ValueNet, ValueSearchAgent, ValueSearchConfig
+from nineball_env.game import Game, GameConfig
+from nineball_env.kernels.codes import RACK_W
+from nineball_env.noise import make_noise
+from nineball_env.rules import Phase
+from physics import DEFAULT_PARAMS, DEFAULT_TABLE
+
+
+@dataclass
+class Positions:
+    """Positions met in self-play: balls (N, 10, 3) as x, y [m] and on-table, rack rows (N, RACK_W) with the
+    player to act as shooter, the targets ``q`` and ``z`` (N,), and the rack each came from (N,)."""
+
+    balls: np.ndarray
+    racks: np.ndarray
+    q: np.ndarray
+    z: np.ndarray
+    rack_id: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.q)
+
+    @classmethod
+    def empty(cls) -> "Positions":
+        return cls(np.zeros((0, 10, 3), np.float32), np.zeros((0, RACK_W), np.int64), np.zeros(0, np.float32),
+                   np.zeros(0, np.float32), np.zeros(0, np.int64))
+
+    @classmethod
+    def concat(cls, parts: list["Positions"]) -> "Positions":
+        if not parts:
+            return cls.empty()
+        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("balls", "racks", "q", "z", "rack_id")))
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, balls=self.balls, racks=self.racks, q=self.q, z=self.z, rack_id=self.rack_id)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Positions":
+        with np.load(path) as d:
+            return cls(d["balls"], d["racks"], d["q"], d["z"], d["rack_id"])
+
+    def packed(self, mirror_x: bool = False, mirror_y: bool = False, table=DEFAULT_TABLE) -> np.ndarray:
+        """The positions as packed ball states (N, 10, 9) at rest, mirrored across the table's axes when asked."""
+        out = np.zeros((len(self), self.balls.shape[1], 9))
+        x, y = self.balls[:, :, 0].astype(np.float64), self.balls[:, :, 1].astype(np.float64)
+        out[:, :, 0] = table.spec.width - x if mirror_x else x
+        out[:, :, 1] = table.spec.length - y if mirror_y else y
+        on = self.balls[:, :, 2] > 0.5
+        out[:, :, 7] = np.where(on, 0.0, 4.0)
+        out[:, :, 8] = -1.0
+        return out
+
+
+def features(pos: Positions, mirror_x: bool = False, mirror_y: bool = False, noise: str = "icga",
+             table=DEFAULT_TABLE, params=DEFAULT_PARAMS) -> np.ndarray:
+    """The value net's input for every position (``value_kernels.position_features``)."""
+    aims, axes, model = pocket_geometry(table)
+    out = np.empty((len(pos), VK.N_FEATURES))
+    VK.position_features(pos.packed(mirror_x, mirror_y, table), np.ascontiguousarray(pos.racks, dtype=np.int64),
+                         aims, axes, model, float(table.spec.width), float(table.spec.length), float(params.R),
+                         aim_sigma(make_noise(noise)), out)
+    return out
+
+
+# -- self-play --------------------------------------------------------------------------------------------
+
+#: One chunk of self-play: (seed, chunk index, racks, value network path or "ease", search config).
+Job = tuple[int, int, int, str, ValueSearchConfig]
+
+
+def _value_of(weights: str) -> Any:
+    return EaseValue() if weights == "ease" else ValueNet.load(weights)
+
+
+def self_play(job: Job) -> Positions:
+    """Play ``racks`` self-play racks (breaks alternating) and keep every decision as a position."""
+    seed, chunk, racks, weights, config = job
+    game_ss, noise_ss, agent_ss = np.random.SeedSequence(seed, spawn_key=(chunk,)).spawn(3)
+    game_rng, noise_rng = np.random.default_rng(game_ss), np.random.default_rng(noise_ss)
+    agent = ValueSearchAgent(config, seed=int(agent_ss.generate_state(1)[0]), value=_value_of(weights))
+    noise = make_noise(config.assumed_noise)
+    balls, rows, q, z, rack_id = [], [], [], [], []
+    for r in range(racks):
+        game = Game(GameConfig(), game_rng, r % 2, noise)
+        start = len(q)
+        players = []
+        while not game.over:
+            player = game.to_move
+            assert player is not None
+            view = TableView.from_game(game, noise)
+            action = agent.decide(view)
+            phase = view.rack.phase
+            if phase not in (Phase.BREAK, Phase.PUSH_OUT_CHOICE) and agent.last is not None:
+                b = view.balls
+                balls.append(np.column_stack([b.pos, b.on_table()]).astype(np.float32))
+                rows.append(view.rack.packed())
+                q.append(agent.last.value)
+                players.append(player)
+                rack_id.append(chunk * 1_000_000 + r)
+            game.play(player, action, noise_rng)
+        winner = game.match.winner
+        z += [1.0 if p == winner else 0.0 for p in players]
+        assert len(z) == len(q), (start, len(z), len(q))
+    if not q:
+        return Positions.empty()
+    return Positions(np.stack(balls), np.stack(rows).astype(np.int64), np.array(q, np.float32),
+                     np.array(z, np.float32), np.array(rack_id, np.int64))
+
+
+def generate(racks: int, seed: int, weights: str, config: ValueSearchConfig, jobs: int = 1, chunk: int = 50,
+             first_chunk: int = 0, progress: bool = True) -> Positions:
+    """Self-play positions of ``racks`` racks in chunks of ``chunk`` racks (each seeded by its index, so the data do not
+    depend on ``jobs``)."""
+    n_chunks = -(-racks // chunk)
+    work: list[Job] = [(seed, first_chunk + k, min(chunk, racks - k * chunk), weights, config)
+                       for k in range(n_chunks)]
+    parts: list[Positions] = []
+    t0 = time.perf_counter()
+
+    def note(part: Positions) -> None:
+        parts.append(part)
+        if progress:
+            print(f"  self-play: chunk {len(parts)}/{n_chunks}, {sum(len(p) for p in parts)} positions, "
+                  f"{time.perf_counter() - t0:.0f} s", flush=True)
+
+    if jobs == 1:
+        for job in work:
+            note(self_play(job))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn")) as pool:
+            for part in pool.map(self_play, work):
+                note(part)
+    return Positions.concat(parts)
+
+
+# -- the break --------------------------------------------------------------------------------------------
+
+#: The break candidates the offline search starts from: cue spot dx [m] right of the centre and dy [m] behind the head
+#: string, cue speed [m/s], draw/follow b, aim offset [deg] from the centre of the 1 (within the action scale).
+BREAK_DX = tuple(round(float(x), 3) for x in np.arange(-0.40, 0.401, 0.05))
+BREAK_DY = (0.0, 0.15, 0.3)
+BREAK_V = (8.0, 9.0, 10.0)
+BREAK_B = (-0.5, -0.25, 0.0, 0.25)
+BREAK_DPHI = (-0.6, 0.0, 0.6)
+#: Successive halving: (samples per candidate, candidates kept for the round); None keeps all.
+BREAK_ROUNDS = ((8, None), (32, 300), (128, 60), (512, 12), (2048, 3))
+QUICK_BREAK_ROUNDS = ((4, None), (16, 200), (64, 40), (256, 8))
+
+
+def break_candidates() -> np.ndarray:
+    """Every (dx, dy, V, b, dphi) of the grid above."""
+    return np.array([(dx, dy, V, b, dp) for dx in BREAK_DX for dy in BREAK_DY for V in BREAK_V for b in BREAK_B
+                     for dp in BREAK_DPHI])
+
+
+def break_values(agent: ValueSearchAgent, candidates: np.ndarray, n: int, rng: np.random.Generator,
+                 noise: str = "icga") -> np.ndarray:
+    """Mean value for the breaker of each break candidate (rows dx, dy, V, b, dphi) over ``n`` racks and noise draws,
+    the same racks and draws for every candidate (common random numbers)."""
+    cfg = GameConfig()
+    t, R = cfg.table, cfg.params.R
+    games = [Game(cfg, np.random.default_rng(rng.integers(2**63)), 0, make_noise(noise)) for _ in range(n)]
+    view = TableView.from_game(games[0], make_noise(noise))
+    racks = np.stack([g.rack.packed() for g in games])
+    base = np.stack([g.balls.packed() for g in games])
+    one = base[:, 1, :2]
+    C = len(candidates)
+    starts = np.repeat(base[None], C, axis=0)  # (C, n, 10, 9)
+    sx = t.width / 2.0 + candidates[:, 0]
+    sy = t.head_string_y - R - candidates[:, 1]
+    starts[:, :, 0, 0], starts[:, :, 0, 1] = sx[:, None], sy[:, None]
+    starts[:, :, 0, 2:7] = 0.0
+    starts[:, :, 0, 7], starts[:, :, 0, 8] = 0.0, -1.0
+    phi = np.degrees(np.arctan2(one[None, :, 1] - sy[:, None], one[None, :, 0] - sx[:, None])) + candidates[:, 4:5]
+    rows = np.zeros((C, n, 5))
+    rows[:, :, 0], rows[:, :, 1], rows[:, :, 4] = candidates[:, 2:3], phi, candidates[:, 3:4]
+    e = rng.standard_normal((n, 5))
+    sigma, Rp = make_noise(noise).sigmas, cfg.params.R
+    rows[:, :, 0] = np.clip(rows[:, :, 0] + sigma[1] * e[None, :, 1], 0.01, 12.0)
+    rows[:, :, 1] += sigma[0] * e[None, :, 0]
+    rows[:, :, 2] = np.clip(sigma[2] * e[None, :, 2], 0.0, 89.0)
+    rows[:, :, 3] += sigma[3] / Rp * e[None, :, 3]
+    rows[:, :, 4] += sigma[4] / Rp * e[None, :, 4]
+    flat = starts.reshape(C * n, *base.shape[1:])
+    states, after = agent.play(view, flat, np.tile(racks, (C, 1)), rows.reshape(C * n, 5), max_events=BREAK_EVENTS,
+                               which=np.arange(C * n))
+    return agent.outcome_values(view, 0, states, after).reshape(C, n).mean(axis=1)
+
+
+def optimize_break(value: Any, seed: int, rounds=BREAK_ROUNDS, keep: int = 3, progress: bool = True
+                   ) -> list[dict[str, float]]:
+    """The best ``keep`` breaks of the grid for the breaker by ``value``, found by successive halving (new racks and
+    draws each round, the means accumulated over the rounds a candidate survives)."""
+    agent = ValueSearchAgent(ValueSearchConfig(), seed=seed, value=value)
+    rng = np.random.default_rng(seed)
+    cands = break_candidates()
+    alive = np.arange(len(cands))
+    total = np.zeros(len(cands))
+    runs = np.zeros(len(cands))
+    for n, kept in rounds:
+        if kept is not None:
+            means = total[alive] / runs[alive]
+            alive = alive[np.argsort(-means, kind="stable")[:kept]]
+        total[alive] += break_values(agent, cands[alive], n, rng) * n
+        runs[alive] += n
+        if progress:
+            best = alive[np.argmax(total[alive] / runs[alive])]
+            print(f"  break: {len(alive)} candidates x {n} samples, best {cands[best].tolist()} "
+                  f"{total[best] / runs[best]:.3f}", flush=True)
+    order = alive[np.argsort(-(total[alive] / runs[alive]), kind="stable")[:keep]]
+    return [dict(zip(("dx", "dy", "V", "b", "dphi"), cands[i].tolist()), value=float(total[i] / runs[i]),
+                 samples=int(runs[i])) for i in order]
+
+
+# -- fitting ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FitConfig:
+    """How the network is fitted: layer widths, epochs, learning rate, batch, weight decay, the weight of ``q`` in the
+    target (the rest is ``z``), the share of racks held out to report the fit."""
+
+    hidden: tuple[int, ...] = (256, 256)
+    epochs: int = 30
+    lr: float = 1e-3
+    batch: int = 512
+    weight_decay: float = 1e-5
+    target_mix: float = 0.5
+    holdout: float = 0.1
+
+
+def fit(pos: Positions, config: FitConfig, seed: int, log: list[dict] | None = None) -> ValueNet:
+    """A value network fitted to ``pos`` (binary cross-entropy on the blended target, four mirror images of every
+    position); the held-out racks' loss against ``z`` is logged per epoch."""
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(seed)
+    racks = np.unique(pos.rack_id)
+    held = set(rng.choice(racks, int(len(racks) * config.holdout), replace=False).tolist()) if config.holdout else set()
+    test = np.array([r in held for r in pos.rack_id.tolist()])
+    x = np.concatenate([features(pos, mx, my) for mx in (False, True) for my in (False, True)]).astype(np.float32)
+    target = (config.target_mix * pos.q + (1.0 - config.target_mix) * pos.z).astype(np.float32)
+    y = np.tile(target, 4)
+    train = np.tile(~test, 4)
+    layers: list[torch.nn.Module] = []
+    width = VK.N_FEATURES
+    for h in config.hidden:
+        layers += [torch.nn.Linear(width, h), torch.nn.ReLU()]
+        width = h
+    layers.append(torch.nn.Linear(width, 1))
+    net = torch.nn.Sequential(*layers)
+    opt = torch.optim.Adam(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(config.epochs, 1))
+    xt, yt = torch.as_tensor(x[train]), torch.as_tensor(y[train])
+    xv = torch.as_tensor(x[: len(pos)][test])
+    zv = torch.as_tensor(pos.z[test])
+    gen = torch.Generator().manual_seed(seed)
+    loss_fn = torch.nn.BCEWithLogitsLoss()
+    for epoch in range(config.epochs):
+        net.train()
+        order = torch.randperm(len(xt), generator=gen)
+        total = 0.0
+        for s in range(0, len(xt), config.batch):
+            idx = order[s: s + config.batch]
+            loss = loss_fn(net(xt[idx])[:, 0], yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(idx)
+        sched.step()
+        net.eval()
+        with torch.no_grad():
+            held_loss = float(loss_fn(net(xv)[:, 0], zv)) if len(xv) else float("nan")
+        if log is not None:
+            log.append({"epoch": epoch, "train": total / len(xt), "held_out_z": held_loss})
+    linears = [m for m in net if isinstance(m, torch.nn.Linear)]
+    return ValueNet([m.weight.detach().numpy().T.copy() for m in linears],
+                    [m.bias.detach().numpy().copy() for m in linears], {"fit": asdict(config)})
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--generations", type=int, default=3)
+    ap.add_argument("--racks", type=int, default=3000, help="self-play racks per generation")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--target-mix", type=float, default=0.5)
+    ap.add_argument("--keep", type=int, default=2, help="generations of data each fit uses (the newest)")
+    ap.add_argument("--search", default="", help="ValueSearchConfig overrides for self-play, key=value,...")
+    ap.add_argument("--work", default="runs/value", help="folder for each generation's data and network")
+    ap.add_argument("--out", default="", help="where to copy the last network")
+    ns = ap.parse_args(argv)
+    from agents.registry import _options
+
+    config = _options(ns.search, ValueSearchConfig)
+    work = Path(ns.work)
+    work.mkdir(parents=True, exist_ok=True)
+    weights = "ease"
+    data: list[Positions] = []
+    report: list[dict] = []
+    t0 = time.perf_counter()
+    for g in range(ns.generations):
+        data_path, net_path = work / f"gen{g}.npz", work / f"value{g}.npz"
+        if data_path.exists() and net_path.exists():  # a generation done by an earlier, interrupted run
+            data = (data + [Positions.load(data_path)])[-ns.keep:]
+            weights = str(net_path)
+            print(f"generation {g}: kept from {work}", flush=True)
+            continue
+        print(f"generation {g}: {ns.racks} racks with {weights}", flush=True)
+        pos = generate(ns.racks, ns.seed + 1000 * g, weights, config, ns.jobs)
+        pos.save(data_path)
+        data = (data + [pos])[-ns.keep:]
+        log: list[dict] = []
+        net = fit(Positions.concat(data), FitConfig(epochs=ns.epochs, target_mix=ns.target_mix), ns.seed + g, log)
+        net.meta.update({"generation": g, "seed": ns.seed, "racks": ns.racks, "search": asdict(config)})
+        last = g == ns.generations - 1
+        net.meta["break"] = optimize_break(net, ns.seed + g, BREAK_ROUNDS if last else QUICK_BREAK_ROUNDS)
+        weights = str(net.save(net_path))
+        report.append({"generation": g, "positions": len(pos), "win_rate_first": float(pos.z.mean()),
+                       "fit": log[-1], "wall_s": time.perf_counter() - t0})
+        print(json.dumps(report[-1]), flush=True)
+    (work / "report.json").write_text(json.dumps(report, indent=2))
+    if ns.out:
+        ValueNet.load(weights).save(ns.out)
+        print(f"wrote {ns.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
