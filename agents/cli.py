@@ -1,4 +1,8 @@
-"""The ``nineball`` command line: simulate a shot, play matches between agents, record and replay them."""
+"""The ``nineball`` command line: simulate a shot, play matches between agents, record and replay them.
+
+Each command imports what it uses when it runs (physics, the arena, the agents), so ``nineball --help`` loads none of
+them and ``nineball shot`` no agent.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,9 @@ import json
 import sys
 
 import numpy as np
+
+from agents import first_run
+from agents.version import __version__
 
 
 def _shot_command(args: argparse.Namespace) -> int:
@@ -45,7 +52,7 @@ def _shot_command(args: argparse.Namespace) -> int:
         renderer = Renderer(table)
         frame = mark_flights(renderer, renderer.draw(result.state, result), result)
         try:
-            from agents.replay import MissingExtra, shot_legend
+            from agents.arena.animation import MissingExtra, shot_legend
 
             frame = shot_legend(frame, [p["ball"] for p in summary["pocketed"]])
         except MissingExtra as err:
@@ -110,8 +117,6 @@ def event_row(event) -> dict:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from agents.version import __version__
-
     parser = argparse.ArgumentParser(prog="nineball", description="Nine-ball pool: physics, rules, agents.",
                                      epilog="Run 'nineball COMMAND --help' for a command's options.")
     parser.add_argument("--version", action="version", version=f"nineball {__version__}")
@@ -169,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
 _AGENT_HELP = ("random, ghost, search (options: search:samples=8,candidates=32), "
                "learned (the shipped policy, numpy), learned:PATH.npz, "
                "ppo:PATH.zip, sac:PATH.zip (saved stable-baselines3 models, needs the train extra), "
-               "rllib:PATH (an RLlib checkpoint from agents.train_rllib, needs the ray extra).")
+               "rllib:PATH (an RLlib checkpoint from agents.training.rllib, needs the ray extra).")
 
 
 def _series_arguments(p: argparse.ArgumentParser) -> None:
@@ -240,7 +245,7 @@ def _backend(args: argparse.Namespace):
 
     if args.backend != "ray":
         return contextlib.nullcontext()
-    from agents.ray_backend import RayBackendError, connect
+    from agents.arena.ray_backend import RayBackendError, connect
 
     try:
         return connect(args.address, num_cpus=args.jobs if args.jobs > 1 else None)
@@ -249,7 +254,7 @@ def _backend(args: argparse.Namespace):
 
 
 def _config(args: argparse.Namespace):
-    from agents.match import MatchConfig
+    from agents.arena.match import MatchConfig
     from nineball_env.noise import make_noise
 
     return MatchConfig(race_to=args.race, noise=make_noise(args.noise), break_order=args.break_order)
@@ -257,8 +262,8 @@ def _config(args: argparse.Namespace):
 
 def _match_command(args: argparse.Namespace) -> int:
     """Play the races, print the table, write JSON/CSV/PNG on request."""
-    from agents import report
-    from agents.match import run_series
+    from agents.arena import report
+    from agents.arena.series import run_series
 
     _check_series_args(args.parser, args, [args.agent_a, args.agent_b])
     with _backend(args) as backend:
@@ -284,8 +289,8 @@ def _match_command(args: argparse.Namespace) -> int:
 
 def _tournament_command(args: argparse.Namespace) -> int:
     """Round robin, pairings and Elo table; JSON/CSV/PNG on request."""
-    from agents import report
-    from agents.match import round_robin
+    from agents.arena import report
+    from agents.arena.series import round_robin
 
     if len(args.agents) < 2:
         args.parser.error("tournament: expected at least two agents")
@@ -313,7 +318,7 @@ def _tournament_command(args: argparse.Namespace) -> int:
 
 def _replay_command(args: argparse.Namespace) -> int:
     """Re-simulate a record, check it against the record; list, animate or show the chosen shots."""
-    from agents import recording, replay
+    from agents.arena import animation, recording
 
     parser = args.parser
     if args.fps < 1 or args.fps > 60:
@@ -321,16 +326,16 @@ def _replay_command(args: argparse.Namespace) -> int:
     if not args.scale >= 100.0:
         parser.error(f"--scale: expected at least 100 pixels per metre, got {args.scale}")
     try:
-        replay.check_outputs(args.gif, args.mp4, args.window)
+        animation.check_outputs(args.gif, args.mp4, args.window)
         record = recording.read_record(args.file)
-        replay.check_selection(record, args.rack, args.shot)
+        animation.check_selection(record, args.rack, args.shot)
         config, _, _ = recording.game_config(record.header)
-    except (replay.MissingExtra, recording.RecordError, ValueError) as err:
+    except (animation.MissingExtra, recording.RecordError, ValueError) as err:
         print(f"nineball replay: {err}", file=sys.stderr)
         return 2
     names = tuple(record.header["agents"])
     try:
-        shots = replay.select(recording.replay(record), args.rack, args.shot)
+        shots = animation.select(recording.resimulate(record), args.rack, args.shot)
     except recording.ReplayMismatch as err:
         print(f"nineball replay: {args.file}: {err}", file=sys.stderr)
         return 1
@@ -340,11 +345,11 @@ def _replay_command(args: argparse.Namespace) -> int:
             what = "push-out choice" if cue is None else (f"V0 {cue['V0']:.2f} m/s, phi {cue['phi']:.1f} deg, "
                                                            f"a {cue['a']:+.2f}, b {cue['b']:+.2f}")
             print(f"rack {s.record.rack + 1} shot {s.record.shot + 1}: {names[s.record.player]}: {what}: "
-                  f"{replay.ruling_text(s, names)}")
+                  f"{animation.ruling_text(s, names)}")
         print(f"replayed {len(shots)} shots as recorded; {names[0]} {record.score[0]} - {record.score[1]} "
               f"{names[1]}", file=sys.stderr)
         return 0
-    maker = replay.FrameMaker(names, config.table, config.params, scale=args.scale, fps=args.fps)
+    maker = animation.FrameMaker(names, config.table, config.params, scale=args.scale, fps=args.fps)
 
     def frames():
         return (f for s in shots for f in maker.frames(s))
@@ -352,24 +357,22 @@ def _replay_command(args: argparse.Namespace) -> int:
     if args.gif:
         width, height = maker.size
         megapixels = sum(maker.n_frames(s) for s in shots) * width * height / 1e6
-        if megapixels > replay.MAX_GIF_MEGAPIXELS:
+        if megapixels > animation.MAX_GIF_MEGAPIXELS:
             print(f"nineball replay: --gif: {len(shots)} shots make {megapixels:.0f} megapixels of frames, more than "
-                  f"a GIF can be built from in memory ({replay.MAX_GIF_MEGAPIXELS:.0f}); choose a rack (--rack N), "
+                  f"a GIF can be built from in memory ({animation.MAX_GIF_MEGAPIXELS:.0f}); choose a rack (--rack N), "
                   "lower --fps or --scale, or write --mp4, which streams", file=sys.stderr)
             return 2
-        n = replay.write_gif(frames(), args.gif, args.fps)
+        n = animation.write_gif(frames(), args.gif, args.fps)
         print(f"wrote {args.gif} ({len(shots)} shots, {n} frames)", file=sys.stderr)
     if args.mp4:
-        n = replay.write_mp4(frames(), args.mp4, args.fps)
+        n = animation.write_mp4(frames(), args.mp4, args.fps)
         print(f"wrote {args.mp4} ({len(shots)} shots, {n} frames)", file=sys.stderr)
     if args.window:
-        replay.show_window(frames(), maker.size, args.fps)
+        animation.show_window(frames(), maker.size, args.fps)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    from agents import first_run
-
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:  # plain `nineball`: the help, not an error

@@ -3,9 +3,10 @@
 
 Options after the colon set config fields of the agent (``search:samples=8,candidates=40``);
 ``learned`` plays the policy shipped with the package (numpy, no torch), ``learned:PATH.npz`` an exported one
-(``python -m agents.numpy_policy MODEL.zip PATH.npz``); ``ppo``/``sac`` take the path of a saved stable-baselines3
-model (``ppo:checkpoints/ppo_final.zip``), ``rllib`` an RLlib checkpoint (``rllib:checkpoints/<run>/checkpoint``,
-from ``agents.train_rllib``).
+(``python -m agents.learned.numpy_policy MODEL.zip PATH.npz``); ``ppo``/``sac`` take the path of a saved
+stable-baselines3 model (``ppo:checkpoints/ppo_final.zip``), ``rllib`` an RLlib checkpoint (``rllib:checkpoints/<run>/checkpoint``,
+from ``agents.training.rllib``).
+``parse_options`` reads such options into any frozen config dataclass (the training scripts use it too).
 """
 
 from __future__ import annotations
@@ -13,7 +14,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable
 
-from agents.base import Agent
+from agents.learned.agent import LearnedAgent
+from agents.learned.rllib_agent import RLlibAgent, module_dir
+from agents.players.ghost_ball import GhostBallAgent, GhostBallConfig
+from agents.players.random_agent import RandomAgent
+from agents.players.search import SearchAgent, SearchConfig
+from agents.protocol import Agent
 
 BUILT_IN = ("random", "ghost", "search", "learned", "value")
 LEARNED = ("ppo", "sac", "rllib")
@@ -24,7 +30,7 @@ class AgentSpecError(ValueError):
     """An agent spec that names no agent, or has bad options (the CLI exits with code 2)."""
 
 
-def _options(text: str, config_cls: type) -> Any:
+def parse_options(text: str, config_cls: type) -> Any:
     """``key=value,...`` as an instance of the frozen config dataclass ``config_cls``."""
     known = {f.name: f for f in dataclasses.fields(config_cls)}
     values: dict[str, Any] = {}
@@ -55,23 +61,17 @@ def _options(text: str, config_cls: type) -> Any:
 
 
 def _random(opts: str) -> Agent:
-    from agents.random_agent import RandomAgent
-
     if opts:
         raise AgentSpecError("random takes no options")
     return RandomAgent()
 
 
 def _ghost(opts: str) -> Agent:
-    from agents.ghost_ball import GhostBallAgent, GhostBallConfig
-
-    return GhostBallAgent(_options(opts, GhostBallConfig))
+    return GhostBallAgent(parse_options(opts, GhostBallConfig))
 
 
 def _search(opts: str) -> Agent:
-    from agents.search import SearchAgent, SearchConfig
-
-    return SearchAgent(_options(opts, SearchConfig))
+    return SearchAgent(parse_options(opts, SearchConfig))
 
 
 def _value(opts: str) -> Agent:
@@ -84,8 +84,6 @@ def _value(opts: str) -> Agent:
 
 
 def _shipped(path: str) -> Agent:
-    from agents.learned import LearnedAgent
-
     try:
         return LearnedAgent.load_numpy(path or None)
     except (FileNotFoundError, ValueError) as err:
@@ -94,8 +92,6 @@ def _shipped(path: str) -> Agent:
 
 def _learned(kind: str) -> Callable[[str], Agent]:
     def build(path: str) -> Agent:
-        from agents.learned import LearnedAgent
-
         if not path:
             raise AgentSpecError(f"{kind} needs the path of a saved model: {kind}:PATH.zip")
         try:
@@ -114,10 +110,8 @@ def _learned(kind: str) -> Callable[[str], Agent]:
 
 def _rllib(path: str) -> Agent:
     if not path:
-        raise AgentSpecError("rllib needs the path of an RLlib checkpoint: rllib:PATH (from agents.train_rllib)")
+        raise AgentSpecError("rllib needs the path of an RLlib checkpoint: rllib:PATH (from agents.training.rllib)")
     try:
-        from agents.rllib_agent import RLlibAgent, module_dir
-
         module_dir(path)  # a missing checkpoint is an argument error, found before RLlib loads anything
         return RLlibAgent.load(path)
     except FileNotFoundError as err:

@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from agents.match import MatchConfig, run_series  # noqa: E402
-from agents.report import series_summary  # noqa: E402
+from agents.arena.match import MatchConfig  # noqa: E402
+from agents.arena.report import series_summary  # noqa: E402
+from agents.arena.series import run_series  # noqa: E402
 from nineball_env.noise import make_noise  # noqa: E402
 
 

@@ -21,7 +21,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agents.random_agent import RandomAgent  # noqa: E402
+from agents.players.random_agent import RandomAgent  # noqa: E402
 from nineball_env.aiming import AimingPolicy  # noqa: E402
 from nineball_env.env import NineBallEnv  # noqa: E402
 

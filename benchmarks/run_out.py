@@ -17,8 +17,8 @@ from collections import Counter
 
 import numpy as np
 
-from agents.base import TableView
-from agents.stats import wilson
+from agents.arena.stats import wilson
+from agents.protocol import TableView
 from nineball_env.game import Game, GameConfig
 from nineball_env.noise import make_noise
 from nineball_env.rules import Declaration, Phase
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--noise", default="icga")
     ap.add_argument("--config", default="{}", help="SearchConfig overrides as JSON")
-    ap.add_argument("--agent", default="agents.search", help="module holding SearchAgent and SearchConfig")
+    ap.add_argument("--agent", default="agents.players.search", help="module holding SearchAgent and SearchConfig")
     args = ap.parse_args(argv)
     noise = make_noise(args.noise)
     module = importlib.import_module(args.agent)

@@ -31,8 +31,9 @@ def _played(results) -> list:
 
 def tournament(cpus: int, matches: int, race: int, repeats: int, seed: int) -> dict:
     """Median seconds of the same round robin with ``jobs=cpus`` and on Ray with ``cpus`` CPUs."""
-    from agents.match import MatchConfig, round_robin
-    from agents.ray_backend import connect
+    from agents.arena.match import MatchConfig
+    from agents.arena.ray_backend import connect
+    from agents.arena.series import round_robin
 
     config = MatchConfig(race_to=race)
     n_matches = matches * len(AGENTS) * (len(AGENTS) - 1) // 2
@@ -83,7 +84,7 @@ def sampling(envs: int, steps: int, repeats: int) -> dict:
     """Env steps/s of one local env runner: native vector env vs SyncVectorEnv, and self-play."""
     import dataclasses
 
-    from agents.train_rllib import Args, ppo_config
+    from agents.training.rllib import Args, ppo_config
 
     import torch
 

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import nineball_env  # noqa: E402,F401  (registers NineBall-v0)
-from agents.random_agent import RandomAgent  # noqa: E402
+from agents.players.random_agent import RandomAgent  # noqa: E402
 from nineball_env.vector import NineBallVectorEnv  # noqa: E402
 
 

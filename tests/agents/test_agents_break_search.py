@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from agents.base import TableView
-from agents.search import SearchAgent, SearchConfig
+from agents.players.search import SearchAgent, SearchConfig
+from agents.protocol import TableView
 from nineball_env.game import Game, GameConfig
 from nineball_env.noise import make_noise
 
@@ -41,7 +41,7 @@ def test_break_value_scores_a_foul_as_nothing():
 
 def test_batched_break_values_match_single_simulations():
     import physics
-    from agents.search import BREAK_BOOK
+    from agents.players.search import BREAK_BOOK
 
     view = _break_view(3)
     agent = SearchAgent()
@@ -56,7 +56,7 @@ def test_batched_break_values_match_single_simulations():
 
 
 def test_noisy_rows_follow_the_noise_model():
-    from agents.search import _noisy_rows
+    from agents.players.search import _noisy_rows
 
     rows = _noisy_rows(np.array([[5.0, 10.0, 0.0, 0.0, 0.0], [2.0, 20.0, 0.0, 0.0, 0.5]]), 4000,
                        make_noise("icga"), np.random.default_rng(0), view_params())

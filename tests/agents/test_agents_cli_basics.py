@@ -47,7 +47,7 @@ def ppo_zip(tmp_path_factory):
     from stable_baselines3 import PPO
 
     import nineball_env  # noqa: F401
-    from agents.macro import MacroActionWrapper
+    from agents.learned.macro import MacroActionWrapper
 
     path = tmp_path_factory.mktemp("model") / "ppo_nineball__1__1764000000" / "final.zip"
     path.parent.mkdir()
@@ -82,16 +82,16 @@ def test_long_model_paths_get_short_labels_in_the_table(ppo_zip, capsys):
 
 
 def test_plot_without_matplotlib_fails_before_playing(monkeypatch, capsys):
-    import agents.match
+    import agents.arena.series
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    monkeypatch.setattr(agents.match, "run_series", lambda *a, **k: pytest.fail("the match ran"))
+    monkeypatch.setattr(agents.arena.series, "run_series", lambda *a, **k: pytest.fail("the match ran"))
     with pytest.raises(SystemExit) as exc:
         main(["match", "ghost", "random", "--plot", "out.png"])
     assert exc.value.code == 2 and "needs matplotlib" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("script", ["agents.train_ppo", "agents.train_sac"])
+@pytest.mark.parametrize("script", ["agents.training.ppo", "agents.training.sac", "agents.train_ppo"])
 def test_training_without_stable_baselines3_is_a_hint(monkeypatch, capsys, script):
     import importlib
 
@@ -165,7 +165,7 @@ def test_elo_says_when_there_are_too_few_games(capsys):
 
 def test_a_time_capped_training_bar_runs_on_the_clock(tmp_path, capsys):
     pytest.importorskip("stable_baselines3")
-    from agents.train_ppo import Args, train
+    from agents.training.ppo import Args, train
 
     args = Args(total_timesteps=100_000, max_minutes=0.02, n_envs=1, n_steps=32, batch_size=32, n_epochs=1,
                 opponent="random", runs_dir=str(tmp_path / "runs"), checkpoints_dir=str(tmp_path / "ck"),

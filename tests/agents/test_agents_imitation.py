@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 import physics
-from agents.base import TableView
-from agents.imitation import Dataset, SearchRecorder, behaviour_clone, generate, pot_label, slot_value
-from agents.macro import MACRO_DIM, MACRO_OBS_SIZE, N_SLOTS, MacroPlanner, macro_obs_size
-from agents.search import SearchConfig
+from agents.learned.macro import MACRO_DIM, MACRO_OBS_SIZE, MacroPlanner, N_SLOTS, macro_obs_size
+from agents.players.search import SearchConfig
+from agents.protocol import TableView
+from agents.training.imitation import Dataset, SearchRecorder, behaviour_clone, generate, pot_label, slot_value
 from nineball_env import observation
 from nineball_env.noise import make_noise
 from nineball_env.rules import Match, RackState
@@ -101,7 +101,7 @@ def test_behaviour_cloning_fits_the_labels():
     import gymnasium as gym
     from stable_baselines3 import PPO
 
-    from agents.macro import macro_action_space, macro_observation_space
+    from agents.learned.macro import macro_action_space, macro_observation_space
 
     class Env(gym.Env):
         observation_space = macro_observation_space(True)
@@ -127,7 +127,7 @@ def test_behaviour_cloning_fits_the_labels():
 
 
 def test_dagger_round_labels_the_students_positions(tmp_path):
-    from agents.numpy_policy import NumpyPolicy
+    from agents.learned.numpy_policy import NumpyPolicy
 
     n = macro_obs_size(True)
     student = NumpyPolicy([np.zeros((n, MACRO_DIM))], [np.full(MACRO_DIM, 0.75)], "tanh", -np.ones(MACRO_DIM),
@@ -144,7 +144,7 @@ def test_training_with_a_warm_start_saves_the_cloned_policy(tmp_path):
     pytest.importorskip("stable_baselines3")
     import json
 
-    from agents.train_ppo import Args, train
+    from agents.training.ppo import Args, train
 
     data = generate(1, seed=5, config=TINY_SEARCH)
     data.save(str(tmp_path / "d.npz"))

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import physics
-from agents.base import JUMP_INTENTS, TableView
-from agents.ghost_ball import GhostBallAgent, GhostBallConfig
-from agents.match import Tally, _tally
-from agents.search import SearchAgent, SearchConfig
-from agents.shots import jump_candidates, jump_height, jump_launch, jump_speed
+from agents.arena.match import Tally, _tally
+from agents.players.ghost_ball import GhostBallAgent, GhostBallConfig
+from agents.players.search import SearchAgent, SearchConfig
+from agents.protocol import JUMP_INTENTS, TableView
+from agents.shots.jumps import jump_candidates, jump_height, jump_launch, jump_speed
 from nineball_env import actions
 from nineball_env.noise import make_noise
 from nineball_env.rules import BallInHand, Declaration, Phase, RackState

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import nineball_env  # noqa: F401  (registers NineBall-v0)
-from agents.macro import MACRO_DIM, MACRO_OBS_SIZE, MacroActionWrapper, MacroPlanner
-from agents.random_agent import RandomAgent
+from agents.learned.macro import MACRO_DIM, MACRO_OBS_SIZE, MacroActionWrapper, MacroPlanner
+from agents.players.random_agent import RandomAgent
 
 
 @pytest.mark.filterwarnings("ignore:.*different from the unwrapped version")
@@ -45,18 +45,19 @@ def test_macro_slot_zero_is_the_easiest_pot():
 @pytest.mark.parametrize("algo", ["ppo", "sac"])
 def test_tiny_training_run_saves_and_reloads(tmp_path, algo):
     pytest.importorskip("stable_baselines3")
-    from agents.learned import LearnedAgent
-    from agents.match import MatchConfig, run_series
+    from agents.arena.match import MatchConfig
+    from agents.arena.series import run_series
+    from agents.learned.agent import LearnedAgent
     from agents.registry import make_agent
 
     if algo == "ppo":
-        from agents.train_ppo import Args, train
+        from agents.training.ppo import Args, train
 
         args = Args(total_timesteps=128, n_envs=2, n_steps=32, batch_size=32, n_epochs=1, opponent="random",
                     checkpoint_freq=64, runs_dir=str(tmp_path / "runs"), checkpoints_dir=str(tmp_path / "ck"),
                     progress_bar=False)
     else:
-        from agents.train_sac import Args, train
+        from agents.training.sac import Args, train
 
         args = Args(total_timesteps=96, learning_starts=32, batch_size=32, opponent="random", checkpoint_freq=64,
                     runs_dir=str(tmp_path / "runs"), checkpoints_dir=str(tmp_path / "ck"), progress_bar=False)
@@ -80,8 +81,8 @@ def test_tiny_training_run_saves_and_reloads(tmp_path, algo):
 
 def test_training_args_from_the_command_line():
     pytest.importorskip("stable_baselines3")
-    from agents.train_ppo import Args
-    from agents.training import parse_args
+    from agents.training.common import parse_args
+    from agents.training.ppo import Args
 
     args = parse_args(Args, ["--total-timesteps", "1000", "--macro", "false", "--opponent", "random"])
     assert args.total_timesteps == 1000 and args.macro is False and args.opponent == "random"

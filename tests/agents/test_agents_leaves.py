@@ -6,11 +6,11 @@ import pytest
 
 import nineball_env  # noqa: F401  (registers NineBall-v0)
 import physics
-from agents.base import TableView
-from agents.leaves import leave_ease, shot_value
-from agents.macro import (LEAVE_FEATURES, LEAVE_GRID, MACRO_DIM, MACRO_OBS_SIZE, N_POTS, MacroActionWrapper,
-                          MacroPlanner, macro_obs_size)
-from agents.shots import direction_deg
+from agents.learned.macro import (LEAVE_FEATURES, LEAVE_GRID, MACRO_DIM, MACRO_OBS_SIZE, MacroActionWrapper,
+                                  MacroPlanner, N_POTS, macro_obs_size)
+from agents.protocol import TableView
+from agents.shots.aim import direction_deg
+from agents.shots.leaves import leave_ease, shot_value
 from nineball_env import actions, observation
 from nineball_env.noise import make_noise
 from nineball_env.rules import Match, RackState
@@ -98,8 +98,8 @@ def test_wrapper_with_leaves_is_a_valid_env():
 
 
 def test_learned_agent_picks_the_planner_from_the_policy_size():
-    from agents.learned import LearnedAgent
-    from agents.numpy_policy import NumpyPolicy
+    from agents.learned.agent import LearnedAgent
+    from agents.learned.numpy_policy import NumpyPolicy
 
     def policy(n):
         return NumpyPolicy([np.zeros((n, MACRO_DIM))], [np.zeros(MACRO_DIM)], "tanh", -np.ones(MACRO_DIM),

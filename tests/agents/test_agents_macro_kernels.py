@@ -1,4 +1,4 @@
-"""The macro layer's compiled core (``agents.macro_kernels``): recorded values, batched = one row at a time, bad input.
+"""The macro layer's compiled core (``agents.shots.kernels``): recorded values, batched = one row at a time, bad input.
 
 ``data/macro_regression.npz`` was recorded with the pure-Python macro layer of commit 0e2d5c3 (the last one before
 the kernels): observations met in play with random macro actions (normal play, ball in hand, breaks, push-outs
@@ -16,12 +16,13 @@ import numpy as np
 import pytest
 
 import nineball_env  # noqa: F401  (registers NineBall-v0)
-from agents import macro_kernels as K
-from agents.base import TableView
-from agents.leaves import shot_row, shot_value, shot_values
-from agents.macro import MACRO_DIM, MacroActionWrapper, MacroPlanner, MacroStyle
-from agents.macro_vector import MacroActionVectorWrapper
-from agents.shots import best_ease, corrected_phi, corrected_phis, pot_options, pot_rows
+from agents.learned.macro import MACRO_DIM, MacroActionWrapper, MacroPlanner, MacroStyle
+from agents.learned.macro_vector import MacroActionVectorWrapper
+from agents.protocol import TableView
+from agents.shots import kernels as K
+from agents.shots.aim import corrected_phi, corrected_phis
+from agents.shots.leaves import shot_row, shot_value, shot_values
+from agents.shots.pots import best_ease, pot_options, pot_rows
 from physics import Shot, place_balls
 
 DATA = np.load(Path(__file__).parent / "data" / "macro_regression.npz")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.macro import MACRO_DIM, MacroPlanner
+from agents.learned.macro import MACRO_DIM, MacroPlanner
 from nineball_env import actions
 from nineball_env.env import NineBallEnv
 

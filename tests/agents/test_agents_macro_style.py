@@ -7,12 +7,11 @@ import numpy as np
 import pytest
 
 import physics
-from agents.base import TableView
-from agents.leaves import shot_value
-from agents.learned import LearnedAgent
-from agents.macro import (LEAVE_GRID, MACRO_DIM, MACRO_OBS_SIZE, SAFETY, MacroPlanner, MacroStyle,
-                          macro_obs_size)
-from agents.numpy_policy import NumpyPolicy
+from agents.learned.agent import LearnedAgent
+from agents.learned.macro import LEAVE_GRID, MACRO_DIM, MACRO_OBS_SIZE, MacroPlanner, MacroStyle, SAFETY, macro_obs_size
+from agents.learned.numpy_policy import NumpyPolicy
+from agents.protocol import TableView
+from agents.shots.leaves import shot_value
 from nineball_env import actions, observation
 from nineball_env.noise import make_noise
 from nineball_env.rules import Match, RackState
@@ -121,7 +120,7 @@ def test_styled_learned_agent_plays_legal_actions():
 
 def test_training_exports_the_policy_with_its_style(tmp_path):
     pytest.importorskip("stable_baselines3")
-    from agents.train_ppo import Args, train
+    from agents.training.ppo import Args, train
 
     args = Args(total_timesteps=16, n_envs=1, n_steps=16, batch_size=16, n_epochs=1, opponent="random", leaves=True,
                 macro_style="placement=leave,safety=search", rerank_samples=3, eval_freq=0, checkpoint_freq=10**9,

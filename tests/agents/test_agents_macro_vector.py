@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import nineball_env  # noqa: F401  (registers NineBall-v0)
-from agents.macro import MACRO_DIM, MACRO_OBS_SIZE, MacroActionWrapper
-from agents.macro_vector import MacroActionVectorWrapper
+from agents.learned.macro import MACRO_DIM, MACRO_OBS_SIZE, MacroActionWrapper
+from agents.learned.macro_vector import MacroActionVectorWrapper
 
 
 def test_vector_wrapper_decodes_as_the_single_wrapper():
@@ -53,8 +53,8 @@ def test_vector_wrapper_rejects_bad_input():
 
 def test_training_runs_on_both_vector_paths(tmp_path):
     pytest.importorskip("stable_baselines3")
-    from agents.train_ppo import Args, train
-    from agents.training import make_vec_env
+    from agents.training.common import make_vec_env
+    from agents.training.ppo import Args, train
 
     for kind in ("native", "dummy"):
         args = Args(total_timesteps=64, n_envs=2, n_steps=16, batch_size=32, n_epochs=1, opponent="random",

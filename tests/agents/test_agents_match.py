@@ -3,10 +3,11 @@
 import numpy as np
 import pytest
 
-from agents.ghost_ball import GhostBallAgent
-from agents.match import MatchConfig, Tally, play_match, run_series
-from agents.random_agent import RandomAgent
-from agents.report import agent_summary, format_series, series_csv, series_json
+from agents.arena.match import MatchConfig, Tally, play_match
+from agents.arena.report import agent_summary, format_series, series_csv, series_json
+from agents.arena.series import run_series
+from agents.players.ghost_ball import GhostBallAgent
+from agents.players.random_agent import RandomAgent
 from nineball_env.noise import make_noise
 
 CONFIG = MatchConfig(race_to=2, noise=make_noise("icga"))

@@ -8,8 +8,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from agents.macro import MACRO_DIM, MACRO_OBS_SIZE, macro_action_space, macro_obs_size, macro_observation_space
-from agents.numpy_policy import NumpyPolicy
+from agents.learned.macro import MACRO_DIM, MACRO_OBS_SIZE, macro_action_space, macro_obs_size, macro_observation_space
+from agents.learned.numpy_policy import NumpyPolicy
 from agents.registry import AgentSpecError, make_agent
 
 
@@ -40,7 +40,7 @@ def torch_model():
 
 
 def test_exported_policy_matches_the_torch_policy(torch_model, tmp_path):
-    from agents.numpy_policy import export_sb3
+    from agents.learned.numpy_policy import export_sb3
 
     rng = np.random.default_rng(0)
     obs = rng.uniform(0.0, 1.0, (2000, MACRO_OBS_SIZE)).astype(np.float32)
@@ -81,7 +81,7 @@ def test_shipped_policy_fits_the_macro_spaces():
     agent = make_agent("learned")
     assert agent.macro and agent.planner.leaves and agent.name == "learned"  # trained with the leave features
     # It plays in the style it was trained in, with its macro action re-ranked (see the README).
-    from agents.macro import MacroStyle
+    from agents.learned.macro import MacroStyle
 
     assert agent.planner.style == MacroStyle(placement="leave", safety="search") and agent.rerank_samples == 6
 
@@ -95,7 +95,8 @@ def test_learned_plays_without_torch():
                 if name.split(".")[0] in ("torch", "stable_baselines3"):
                     raise ImportError(f"blocked: {name}")
         sys.meta_path.insert(0, Block())
-        from agents.match import MatchConfig, run_series
+        from agents.arena.match import MatchConfig
+        from agents.arena.series import run_series
         result = run_series("learned", "random", 1, MatchConfig(race_to=1), seed=5, jobs=1, progress=False)
         assert len(result.matches) == 1
         assert "torch" not in sys.modules and "stable_baselines3" not in sys.modules

@@ -6,10 +6,10 @@ import pytest
 
 import nineball_env  # noqa: F401  (registers NineBall-v0)
 import physics
-from agents.base import Agent, TableView
-from agents.ghost_ball import GhostBallAgent
-from agents.random_agent import RandomAgent
-from agents.search import SearchAgent, SearchConfig
+from agents.players.ghost_ball import GhostBallAgent
+from agents.players.random_agent import RandomAgent
+from agents.players.search import SearchAgent, SearchConfig
+from agents.protocol import Agent, TableView
 from nineball_env import actions, observation
 from nineball_env.game import Game, GameConfig
 from nineball_env.noise import make_noise

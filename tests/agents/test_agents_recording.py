@@ -7,9 +7,10 @@ import json
 import numpy as np
 import pytest
 
+from agents.arena.match import MatchConfig
+from agents.arena.recording import FORMAT_VERSION, RecordError, ReplayMismatch, read_record, record_path, resimulate
+from agents.arena.series import run_series
 from agents.cli import main
-from agents.match import MatchConfig, run_series
-from agents.recording import (FORMAT_VERSION, RecordError, ReplayMismatch, read_record, record_path, replay)
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +46,7 @@ def test_one_file_per_match_with_every_rack_and_decision(recorded):
 def test_replay_reproduces_the_recording(recorded):
     folder, result = recorded
     rec = read_record(record_path(folder, 0))
-    shots = list(replay(rec))
+    shots = list(resimulate(rec))
     assert [s.record for s in shots] == list(rec.shots)
     for s in shots:
         if s.result is None:
@@ -65,7 +66,7 @@ def test_a_record_that_does_not_reproduce_says_so(recorded, tmp_path, capsys):
     bad = tmp_path / "changed.jsonl.gz"
     _write(bad, lines)
     with pytest.raises(ReplayMismatch, match="rack 0, shot 1"):
-        list(replay(read_record(bad)))
+        list(resimulate(read_record(bad)))
     assert main(["replay", str(bad)]) == 1
     assert "does not reproduce the record" in capsys.readouterr().err
 
@@ -157,35 +158,35 @@ def test_replay_window_needs_pygame_or_shows_the_shot(recorded, monkeypatch, cap
 
 
 def test_replay_without_pillow_is_a_message_before_simulating(recorded, monkeypatch, capsys, tmp_path):
-    import agents.recording
+    import agents.arena.recording
 
     folder, _ = recorded
     monkeypatch.setitem(__import__("sys").modules, "PIL", None)
-    monkeypatch.setattr(agents.recording, "replay", lambda *a: pytest.fail("simulated"))
+    monkeypatch.setattr(agents.arena.recording, "resimulate", lambda *a: pytest.fail("simulated"))
     assert main(["replay", str(record_path(folder, 0)), "--gif", str(tmp_path / "x.gif")]) == 2
     assert "needs Pillow" in capsys.readouterr().err
 
 
 def test_a_gif_too_big_to_build_is_refused_before_drawing(recorded, monkeypatch, tmp_path, capsys):
-    import agents.replay
+    import agents.arena.animation
 
     folder, _ = recorded
-    monkeypatch.setattr(agents.replay, "MAX_GIF_MEGAPIXELS", 1.0)
-    monkeypatch.setattr(agents.replay, "write_gif", lambda *a: pytest.fail("drew the GIF"))
+    monkeypatch.setattr(agents.arena.animation, "MAX_GIF_MEGAPIXELS", 1.0)
+    monkeypatch.setattr(agents.arena.animation, "write_gif", lambda *a: pytest.fail("drew the GIF"))
     assert main(["replay", str(record_path(folder, 0)), "--gif", str(tmp_path / "all.gif")]) == 2
     assert "--mp4" in capsys.readouterr().err
 
 
 def test_frame_count_is_what_the_frames_are(recorded):
     pytest.importorskip("PIL")
-    from agents.recording import game_config
-    from agents.replay import FrameMaker
+    from agents.arena.animation import FrameMaker
+    from agents.arena.recording import game_config
 
     folder, _ = recorded
     rec = read_record(record_path(folder, 0))
     config, _, _ = game_config(rec.header)
     maker = FrameMaker(tuple(rec.header["agents"]), config.table, config.params, scale=100, fps=4)
-    for shot in list(replay(rec))[:3]:
+    for shot in list(resimulate(rec))[:3]:
         assert sum(1 for _ in maker.frames(shot)) == maker.n_frames(shot)
 
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import physics
-from agents.base import TableView
-from agents.search import SearchAgent, SearchConfig
+from agents.players.search import SearchAgent, SearchConfig
+from agents.protocol import TableView
 from nineball_env.noise import make_noise
 from nineball_env.rules import RackState
 
@@ -47,12 +47,12 @@ def test_lookahead_zero_and_bad_values():
 
 
 def test_pot_candidates_grid_has_fine_speed_control():
-    from agents.search import SPEED_FACTORS, SPINS
+    from agents.players.search import DRAW_FOLLOW, SPEED_FACTORS
 
     view = _view({0: (0.6, 0.8), 1: (0.5, 1.6), 9: (0.9, 2.0)})
     agent = SearchAgent()
     shots = agent._pot_candidates(view, view.balls, agent.config.candidates)
-    per_option = len(SPEED_FACTORS) * len(SPINS)
+    per_option = len(SPEED_FACTORS) * len(DRAW_FOLLOW)
     assert len(shots) >= per_option  # the whole grid for the easiest pot at the default budget
     speeds = sorted({round(s.V0, 6) for s in shots[:per_option]})
     assert len(speeds) >= 6 and all(b / a < 1.3 for a, b in zip(speeds, speeds[1:]) if b < 8.0)

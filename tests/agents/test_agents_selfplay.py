@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import nineball_env  # noqa: F401  (registers NineBall-v0)
-from agents.macro import MACRO_DIM, MACRO_OBS_SIZE
-from agents.numpy_policy import NumpyPolicy
-from agents.selfplay import SelfPlayOpponent, SnapshotPool
+from agents.learned.macro import MACRO_DIM, MACRO_OBS_SIZE
+from agents.learned.numpy_policy import NumpyPolicy
+from agents.training.selfplay import SelfPlayOpponent, SnapshotPool
 
 
 def _policy(bias: float) -> NumpyPolicy:
@@ -77,7 +77,7 @@ def _varied_policy(seed: int) -> NumpyPolicy:
 
 
 def test_batched_opponent_plays_as_each_table_alone_and_is_asked_once_per_round():
-    from agents.learned import LearnedAgent
+    from agents.learned.agent import LearnedAgent
 
     pool = SnapshotPool(capacity=2)
     pool.add(_varied_policy(1))
@@ -109,7 +109,7 @@ def test_batched_opponent_plays_as_each_table_alone_and_is_asked_once_per_round(
 
 def test_tiny_self_play_training_adds_snapshots(tmp_path):
     pytest.importorskip("stable_baselines3")
-    from agents.train_ppo import Args, train
+    from agents.training.ppo import Args, train
 
     args = Args(total_timesteps=96, n_envs=2, n_steps=16, batch_size=32, n_epochs=1, opponent="selfplay",
                 snapshot_every=1, pool_size=2, checkpoint_freq=10**6, runs_dir=str(tmp_path / "runs"),
@@ -121,7 +121,7 @@ def test_training_logs_evaluations_with_intervals(tmp_path):
     pytest.importorskip("stable_baselines3")
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-    from agents.train_ppo import Args, train
+    from agents.training.ppo import Args, train
 
     args = Args(total_timesteps=64, n_envs=2, n_steps=16, batch_size=32, n_epochs=1, opponent="random",
                 eval_freq=32, eval_matches=1, eval_race=1, eval_search_every=2, checkpoint_freq=10**6,

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import physics
-from agents.shots import (corrected_phi, cue_spots, direction_deg, ghost_ball, path_clear, pocket_target, pot_options,
-                          pot_probability, rolling_speed_for)
+from agents.shots.aim import corrected_phi, direction_deg, ghost_ball, path_clear
+from agents.shots.pots import cue_spots, pocket_target, pot_options, pot_probability, rolling_speed_for
 
 T = physics.DEFAULT_TABLE
 R = physics.DEFAULT_PARAMS.R
@@ -80,7 +80,7 @@ def test_cue_spots_are_free_and_sorted():
 
 
 def test_compiled_best_ease_equals_the_readable_options():
-    from agents.shots import best_ease
+    from agents.shots.pots import best_ease
 
     rng = np.random.default_rng(0)
     for _ in range(300):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from agents.stats import bradley_terry, elo, elo_with_intervals, wilson
+from agents.arena.stats import bradley_terry, elo, elo_with_intervals, wilson
 
 
 def test_wilson_known_values():

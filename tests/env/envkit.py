@@ -8,8 +8,8 @@ from typing import Callable, Iterable
 import numpy as np
 
 import physics
+from agents.shots.aim import direction_deg, ghost_ball
 from nineball_env import actions, rules
-from agents.shots import direction_deg, ghost_ball
 from nineball_env.aiming import pocket_aims
 from nineball_env.game import GameSnapshot
 

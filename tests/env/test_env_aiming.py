@@ -9,11 +9,11 @@ import pytest
 from envkit import FOOT_LEFT, R, TABLE, Scripted, position
 
 import physics
+from agents.shots.aim import direction_deg
 from nineball_env import actions
-from agents.shots import direction_deg
 from nineball_env.aiming import AimingPolicy
-from nineball_env.kernels import aiming as kernel
 from nineball_env.env import NineBallEnv
+from nineball_env.kernels import aiming as kernel
 
 
 def test_the_kernels_cut_angle():

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from envkit import FOOT_LEFT, MISS, R, TABLE, W, Scripted, act, on_line, pot_action, position
 
+from agents.shots.aim import direction_deg
 from nineball_env import actions, observation
-from agents.shots import direction_deg
 from nineball_env.aiming import AimingPolicy, pocket_aims
 from nineball_env.env import NineBallEnv
 

@@ -234,7 +234,7 @@ def test_deals_the_opponent_wins_outright_are_dealt_again_like_single_envs():
 def test_make_vec_builds_the_native_vector_env_with_make_kwargs():
     """``gymnasium.make_vec("NineBall-v0", num_envs=N, **kwargs)`` is NineBallVectorEnv, with gym.make's keyword
     arguments and the registered time limit; its tables replay gym.make singles with the same kwargs."""
-    from agents.random_agent import RandomAgent
+    from agents.players.random_agent import RandomAgent
 
     venv = gym.make_vec("NineBall-v0", num_envs=2, noise="icga", match_race=2, first_breaker="learner")
     assert isinstance(venv, NineBallVectorEnv) and venv.num_envs == 2

@@ -8,7 +8,7 @@ from raykit import require
 @pytest.fixture(scope="session")
 def local_ray():
     ray = require("ray")
-    from agents.ray_backend import ONE_THREAD_PER_CPU
+    from agents.arena.ray_backend import ONE_THREAD_PER_CPU
 
     if ray.is_initialized():
         ray.shutdown()

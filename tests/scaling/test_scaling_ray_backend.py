@@ -11,9 +11,10 @@ from raykit import closed_port, require
 
 require("ray")
 
+from agents.arena.match import MatchConfig  # noqa: E402
+from agents.arena.ray_backend import RayBackend, RayBackendError, check_address, connect  # noqa: E402
+from agents.arena.series import round_robin, run_series  # noqa: E402
 from agents.cli import main  # noqa: E402
-from agents.match import MatchConfig, round_robin, run_series  # noqa: E402
-from agents.ray_backend import RayBackend, RayBackendError, check_address, connect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SEARCH = "search:candidates=8,top=2,samples=2,refine=1,placements=1"

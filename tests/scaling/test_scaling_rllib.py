@@ -1,5 +1,5 @@
 """RLlib: the two-player env passes RLlib's checks and lets the rules pick who acts; env runners get the native
-vector env; ``agents.train_rllib --iterations 1`` trains, saves a checkpoint, and the checkpoint plays a match."""
+vector env; ``agents.training.rllib --iterations 1`` trains, saves a checkpoint, and the checkpoint plays a match."""
 
 import numpy as np
 import pytest
@@ -8,7 +8,7 @@ from raykit import require
 
 require("ray.rllib")
 
-from agents.ghost_ball import GhostBallAgent  # noqa: E402
+from agents.players.ghost_ball import GhostBallAgent  # noqa: E402
 from nineball_env.rllib import SELF_PLAY, SINGLE_AGENT, NineBallMultiAgentEnv, register, single_agent_env  # noqa: E402
 from nineball_env.vector import NineBallVectorEnv  # noqa: E402
 
@@ -77,7 +77,7 @@ def test_the_single_agent_creator_gives_the_native_vector_env():
 def test_env_runners_sample_from_the_native_vector_env():
     from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
 
-    from agents.train_rllib import Args, ppo_config
+    from agents.training.rllib import Args, ppo_config
 
     runner = SingleAgentEnvRunner(config=ppo_config(Args(env_runners=0, envs_per_runner=3, noise="none",
                                                          net_width=16)))
@@ -90,8 +90,8 @@ def test_env_runners_sample_from_the_native_vector_env():
 
 
 def test_train_one_iteration_saves_a_checkpoint_that_plays(local_ray, tmp_path, capsys):
-    from agents import train_rllib
     from agents.cli import main
+    from agents.training import rllib as train_rllib
 
     register()
     assert train_rllib.main(TINY + ["--runs-dir", str(tmp_path / "runs"),
@@ -106,8 +106,8 @@ def test_train_one_iteration_saves_a_checkpoint_that_plays(local_ray, tmp_path, 
 
 
 def test_self_play_trains_one_shared_module(local_ray, tmp_path, capsys):
-    from agents import train_rllib
-    from agents.rllib_agent import RLlibAgent
+    from agents.learned.rllib_agent import RLlibAgent
+    from agents.training import rllib as train_rllib
 
     assert SELF_PLAY != SINGLE_AGENT
     assert train_rllib.main(TINY + ["--selfplay", "true", "--runs-dir", str(tmp_path / "runs"),
@@ -124,7 +124,7 @@ def test_self_play_trains_one_shared_module(local_ray, tmp_path, capsys):
     (["--address", "nowhere"], "expected 'auto', HOST:PORT"),
 ])
 def test_train_rllib_rejects_bad_flags_with_exit_2(argv, message, capsys):
-    from agents import train_rllib
+    from agents.training import rllib as train_rllib
 
     assert train_rllib.main(argv) == 2
     assert message in capsys.readouterr().err

@@ -11,6 +11,7 @@ name, the observation size, the action bounds and ``meta``, a JSON object of how
 
 from __future__ import annotations
 
+import argparse
 import json
 from importlib import resources
 from pathlib import Path
@@ -18,6 +19,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+
+from agents.learned.macro import MacroStyle
 
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 FORMAT_VERSION = 1
@@ -27,7 +30,7 @@ SHIPPED = "weights/learned.npz"  # inside the agents package
 class NumpyPolicy:
     """An MLP actor evaluated in numpy: ``predict(obs)`` as SB3's ``model.predict(obs, deterministic=True)``.
 
-    Also exposes ``action_space`` / ``observation_space`` (Box), so ``agents.learned.LearnedAgent`` plays it
+    Also exposes ``action_space`` / ``observation_space`` (Box), so ``agents.learned.agent.LearnedAgent`` plays it
     as it plays an SB3 model.
     """
 
@@ -144,24 +147,20 @@ def export_sb3(model: Any, meta: dict[str, Any] | None = None) -> NumpyPolicy:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m agents.numpy_policy MODEL.zip OUT.npz``: export a saved SB3 PPO model."""
-    import argparse
-
+    """``python -m agents.learned.numpy_policy MODEL.zip OUT.npz``: export a saved SB3 PPO model."""
     parser = argparse.ArgumentParser(description="Export a saved SB3 PPO model's deterministic actor to .npz")
     parser.add_argument("model", help="a model saved with model.save (PPO, MlpPolicy)")
     parser.add_argument("out", help="the .npz file to write (e.g. agents/weights/learned.npz)")
     parser.add_argument("--macro-style", default="", help="the macro layer's style the policy was trained with "
-                        "(agents.macro.MacroStyle, key=value,...; default: the run's args.json beside MODEL, else "
-                        "GhostBall's)")
+                        "(agents.learned.macro.MacroStyle, key=value,...; default: the run's args.json beside MODEL, "
+                        "else GhostBall's)")
     parser.add_argument("--rerank-samples", type=int, default=0, help="noisy simulations per candidate with which "
-                        "the agent re-ranks the policy's macro action (agents.macro.MacroPlanner.rerank; 0: plays it "
-                        "as is)")
+                        "the agent re-ranks the policy's macro action (agents.learned.macro.MacroPlanner.rerank; 0: "
+                        "plays it as is)")
     ns = parser.parse_args(argv)
     if ns.rerank_samples < 0:
         parser.error(f"--rerank-samples: expected a whole number >= 0, got {ns.rerank_samples}")
     from stable_baselines3 import PPO
-
-    from agents.macro import MacroStyle
 
     spec = ns.macro_style
     args_json = Path(ns.model).parent / "args.json"

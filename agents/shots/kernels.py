@@ -1,10 +1,10 @@
-"""The macro layer's compiled core: pot options, throw-corrected aims and noise-free shot values, for many rows at once.
+"""The compiled core of the shot geometry: pot options, throw-corrected aims and noise-free shot values, many at once.
 
-These kernels ARE the implementation: ``agents.shots.pot_options`` / ``best_ease`` / ``corrected_phi`` and
-``agents.leaves.shot_value`` call them with one row, ``agents.macro.MacroPlanner`` with every table (and every
-candidate shot) of a decision round at once. They reuse the env's geometry (``nineball_env.kernels.aiming``),
-its rules kernel (``nineball_env.kernels.ruling``) and the physics' single-shot entry point
-(``physics.kernels.entry.run_shot``), so nothing here restates a rule or an equation of motion.
+These kernels ARE the implementation: ``pots.pot_options`` / ``pots.best_ease``, ``aim.corrected_phi`` and
+``leaves.shot_value`` call them with one row, the macro layer (``agents.learned.macro.MacroPlanner``) with every
+table (and every candidate shot) of a decision round at once. They reuse the env's geometry
+(``nineball_env.kernels.aiming``), its rules kernel (``nineball_env.kernels.ruling``) and the physics' single-shot
+entry point (``physics.kernels.entry.run_shot``), so nothing here restates a rule or an equation of motion.
 
 Units: metres, seconds; angles in degrees unless a name says ``_rad``. Pot options are rows of ``OPT_W`` floats
 (columns ``O_*``), easiest first.
@@ -30,7 +30,7 @@ NINE = 9
 O_TARGET, O_BALL, O_POCKET, O_PHI, O_CUT, O_D_CUE, O_D_OBJ, O_EASE, O_DIRECTION = range(9)
 OPT_W = 9
 MAX_OPTIONS = 12  # six direct pots and six combinations on the 9
-#: Columns of the pocket model array (``agents.shots.PocketModel`` in field order).
+#: Columns of the pocket model array (``agents.shots.pots.PocketModel`` in field order).
 M_CORNER_HALF, M_CORNER_FULL, M_CORNER_MAX, M_SHIFT_RATE, M_SHIFT_MAX, M_SIDE_HALF, M_SIDE_SCALE, M_SIDE_MAX, \
     M_MODEL_SIGMA, M_FLOOR_SIGMA = range(10)
 COMBO_REACH = 0.6  # [m] the 9 must lie this close to the lowest ball for a combination
@@ -42,7 +42,7 @@ _SHOT = int(DeclarationCode.SHOT)
 @njit(cache=True)
 def pocket_target(ox, oy, k, aims, axes, m):
     """Where to send a ball at (ox, oy) to drop it in pocket ``k`` and the accepted half-width [m]:
-    (ok, tx, ty, half); ok is False when the pocket cannot be reached at that angle (``agents.shots.PocketModel``)."""
+    (ok, tx, ty, half); ok is False when the pocket cannot be reached at that angle (``pots.PocketModel``)."""
     cx, cy = aims[k, 0], aims[k, 1]
     ux, uy = unit(cx - ox, cy - oy)
     a = math.degrees(math.atan2(axes[k, 0] * uy - axes[k, 1] * ux, axes[k, 0] * ux + axes[k, 1] * uy))
@@ -63,7 +63,7 @@ def pocket_target(ox, oy, k, aims, axes, m):
 
 @njit(cache=True)
 def pot_probability(d_cue, d_obj, cut, half, sigma_phi, R, m):
-    """Chance that a ghost-ball pot drops under a Gaussian aim error ``sigma_phi`` [deg] (``agents.shots``)."""
+    """Chance that a ghost-ball pot drops under a Gaussian aim error ``sigma_phi`` [deg] (``pots.pot_probability``)."""
     if half <= 0.0:
         return 0.0
     cos_cut = max(math.cos(math.radians(cut)), math.cos(math.radians(80.0)))
@@ -256,7 +256,7 @@ def corrected_phi_batch(template, cue, obj, target, direction, shots, iterations
 @njit(cache=True)
 def shot_values_batch(states, racks, which, shots, aims, axes, m, sigma_phi, segments, jaws, pockets, p, width,
                       length, rail, tol, max_events, max_time, simultaneous, out):
-    """Noise-free values in [0, 1] (``agents.leaves``) of shots (V0, phi°, theta°, a, b) ``shots[i]`` from packed
+    """Noise-free values in [0, 1] (``leaves``) of shots (V0, phi°, theta°, a, b) ``shots[i]`` from packed
     state ``states[which[i]]`` (n, 9), ruled by the rules kernel as an ordinary shot from rack row ``racks[which[i]]``:
     0 for a foul or a layout the physics rejects, 1 when the 9 drops legally, else 0.5 ± 0.5·(the leave's ease) as
     the turn stays or passes. ``sigma_phi[which[i]]`` [deg] is the aim noise of the ease."""

@@ -1,12 +1,12 @@
 """Noise-free look at where a shot leaves the table: the value of one simulated shot, for the macro layer's features.
 
 A learning agent that sees only ball coordinates must discover position play from scratch; these numbers
-hand it what one noise-free simulation of a candidate shot says (the same scale as ``agents.search``'s
+hand it what one noise-free simulation of a candidate shot says (the same scale as ``agents.players.search``'s
 sample value, so 0.5 separates keeping the table from giving it away):
 
 * 1 for a legal shot that pockets the 9 (R-WIN-9); 0 for a foul;
 * 0.5 + 0.5·e after any other legal pot, e the estimated chance of potting the next ball from where the
-  cue ball stopped (``agents.shots.best_ease``);
+  cue ball stopped (``agents.shots.pots.best_ease``);
 * 0.5 − 0.5·e′ when the turn passes, e′ the opponent's chance from the leave.
 """
 
@@ -16,9 +16,10 @@ from typing import Sequence
 
 import numpy as np
 
-from agents import macro_kernels as K
-from agents.base import TableView
-from agents.shots import aim_sigma, check_shot_rows, pocket_geometry
+from agents.protocol import TableView
+from agents.shots import kernels as K
+from agents.shots.aim import check_shot_rows
+from agents.shots.pots import aim_sigma, pocket_geometry
 from nineball_env import rules
 from nineball_env.rules import BallInHand, Phase
 from nineball_env.rules.facts import SIMULTANEOUS_S
@@ -26,7 +27,7 @@ from physics import BallState, Shot
 from physics.api import params_array
 from physics.validate import OVERLAP_TOL
 
-MAX_EVENTS, MAX_TIME = 1000, 60.0  # caps of one simulated shot (those of ``agents.search``)
+MAX_EVENTS, MAX_TIME = 1000, 60.0  # caps of one simulated shot (those of ``agents.players.search``)
 
 
 def shot_rack(view: TableView) -> np.ndarray:
@@ -39,7 +40,7 @@ def shot_values(views: Sequence[TableView], states: Sequence[BallState], which: 
                 ) -> np.ndarray:
     """The values (see the module docstring) of shots (N, 5) rows (V0, phi°, theta°, a, b), row i played from
     ``states[which[i]]`` (the cue ball already placed) and judged for ``views[which[i]]``, in one compiled call
-    (``macro_kernels.shot_values_batch``). Every view shares one table and one set of physics parameters."""
+    (``kernels.shot_values_batch``). Every view shares one table and one set of physics parameters."""
     if len(views) != len(states) or not views:
         raise ValueError(f"views, states: expected as many views as states (at least one), got {len(views)} and "
                          f"{len(states)}")

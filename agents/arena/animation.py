@@ -1,4 +1,5 @@
-"""Watching a recorded match: animation frames of each re-simulated shot, written as GIF/MP4 or shown in a window.
+"""Watching a recorded match: animation frames of each re-simulated shot (``recording.resimulate``), written as
+GIF/MP4 or shown in a window.
 
 The table and balls are drawn by ``nineball_env.render``; a banner above the table names the rack, the
 shot, the shooter and the score, and after the balls stop, the ruling. Banner text needs Pillow (the
@@ -7,6 +8,7 @@ shot, the shooter and the score, and after the balls stop, the ruling. Banner te
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
@@ -14,8 +16,8 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 import physics
-from agents.recording import MatchFile, ReplayedShot
-from nineball_env.render import Renderer, draw_ball
+from agents.arena.recording import MatchFile, ReplayedShot
+from nineball_env.render import BALL_COLOURS, HumanWindow, Renderer, draw_ball
 
 BANNER_PX = 32  # a multiple of 16, so frames stay codec-friendly
 BANNER = (24, 24, 24)
@@ -45,8 +47,6 @@ def _font(ImageFont, size: int = 12):
 
 def check_outputs(gif: str | None, mp4: str | None, window: bool) -> None:
     """MissingExtra before anything is simulated when an output's package is missing."""
-    import importlib.util
-
     if gif or mp4 or window:
         _pil()
     if mp4 and (importlib.util.find_spec("imageio") is None or importlib.util.find_spec("imageio_ffmpeg") is None):
@@ -199,8 +199,6 @@ def write_mp4(frames: Iterable[np.ndarray], path: str | Path, fps: int) -> int:
 
 def show_window(frames: Iterable[np.ndarray], size: tuple[int, int], fps: int) -> int:
     """Show ``frames`` in a pygame window (the ``human`` extra); returns the number shown."""
-    from nineball_env.render import HumanWindow
-
     window = HumanWindow(*size, fps=fps)
     n = 0
     try:
@@ -215,8 +213,6 @@ def show_window(frames: Iterable[np.ndarray], size: tuple[int, int], fps: int) -
 def shot_legend(frame: np.ndarray, pocketed: Sequence[int]) -> np.ndarray:
     """``frame`` (a ``nineball shot --png`` drawing) with a legend strip below: the ball colours, what the
     lines and discs mean, what was pocketed. Needs Pillow (MissingExtra otherwise)."""
-    from nineball_env.render import BALL_COLOURS
-
     Image, ImageDraw, ImageFont = _pil()
     h, w = frame.shape[:2]
     strip = 48

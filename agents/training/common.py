@@ -1,12 +1,14 @@
 """What the CleanRL-style training scripts share: command-line flags from an ``Args`` dataclass, the env, callbacks.
 
-Needs the ``train`` extra (stable-baselines3, torch, tensorboard); imported only by ``train_ppo`` / ``train_sac``.
+Needs the ``train`` extra (stable-baselines3, torch, tensorboard) to run; stable-baselines3 is imported by the functions
+that use it, so a script can say what is missing (``missing_train_extra``).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 import time
 from collections import deque
 from pathlib import Path
@@ -15,12 +17,18 @@ from typing import Any, Callable, TypeVar
 import gymnasium as gym
 import numpy as np
 
+import nineball_env  # noqa: F401  (registers NineBall-v0)
+from agents import first_run
+from agents.learned.macro import MacroActionWrapper, MacroStyle
+from agents.learned.macro_vector import MacroActionVectorWrapper
+from agents.registry import make_agent
+
 T = TypeVar("T")
 
 
-def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "") -> T:
+def parse_args(cls: type[T], argv: list[str] | None = None, description: str = "", prog: str | None = None) -> T:
     """An ``Args`` dataclass from ``--field-name value`` flags (booleans take true/false); docs from the docstring."""
-    parser = argparse.ArgumentParser(description=description or (cls.__doc__ or "").split("\n")[0])
+    parser = argparse.ArgumentParser(prog=prog, description=description or (cls.__doc__ or "").split("\n")[0])
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         default = f.default
         flag = "--" + f.name.replace("_", "-")
@@ -58,15 +66,11 @@ def missing_train_extra() -> str | None:
 
 def run_script(script: str, train: Callable[[Any], Path], args_cls: type, argv: list[str] | None) -> int:
     """A training script's ``main``: parse the flags, check the train extra (exit 2 with a hint), train."""
-    import sys
-
-    args = parse_args(args_cls, argv)
+    args = parse_args(args_cls, argv, prog=f"python -m {script}")
     problem = missing_train_extra()
     if problem is not None:
         print(f"python -m {script}: {problem}", file=sys.stderr)
         return 2
-    from agents import first_run
-
     first_run.install()
     path = train(args)
     print(f"saved {path}")
@@ -79,9 +83,6 @@ def make_env_fn(opponent: str, noise: str, macro: bool, pot_reward: float, foul_
     adds the macro layer's leave features, ``macro_style`` is its ``MacroStyle`` (``key=value,...``)."""
 
     def make() -> gym.Env:
-        import nineball_env  # noqa: F401  (registers NineBall-v0)
-        from agents.macro import MacroActionWrapper, MacroStyle
-        from agents.registry import make_agent
         from stable_baselines3.common.monitor import Monitor
 
         env = gym.make("NineBall-v0", opponent=make_agent(opponent), noise=noise,
@@ -110,11 +111,7 @@ def make_vec_env(kind: str, n_envs: int, opponent: Any, noise: str, macro: bool,
                             for i in range(n_envs)])
     if kind != "native":
         raise ValueError(f"vec_env: expected 'native' or 'dummy', got {kind!r}")
-    import nineball_env  # noqa: F401  (registers NineBall-v0)
-    from agents.macro import MacroStyle
-    from agents.macro_vector import MacroActionVectorWrapper
-    from agents.registry import make_agent
-    from nineball_env.sb3_vec import SB3VecEnvAdapter
+    from nineball_env.sb3_vec import SB3VecEnvAdapter  # needs stable-baselines3
 
     opp = make_agent(opponent) if isinstance(opponent, str) else opponent
     venv = gym.make_vec("NineBall-v0", num_envs=n_envs, opponent=opp, noise=noise,

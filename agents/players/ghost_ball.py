@@ -1,11 +1,11 @@
 """GhostBallAgent: geometric aiming at the lowest ball into the easiest pocket, with a few rules of thumb.
 
 It ranks every clear pot of the lowest ball (and combinations into the 9) by the estimated chance
-of success (cut angle, both distances, the pocket's window: ``agents.shots``), corrects the aim
+of success (cut angle, both distances, the pocket's window: ``agents.shots.pots``), corrects the aim
 for throw with a two-ball simulation, picks a speed that gets the ball to the pocket, places the
 cue ball for an easy shot with ball in hand, pushes out or passes back when the shot is poor,
 and plays a full-ball (or one-rail kick) safety when nothing is makeable. When a ball blocks the path to the
-lowest one it also considers jump shots over it (``agents.shots.jump_candidates``: at the ball, or jump pots)
+lowest one it also considers jump shots over it (``agents.shots.jumps.jump_candidates``: at the ball, or jump pots)
 and plays the best of them instead of the kick when a few simulations under the game's noise (from a fixed
 seed: the agent stays deterministic) score it higher. It never looks ahead.
 """
@@ -18,17 +18,18 @@ from dataclasses import dataclass
 import numpy as np
 
 import physics
-from agents.base import TableView, ViewAgent
-from agents.shots import (
-    JumpCandidate, PotOption, aim_sigma, corrected_phi, cue_spots, direction_deg, jump_candidates, path_clear,
-    pot_options, rolling_speed_for,
-)
+from agents.protocol import TableView, ViewAgent
+from agents.shots.aim import corrected_phi, direction_deg, path_clear
+from agents.shots.jumps import JumpCandidate, jump_candidates
+from agents.shots.outcome import judge
+from agents.shots.pots import PotOption, aim_sigma, cue_spots, pot_options, rolling_speed_for
 from nineball_env import actions, placement
 from nineball_env.noise import perturb
 from nineball_env.rules import Phase
 from physics import Shot
 
-MIN_SPEED, MAX_SPEED = 0.6, 7.0  # [m/s] cue speeds the agent uses for ordinary shots
+#: [m/s] the cue speeds of GhostBall's ordinary shots (the macro layer refines its shots within them; physics allows 12)
+GHOST_MIN_SPEED, GHOST_MAX_SPEED = 0.6, 7.0
 CLUSTER_SPEED = 6.0  # [m/s] safety speed into a cluster of balls
 
 
@@ -135,7 +136,7 @@ class GhostBallAgent(ViewAgent):
     def pot_shot(self, view: TableView, cue: np.ndarray, option: PotOption) -> Shot:
         """Speed for the distance, a little draw on straight shots, aim corrected for throw."""
         V = min(max(rolling_speed_for(option.d_cue, option.d_obj, option.cut, self.config.arrive_speed,
-                                      view.params), MIN_SPEED), MAX_SPEED)
+                                      view.params), GHOST_MIN_SPEED), GHOST_MAX_SPEED)
         b = -0.3 if option.cut < self.config.stun_cut else 0.0
         shot = Shot(V0=V, phi=option.phi, b=b)
         if not self.config.correct_throw:
@@ -173,7 +174,7 @@ class GhostBallAgent(ViewAgent):
             V = rolling_speed_for(d, 0.6, 0.0, 0.4, p)
             if len(obstacles) and np.sum(np.hypot(*(obstacles - obj).T) < 0.15) >= 2:
                 V = CLUSTER_SPEED  # the ball sits in a cluster (a rack): hit it hard enough to reach a rail
-            return Shot(V0=min(max(V, MIN_SPEED), MAX_SPEED), phi=direction_deg(cue, obj), b=-0.2)
+            return Shot(V0=min(max(V, GHOST_MIN_SPEED), GHOST_MAX_SPEED), phi=direction_deg(cue, obj), b=-0.2)
         kick = self._kick(cue, obj, obstacles, t, p.R)
         if kick is not None:
             return Shot(V0=3.0, phi=kick)
@@ -187,8 +188,6 @@ class GhostBallAgent(ViewAgent):
         times under the game's noise, from a fixed seed; the best mean wins if it beats the safety's.
         None when nothing blocks the path or no jump is better.
         """
-        from agents.search import judge
-
         candidates = jump_candidates(cue, view.balls.pos, view.on, view.rack.lowest, view.table, view.params,
                                      tip_max=view.scale.tip_max, v_max=view.scale.v_max)
         if not candidates:

@@ -1,4 +1,4 @@
-"""RLlibAgent: the policy of an RLlib checkpoint (``agents.train_rllib``) playing as an agent (the ``ray`` extra).
+"""RLlibAgent: the policy of an RLlib checkpoint (``agents.training.rllib``) playing as an agent (the ``ray`` extra).
 
 The agent loads one RL module from ``CHECKPOINT/learner_group/learner/rl_module/<module id>`` (the
 single-agent ``default_policy`` or the self-play ``shared`` module) and plays its deterministic action
@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import BaseAgent, TableView
+from agents.protocol import BaseAgent, TableView
 from nineball_env.actions import N_ACTION
 
-MODULES = ("default_policy", "shared")  # what agents.train_rllib saves, in the order they are looked for
+MODULES = ("default_policy", "shared")  # what agents.training.rllib saves, in the order they are looked for
 
 
 def module_dir(path: str | Path) -> Path:

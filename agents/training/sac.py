@@ -1,6 +1,6 @@
 """Train SAC (stable-baselines3) on NineBall-v0 with macro actions; CleanRL-style, one file, one ``Args``.
 
-    python -m agents.train_sac --total-timesteps 100000 --opponent ghost
+    python -m agents.training.sac --total-timesteps 100000 --opponent ghost
     tensorboard --logdir runs
 
 TensorBoard logs go to ``runs/<run name>``, checkpoints and the final model to
@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+
+from agents.training.common import asdict, callbacks, make_env_fn, run_name, run_script
 
 
 @dataclass(frozen=True)
@@ -25,7 +27,7 @@ class Args:
         n_envs: environments stepped in lockstep (one process).
         opponent: the opponent inside the env, an ``agents.registry`` spec (ghost, random, search...).
         noise: execution-noise preset of the env ("icga" or "none").
-        macro: use the macro-action wrapper (``agents.macro``); false trains on the raw 9 cue parameters.
+        macro: use the macro-action wrapper (``agents.learned.macro``); false trains on the raw 9 cue parameters.
         pot_reward, foul_reward: shaping per legal pot / per foul of the learner (the rack is ±1).
         learning_rate, buffer_size, learning_starts, batch_size, tau, gamma, train_freq, gradient_steps: SAC's.
         net_width: units in each of the two hidden layers (actor and critics).
@@ -69,8 +71,6 @@ def train(args: Args) -> Path:
 
     import torch
 
-    from agents.training import asdict, callbacks, make_env_fn, run_name
-
     torch.set_num_threads(args.torch_threads)
     name = run_name(args.exp_name, args.seed)
     out = Path(args.checkpoints_dir) / name
@@ -93,9 +93,7 @@ def train(args: Args) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from agents.training import run_script
-
-    return run_script("agents.train_sac", train, Args, argv)
+    return run_script("agents.training.sac", train, Args, argv)
 
 
 if __name__ == "__main__":

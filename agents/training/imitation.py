@@ -14,25 +14,31 @@ the components that carry the label:
 * the push-out choice: the flag (pass back or not); breaks are not labelled (the macro layer breaks as GhostBall).
 
 ``behaviour_clone`` fits an SB3 PPO actor's mean action to the labels (masked mean squared error), the warm
-start ``agents.train_ppo --imitation-matches`` fine-tunes with PPO.
+start ``agents.training.ppo --imitation-matches`` fine-tunes with PPO.
 """
 
 from __future__ import annotations
 
 import math
+import multiprocessing as mp
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from agents.base import BaseAgent, TableView
-from agents.ghost_ball import MAX_SPEED, MIN_SPEED
-from agents.macro import (AIM_RANGE, MACRO_DIM, N_SLOTS, SAFETY, SPEED_OCTAVES, TIP_A, TIP_B, MacroPlanner,
-                          MacroStyle, macro_obs_size)
-from agents.search import SearchAgent, SearchConfig
-from agents.shots import corrected_phi, rolling_speed_for
+from agents.arena.match import MatchConfig, play_match
+from agents.learned.agent import LearnedAgent
+from agents.learned.macro import (AIM_RANGE, MACRO_DIM, N_SLOTS, SAFETY, SPEED_OCTAVES, TIP_A, TIP_B, MacroPlanner,
+                                  MacroStyle, macro_obs_size)
+from agents.players.ghost_ball import GHOST_MAX_SPEED, GHOST_MIN_SPEED, GhostBallAgent
+from agents.players.search import SearchAgent, SearchConfig
+from agents.protocol import BaseAgent, TableView
+from agents.shots.aim import corrected_phi
+from agents.shots.pots import rolling_speed_for
 from nineball_env import actions
+from nineball_env.noise import make_noise
 from nineball_env.rules import Phase
 from physics import Shot
 
@@ -96,7 +102,7 @@ def pot_label(planner: MacroPlanner, view: TableView, cue: np.ndarray, pots: lis
     d, i = best
     option = pots[i]
     base = rolling_speed_for(option.d_cue, option.d_obj, option.cut, 0.6, view.params)
-    V = min(max(shot.V0, MIN_SPEED), MAX_SPEED)
+    V = min(max(shot.V0, GHOST_MIN_SPEED), GHOST_MAX_SPEED)
     u = np.zeros(MACRO_DIM)
     u[0], u[1] = slot_value(i), d / AIM_RANGE
     u[2] = math.log2(V / base) / SPEED_OCTAVES
@@ -189,11 +195,6 @@ class SearchRecorder(BaseAgent):
 def _play(job: tuple[int, int, int, str, SearchConfig | None, str | None, str]) -> Dataset:
     """One race of a SearchRecorder against GhostBall (match ``index`` of a series seeded ``seed``), the
     recorder playing the exported policy at path ``student`` when given, its macro layer in style ``style``."""
-    from agents.ghost_ball import GhostBallAgent
-    from agents.learned import LearnedAgent
-    from agents.match import MatchConfig, play_match
-    from nineball_env.noise import make_noise
-
     seed, index, race_to, noise, config, student, style = job
     recorder = SearchRecorder(config, student=LearnedAgent.load_numpy(student) if student else None,
                               style=MacroStyle.parse(style))
@@ -207,8 +208,8 @@ def generate(matches: int, seed: int, jobs: int = 1, race_to: int = 3, noise: st
              first: int = 0, style: str = "") -> Dataset:
     """Search's (``config``) labelled decisions from ``matches`` races against GhostBall (``jobs`` worker
     processes), matches ``first``, ``first + 1``, ... of the series seeded ``seed``; ``student``: the path of
-    an exported policy (``agents.numpy_policy``) that plays instead of Search (DAgger); ``style``: the macro layer's
-    ``MacroStyle`` (``key=value,...``), whose ball-in-hand spots and features the labels use. The same arguments give
+    an exported policy (``agents.learned.numpy_policy``) that plays instead of Search (DAgger); ``style``: the macro
+    layer's ``MacroStyle`` (``key=value,...``), whose ball-in-hand spots and features the labels use. The same arguments give
     the same dataset whatever ``jobs``."""
     if matches < 1 or jobs < 1 or first < 0:
         raise ValueError(f"matches, jobs, first: expected whole numbers >= 1, >= 1, >= 0, got {matches!r}, "
@@ -222,9 +223,6 @@ def generate(matches: int, seed: int, jobs: int = 1, race_to: int = 3, noise: st
             if progress and (len(parts) % 25 == 0 or len(parts) == matches):
                 print(f"imitation data: match {len(parts)}/{matches}, {sum(len(p) for p in parts)} labels", flush=True)
     else:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
-
         with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn")) as pool:
             parts = []
             for part in pool.map(_play, work):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import BaseAgent, TableView
+from agents.protocol import BaseAgent, TableView
 from nineball_env.actions import N_ACTION
 
 

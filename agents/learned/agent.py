@@ -1,20 +1,24 @@
 """LearnedAgent: a trained policy playing as an agent — a saved stable-baselines3 model (PPO or SAC), or a
-PPO actor exported to numpy (``agents.numpy_policy``, no torch needed; the shipped agent ``learned``).
+PPO actor exported to numpy (``agents.learned.numpy_policy``, no torch needed; the shipped agent ``learned``).
 
 A model trained on the macro-action wrapper (its action space has ``MACRO_DIM`` components) plays
-through ``agents.macro.MacroPlanner``; one trained on raw NineBall-v0 actions plays them directly.
+through ``agents.learned.macro.MacroPlanner``; one trained on raw NineBall-v0 actions plays them directly.
 stable-baselines3 is imported only by ``load`` (the ``train`` extra).
 """
 
 from __future__ import annotations
 
+import json
+import re
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.base import BaseAgent, TableView
-from agents.macro import MACRO_DIM, SAFETY, MacroPlanner, MacroStyle, macro_obs_size
+from agents.learned.macro import MACRO_DIM, SAFETY, MacroPlanner, MacroStyle, macro_obs_size
+from agents.learned.numpy_policy import NumpyPolicy
+from agents.protocol import BaseAgent, TableView
 from nineball_env.actions import N_ACTION
 
 
@@ -27,10 +31,6 @@ def saved_algorithm(path: str | Path) -> str | None:
     """"ppo" or "sac": the algorithm that saved the stable-baselines3 zip at ``path`` (None: cannot tell).
 
     Reads only the zip's JSON ``data`` entry; ValueError when the file is not a stable-baselines3 model."""
-    import json
-    import re
-    import zipfile
-
     try:
         with zipfile.ZipFile(path) as z:
             data = json.loads(z.read("data"))
@@ -85,9 +85,7 @@ class LearnedAgent(BaseAgent):
 
     @classmethod
     def load_numpy(cls, path: str | Path | None = None) -> "LearnedAgent":
-        """A policy exported by ``agents.numpy_policy`` (``path``, or the weights shipped with the package)."""
-        from agents.numpy_policy import NumpyPolicy
-
+        """A policy exported by ``agents.learned.numpy_policy`` (``path``, or the weights shipped with the package)."""
         return cls(NumpyPolicy.shipped() if path is None else NumpyPolicy.load(path))
 
     @classmethod

@@ -1,6 +1,6 @@
 """Matches as Ray tasks: ``nineball match|tournament --backend ray [--address ADDR]`` (the ``ray`` extra).
 
-Each task plays one ``MatchJob`` with ``agents.match.play_match``; a worker process builds the
+Each task plays one ``MatchJob`` with ``agents.arena.match.play_match``; a worker process builds the
 agents of a pairing once and keeps them for every later match of that pairing it plays (as
 ``--jobs 1`` keeps them for a whole series), so the records equal the local ones for the same
 seed. ``connect(None)`` starts a local Ray instance (``num_cpus`` cores, default all) and stops it
@@ -14,8 +14,10 @@ from __future__ import annotations
 import socket
 from typing import Any, Iterator, Sequence
 
-from agents.base import Agent
-from agents.match import MatchJob, MatchRecord, play_match
+from agents.arena.match import MatchRecord, play_match
+from agents.arena.series import MatchJob
+from agents.protocol import Agent
+from agents.registry import make_agent
 
 LOCAL_OBJECT_STORE_BYTES = 256 * 1024**2  # match records are tiny: a local instance needs no large object store
 PROBE_TIMEOUT_S = 3.0
@@ -35,8 +37,6 @@ _PAIRS: dict[tuple[str, str], tuple[Agent, Agent]] = {}
 
 def _pair(spec_a: str, spec_b: str) -> tuple[Agent, Agent]:
     """This worker's agents for a pairing, built on first use (one object per seat, as ``--jobs 1``)."""
-    from agents.registry import make_agent
-
     key = (spec_a, spec_b)
     if key not in _PAIRS:
         _PAIRS[key] = (make_agent(spec_a), make_agent(spec_b))
@@ -78,7 +78,7 @@ def check_address(address: str) -> None:
 
 
 class RayBackend:
-    """A connection to Ray that plays ``MatchJob`` lists as tasks (``agents.match.MatchBackend``).
+    """A connection to Ray that plays ``MatchJob`` lists as tasks (``agents.arena.series.MatchBackend``).
 
     Use as a context manager: leaving it shuts down a Ray instance that ``connect`` started (a
     cluster it joined keeps running).

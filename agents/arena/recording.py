@@ -1,7 +1,7 @@
 """Match records: every rack of a match written as gzipped JSON lines, read back and re-simulated exactly.
 
-``Recorder`` is the hook ``agents.match.play_match`` calls (a rack starts, a decision was played, the
-match ended); ``read_record`` checks a file (format, version, every field) and ``replay`` plays the
+``Recorder`` is the hook ``agents.arena.match.play_match`` calls (a rack starts, a decision was played, the
+match ended); ``read_record`` checks a file (format, version, every field) and ``resimulate`` plays the
 recorded decisions again through a fresh ``Game`` built from the recorded seed and settings, checking
 each shot against the record. The format is documented in ``docs/recording.md``.
 """
@@ -20,6 +20,7 @@ from typing import Any, Iterator
 import numpy as np
 
 import physics
+from agents.arena.seeding import match_seeds
 from agents.version import __version__
 from nineball_env import actions
 from nineball_env.game import Game, GameConfig, Outcome
@@ -297,14 +298,13 @@ def _differs(a: tuple, b: tuple, tol: float = 1e-9) -> bool:
     return False
 
 
-def replay(record: MatchFile) -> Iterator[ReplayedShot]:
-    """Play the recorded decisions again, in order; ReplayMismatch at the first rack or shot that differs."""
-    from agents.match import match_seed
-
+def resimulate(record: MatchFile) -> Iterator[ReplayedShot]:
+    """Play the recorded decisions again, in order (the physics and the rules once more, from the recorded seed and
+    settings); ReplayMismatch at the first rack or shot that differs. ``agents.arena.animation`` draws the result."""
     header = record.header
     config, scale, _ = game_config(header)
-    game_ss = match_seed(header["seed"], header["index"]).spawn(4)[0]
-    game = Game(config, np.random.default_rng(game_ss), header["first_breaker"], scale=scale)
+    game = Game(config, np.random.default_rng(match_seeds(header["seed"], header["index"]).game),
+                header["first_breaker"], scale=scale)
     shots = iter(record.shots)
     for rack in record.racks:
         where = f"rack {rack.rack}"

@@ -1,8 +1,8 @@
 """Train PPO with RLlib (new API stack, CPU) on nineball; CleanRL-style, one file, one ``Args`` (the ``ray`` extra).
 
-    python -m agents.train_rllib --iterations 50 --env-runners 2 --envs-per-runner 8
-    python -m agents.train_rllib --selfplay true --iterations 50          # both players, one shared policy
-    python -m agents.train_rllib --address auto ...                       # on a running cluster (`ray start --head`)
+    python -m agents.training.rllib --iterations 50 --env-runners 2 --envs-per-runner 8
+    python -m agents.training.rllib --selfplay true --iterations 50       # both players, one shared policy
+    python -m agents.training.rllib --address auto ...                    # on a running cluster (`ray start --head`)
     tensorboard --logdir runs
 
 The single-agent env (``nineball_env.rllib.SINGLE_AGENT``) plays against the env's default opponent
@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
+
+from agents.arena.ray_backend import ONE_THREAD_PER_CPU, RayBackendError, check_address
+from agents.training.common import asdict, parse_args, run_name
 
 SINGLE_MODULE = "default_policy"  # RLlib's module id for a single-agent env
 SHARED_MODULE = "shared"  # the one module both seats play in self-play
@@ -85,7 +89,7 @@ def ppo_config(args: Args) -> Any:
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 
-    from nineball_env import rllib as nb_rllib
+    from nineball_env import rllib as nb_rllib  # needs RLlib
 
     nb_rllib.register()
     env_config: dict[str, Any] = {"noise": args.noise}
@@ -136,10 +140,6 @@ def train(args: Args) -> Path:
     import ray
     from torch.utils.tensorboard import SummaryWriter
 
-    from agents.ray_backend import ONE_THREAD_PER_CPU
-
-    from agents.training import asdict, run_name
-
     name = run_name(args.exp_name, args.seed)
     out = Path(args.checkpoints_dir) / name
     out.mkdir(parents=True, exist_ok=True)
@@ -172,13 +172,8 @@ def train(args: Args) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     """Train from command-line flags; a bad flag or an unreachable cluster exits with code 2 and a message."""
-    import sys
-
-    from agents.ray_backend import RayBackendError, check_address
-    from agents.training import parse_args
-
     try:
-        args = parse_args(Args, argv)
+        args = parse_args(Args, argv, prog="python -m agents.training.rllib")
         if args.address:
             check_address(args.address)
     except (ValueError, RayBackendError) as err:

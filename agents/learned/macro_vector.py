@@ -1,10 +1,10 @@
-"""MacroActionVectorWrapper: the macro actions of ``agents.macro`` on the native ``NineBallVectorEnv``.
+"""MacroActionVectorWrapper: the macro actions of ``agents.learned.macro`` on the native ``NineBallVectorEnv``.
 
 The single-env ``MacroActionWrapper`` needs one env per table; this wrapper serves every table of a
 ``gym.make_vec("NineBall-v0", num_envs=B)`` env with one ``MacroPlanner``: the slot features of all B
 observations come from ``MacroPlanner.features_batch`` and the B macro actions are decoded by
 ``MacroPlanner.actions_batch`` (pot options, throw-corrected aims and leave values of every table in one
-compiled call each, ``agents.macro_kernels``) before one batched ``step`` of the vector env (so the shots of every
+compiled call each, ``agents.shots.kernels``) before one batched ``step`` of the vector env (so the shots of every
 table are simulated together, and a batched opponent decides for all tables at once). The single wrapper makes
 the same calls with one row, so the two paths cannot disagree. Tables that the vector env autoresets this step
 (``AutoresetMode.NEXT_STEP``) get a zero action, which it ignores.
@@ -18,13 +18,13 @@ import numpy as np
 from gymnasium.vector import VectorEnv, VectorWrapper
 from gymnasium.vector.utils import batch_space
 
-from agents.macro import MacroPlanner, MacroStyle, macro_action_space, macro_observation_space
+from agents.learned.macro import MacroPlanner, MacroStyle, macro_action_space, macro_observation_space
 from nineball_env.actions import N_ACTION
 from nineball_env.vector import NineBallVectorEnv
 
 
 class MacroActionVectorWrapper(VectorWrapper):
-    """A ``NineBallVectorEnv`` with macro actions and slot features (``agents.macro``), for all tables.
+    """A ``NineBallVectorEnv`` with macro actions and slot features (``agents.learned.macro``), for all tables.
 
     ``noise`` is the noise preset the slots' ease estimates assume; ``leaves`` adds the leave features, ``style`` is
     the planner's ``MacroStyle``. Infos gain ``macro_slot`` (−1 where no

@@ -1,7 +1,7 @@
 """SearchAgent: Monte-Carlo shot search, in the spirit of the Computational Pool winners (PickPocket, CueCard).
 
 For each cue-ball position (the current one, or a few ball-in-hand spots) it generates candidate
-shots from the ghost-ball pots (``agents.shots``): a grid of speeds and draw/follow around each
+shots from the ghost-ball pots (``agents.shots.pots``): a grid of speeds and draw/follow around each
 throw-corrected aim. Every candidate is simulated once without noise (``physics.simulate`` on a
 copy of the balls); the best ``top`` are simulated ``samples`` times under the game's noise model
 (``nineball_env.noise.perturb``). A sample is worth:
@@ -17,7 +17,7 @@ best pot is still hard (``hard_below``) the pots are searched again more widely.
 The shot with the best mean value is played. When no pot is worth ``safety_below`` it also
 searches safeties (hits of the lowest ball at several fractions, speeds and spins); right after
 the break it may push out, and after the opponent's push-out it passes back a position worth < 0.5.
-When a ball blocks the path to the lowest one, jump shots over it (``agents.shots.jump_candidates``: at the
+When a ball blocks the path to the lowest one, jump shots over it (``agents.shots.jumps.jump_candidates``: at the
 ball, and jump pots) are searched beside the safeties and kicks, scored the same way.
 The break is chosen among a few candidates found offline (``BREAK_BOOK``) by their chance of a legal
 pot that leaves a makeable shot, each sampled under noise in one batch (``physics.simulate_batch_packed``).
@@ -25,57 +25,29 @@ pot that leaves a makeable shot, each sampled under noise in one batch (``physic
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
 import physics
-from agents.base import TableView, ViewAgent
-from agents.shots import (
-    aim_sigma, best_ease, corrected_phi, cue_spots, direction_deg, jump_candidates, pot_options, rolling_speed_for,
-)
+from agents.protocol import TableView, ViewAgent
+from agents.shots.aim import corrected_phi, direction_deg
+from agents.shots.candidates import diverse_spots, safety_candidates, spread
+from agents.shots.jumps import jump_candidates
+from agents.shots.outcome import ShotOutcome, judge
+from agents.shots.pots import aim_sigma, best_ease, cue_spots, pot_options, rolling_speed_for
 from nineball_env import actions, placement
 from nineball_env.noise import MIN_SPEED, perturb
-from nineball_env import rules
-from nineball_env.rules import BallInHand, Phase
+from nineball_env.rules import Phase
 from physics import BallState, Shot
 
 WIN, FOUL = 1.0, 0.05
-
-
-class ShotOutcome(NamedTuple):
-    """What a simulated shot did, in the terms the search scores: foul, object balls pocketed, the 9, scratch."""
-
-    foul: bool
-    potted: int
-    nine: bool
-    cue_lost: bool
-
-    @property
-    def legal_pot(self) -> bool:
-        """A legal shot that pocketed at least one object ball: the shooter stays at the table (or wins)."""
-        return not self.foul and self.potted > 0
-
-
-def judge(view: TableView, result: physics.SimResult, push_out: bool = False) -> ShotOutcome:
-    """The rules' ruling on a simulated ordinary shot (or push-out) by the deciding player of ``view``."""
-    rack = view.rack
-    phase = Phase.PUSH_OUT_ALLOWED if push_out else Phase.NORMAL
-    state = rules.RackState(rack.breaker, view.player, rack.on_table, phase, BallInHand.NONE, rack.foul_counts)
-    ruling = rules.decide_log(state, result.events.rows,
-                              rules.Declaration.PUSH_OUT if push_out else rules.Declaration.SHOT)
-    pocketed = ruling.pocketed
-    cue_lost = 0 in pocketed or 0 in ruling.off_table
-    return ShotOutcome(ruling.foul, sum(1 for b in pocketed if b != 0), 9 in pocketed, cue_lost)
-
-MAX_SPEED = 8.0  # [m/s] the fastest ordinary shot the search tries
+SEARCH_MAX_SPEED = 8.0  # [m/s] the fastest ordinary shot the search tries (physics allows 12)
 # The pot grid around each aim: cue speeds as multiples of the speed that just rolls the ball in, and draw/follow;
 # fine enough in speed to stop the cue ball where the next shot wants it (position play).
 SPEED_FACTORS = (0.85, 1.0, 1.2, 1.45, 1.75, 2.1, 2.6, 3.2, 4.0)
-SPINS = (-0.6, -0.35, -0.1, 0.15, 0.4)  # b: draw … follow
-SIDES = (0.3, -0.3)  # a, tried at three middle speeds
+DRAW_FOLLOW = (-0.6, -0.35, -0.1, 0.15, 0.4)  # b: draw … follow
+SIDE_ENGLISH = (0.3, -0.3)  # a, tried at three middle speeds
 # The break candidates (dx, dy, V0, b): cue spot dx [m] right of the centre and dy [m] behind the head string,
 # cue speed [m/s], draw. Found offline by Monte Carlo over ≈ 1,300 spots × speeds × spins × english × aim
 # offsets (thousands of noisy breaks each for the finalists, icga noise): a firm 10 m/s break with strong
@@ -209,7 +181,7 @@ class SearchAgent(ViewAgent):
             if wide is not None and wide.value > best.value:
                 best = wide
         if best is None or best.value < self.config.safety_below:
-            safe = self._evaluate(view, state, self._safety_candidates(view, state, budget), "safety")
+            safe = self._evaluate(view, state, safety_candidates(view, state, budget), "safety")
             if safe is not None and (best is None or safe.value > best.value):
                 best = safe
             if self.config.jumps:
@@ -223,7 +195,7 @@ class SearchAgent(ViewAgent):
     def place_and_plan(self, view: TableView) -> Plan:
         """Ball in hand: search the best few spots behind the lowest ball and play the best of them."""
         t, p, c = view.table, view.params, self.config
-        spots = _diverse(cue_spots(view.balls.pos, view.on, view.rack.lowest, t, p, aim_sigma(view.noise)),
+        spots = diverse_spots(cue_spots(view.balls.pos, view.on, view.rack.lowest, t, p, aim_sigma(view.noise)),
                          c.placements)
         if not spots:
             on = view.on.copy()
@@ -327,39 +299,18 @@ class SearchAgent(ViewAgent):
         options = found[: options or self.config.options]
         if not options:
             return []
-        grid = [(f, b, 0.0) for f in SPEED_FACTORS for b in SPINS] + [(f, 0.0, a) for f in (1.2, 1.75, 2.6) for a in SIDES]
+        grid = [(f, b, 0.0) for f in SPEED_FACTORS for b in DRAW_FOLLOW] + [(f, 0.0, a) for f in (1.2, 1.75, 2.6) for a in SIDE_ENGLISH]
         per_option = max(1, budget // len(options))
         shots: list[Shot] = []
         for option in options:
             V0 = rolling_speed_for(option.d_cue, option.d_obj, option.cut, 0.5, view.params)
-            for factor, b, a in _spread(grid, per_option):
-                V = min(max(V0 * factor, 0.5), MAX_SPEED)
+            for factor, b, a in spread(grid, per_option):
+                V = min(max(V0 * factor, 0.5), SEARCH_MAX_SPEED)
                 shot = Shot(V0=V, phi=option.phi, a=a, b=b)
                 phi = corrected_phi(state, cue, option.target, option.direction, shot, view.table, view.params,
                                     iterations=1)
                 shots.append(Shot(V0=V, phi=phi, a=a, b=b))
         return shots
-
-    def _safety_candidates(self, view: TableView, state: BallState, budget: int) -> list[Shot]:
-        """Hits of the lowest ball at fractions from full to thin on both sides, at a few speeds and spins,
-        and one-rail kicks at it off each cushion (aimed at its mirror image)."""
-        cue, obj = state.pos[0], state.pos[view.rack.lowest]
-        d = float(np.hypot(*(obj - cue)))
-        base = direction_deg(cue, obj)
-        R = view.params.R
-        shots = []
-        for frac in (0.0, 0.3, -0.3, 0.6, -0.6, 0.85, -0.85):
-            offset = math.degrees(math.asin(min(frac * 2.0 * R / max(d, 2.0 * R), 1.0)))
-            for V in (1.0, 2.0, 3.5, 6.0):
-                for b in (-0.3, 0.3):
-                    shots.append(Shot(V0=V, phi=base + offset, b=b))
-        kicks = []
-        for axis, line in ((0, R), (0, view.table.width - R), (1, R), (1, view.table.length - R)):
-            image = obj.copy()
-            image[axis] = 2.0 * line - obj[axis]
-            for V in (2.0, 3.5):
-                kicks.append(Shot(V0=V, phi=direction_deg(cue, image)))
-        return _spread(shots, max(budget - len(kicks), 1)) + kicks
 
     def _jump_plans(self, view: TableView, state: BallState) -> list[Plan]:
         """The best jump at the lowest ball and the best jump pot over the balls blocking it (none when the path
@@ -456,7 +407,7 @@ class SearchAgent(ViewAgent):
             for o in options:
                 V0 = rolling_speed_for(o.d_cue, o.d_obj, o.cut, 0.5, p)
                 for factor, b in LOOK_GRID:
-                    rows.append((min(max(V0 * factor, 0.5), MAX_SPEED), o.phi, 0.0, 0.0, b))
+                    rows.append((min(max(V0 * factor, 0.5), SEARCH_MAX_SPEED), o.phi, 0.0, 0.0, b))
                     packs.append(packed)
                     owner.append(j)
                     ease.append(o.ease)
@@ -525,25 +476,4 @@ def _noisy_rows(rows: np.ndarray, n: int, noise, rng: np.random.Generator, param
     scale = np.where(r > limit, limit / np.maximum(r, 1e-300), 1.0)
     out[:, 3] *= scale
     out[:, 4] *= scale
-    return out
-
-
-def _spread(items: list, n: int) -> list:
-    """At most ``n`` of ``items``, evenly spaced (all of them when n >= len)."""
-    if n >= len(items):
-        return list(items)
-    idx = np.unique(np.linspace(0, len(items) - 1, n).round().astype(int))
-    return [items[i] for i in idx]
-
-
-def _diverse(spots: list, n: int) -> list[tuple[float, float]]:
-    """The ``n`` best spots, at most two per pocket, so the search sees different shots."""
-    out, per_pocket = [], {}
-    for spot, option in spots:
-        if per_pocket.get(option.pocket, 0) >= 2:
-            continue
-        per_pocket[option.pocket] = per_pocket.get(option.pocket, 0) + 1
-        out.append(spot)
-        if len(out) == n:
-            break
     return out

@@ -9,13 +9,14 @@ import csv
 import io
 import json
 from dataclasses import asdict
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, Sequence
 
 import numpy as np
 
-from agents.match import SeriesResult, Tally
-from agents.stats import EloTable, Rate, elo_with_intervals, wilson
+from agents.arena.match import Tally
+from agents.arena.series import SeriesResult
+from agents.arena.stats import EloTable, Rate, elo_with_intervals, wilson
 
 
 LABEL_WIDTH = 30  # agent names longer than this get a short label in text tables
@@ -29,8 +30,6 @@ def short_label(spec: str, width: int = LABEL_WIDTH) -> str:
         return spec
     kind, _, opts = spec.partition(":")
     if kind.lower() in ("ppo", "sac") and opts:
-        from pathlib import PurePath
-
         p = PurePath(opts)
         label = f"{kind}:{p.parent.name}/{p.name}" if p.parent.name else f"{kind}:{p.name}"
         if len(label) <= width:

@@ -2,21 +2,21 @@
 
 Plain RL on the raw cue parameters is known to fail at pool: almost every random shot is a foul.
 Here the policy picks one of ``N_SLOTS`` slots — the three easiest pots of the lowest ball
-(``agents.shots.pot_options``, combinations on the 9 included) and a safety — and refines the
+(``agents.shots.pots.pot_options``, combinations on the 9 included) and a safety — and refines the
 ghost-ball shot of that slot: aim offset, speed, draw/follow and side. Breaks follow ``GhostBallAgent``;
 ball-in-hand placement and the safety shot do too by default, and a ``MacroStyle`` may take them from
-``SearchAgent``'s candidates instead (the ball-in-hand spot whose slots leave the best position, the best of
-its safety candidates). The observation gains
+the candidates ``SearchAgent`` searches instead (``agents.shots.candidates``: the ball-in-hand spot whose slots
+leave the best position, the best of the safety candidates). The observation gains
 ``SLOT_FEATURES`` numbers per slot, so the policy sees what each slot offers. With ``leaves=True`` it
-gains ``LEAVE_FEATURES`` more: for each pot slot, the noise-free value (``agents.leaves.shot_value``:
+gains ``LEAVE_FEATURES`` more: for each pot slot, the noise-free value (``agents.shots.leaves.shot_value``:
 pot and position) of the slot's shot at each speed × draw/follow point of ``LEAVE_GRID``, and that of
 the safety — one look ahead at where each candidate leaves the cue ball, which the policy may refine.
 ``MacroPlanner.rerank`` lets a player check the policy's choice against those candidates under the game's
 noise before playing it (the shipped agent ``learned`` does, with 6 samples).
 
-The pot options, throw-corrected aims and shot values come from the compiled ``agents.macro_kernels``, for one
+The pot options, throw-corrected aims and shot values come from the compiled ``agents.shots.kernels``, for one
 table (``features``, ``action``) or for every table of a vector env in one call each (``features_batch``,
-``actions_batch``, which ``agents.macro_vector`` uses): one implementation for both paths.
+``actions_batch``, which ``agents.learned.macro_vector`` uses): one implementation for both paths.
 
 ========  ======================================================================================
 index     macro action component (each in [-1, 1])
@@ -40,11 +40,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from agents.base import TableView
-from agents.ghost_ball import MAX_SPEED, MIN_SPEED, GhostBallAgent
-from agents.leaves import shot_row, shot_values
-from agents.shots import PotOption, aim_sigma, corrected_phis, cue_spots, pot_rows, rolling_speed_for
+from agents.players.ghost_ball import GHOST_MAX_SPEED, GHOST_MIN_SPEED, GhostBallAgent
+from agents.protocol import TableView
+from agents.shots.aim import corrected_phis
+from agents.shots.candidates import diverse_spots, safety_candidates
+from agents.shots.leaves import shot_row, shot_values
+from agents.shots.pots import PotOption, aim_sigma, cue_spots, pot_rows, rolling_speed_for
 from nineball_env import actions, observation
+from nineball_env.noise import perturb
 from nineball_env.observation import OBS_SIZE
 from nineball_env.rules import Phase
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, PhysicsParams, Shot, Table
@@ -151,7 +154,7 @@ class MacroPlanner:
 
     Both are deterministic functions of the observation (the slots are recomputed, with a cache of the last
     ``cache_size`` observations), so a saved policy plays the same wherever it runs. The pots, aims and shot values
-    of every table come from one call each of the compiled ``agents.macro_kernels``.
+    of every table come from one call each of the compiled ``agents.shots.kernels``.
     """
 
     def __init__(self, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
@@ -215,7 +218,7 @@ class MacroPlanner:
 
     def _pots(self, views: list[TableView], cues: list[np.ndarray]) -> list[list[PotOption | None]]:
         """The pot slots of each view from cue position ``cues[k]``: the easiest ``N_POTS`` pots, None for empty
-        slots (``agents.shots.pot_rows``, one call for all)."""
+        slots (``agents.shots.pots.pot_rows``, one call for all)."""
         if not views:
             return []
         rows, n = pot_rows(np.array(cues), np.stack([v.balls.pos for v in views]), np.stack([v.on for v in views]),
@@ -227,11 +230,9 @@ class MacroPlanner:
     def _best_spot(self, view: TableView, seed: int) -> tuple[np.ndarray, list[PotOption | None], np.ndarray]:
         """Ball in hand, ``placement="leave"``: GhostBall's spot and Search's (``PLACEMENT_SPOTS``), the one whose
         best pot-slot leave value is highest (ties: the earlier); with its pot slots and leave values."""
-        from agents.search import _diverse
-
         spots = [tuple(self.ghost.place(view))]
         found = cue_spots(view.balls.pos, view.on, view.rack.lowest, view.table, view.params, aim_sigma(view.noise))
-        spots += [s for s in _diverse(found, PLACEMENT_SPOTS) if s not in spots]
+        spots += [s for s in diverse_spots(found, PLACEMENT_SPOTS) if s not in spots]
         cues = [np.asarray(s, dtype=float) for s in spots]
         candidates = [_Slots(view, cue, pots, seed) for cue, pots in zip(cues, self._pots([view] * len(cues), cues))]
         values = self._leave_values(candidates, safety=False)
@@ -270,7 +271,7 @@ class MacroPlanner:
         return out
 
     def _values(self, slots: list[_Slots], shots: list[Shot]) -> np.ndarray:
-        """The noise-free value (``agents.leaves.shot_values``) of ``shots[i]`` from ``slots[i]``, in one call."""
+        """The noise-free value (``agents.shots.leaves.shot_values``) of ``shots[i]`` from ``slots[i]``, in one call."""
         if not slots:
             return np.zeros(0)
         unique: list[_Slots] = []  # each position packed once, however many of the shots start from it
@@ -321,7 +322,7 @@ class MacroPlanner:
 
     def _pot_shots(self, slots: list[_Slots], options: list[PotOption], us: list[np.ndarray]) -> list[Shot]:
         """The pot of ``options[i]`` from ``slots[i]`` refined by macro components ``us[i]``, aims corrected for
-        throw in one compiled call (``agents.shots.corrected_phis``, one iteration)."""
+        throw in one compiled call (``agents.shots.aim.corrected_phis``, one iteration)."""
         if not slots:
             return []
         V, a, b = [], [], []
@@ -330,7 +331,7 @@ class MacroPlanner:
             a.append(TIP_A * u[4])
             b.append(TIP_B * u[3])
             V.append(min(max(rolling_speed_for(option.d_cue, option.d_obj, option.cut, 0.6, self.params) * factor,
-                             MIN_SPEED), MAX_SPEED))
+                             GHOST_MIN_SPEED), GHOST_MAX_SPEED))
         phis = corrected_phis(np.array([s.cue for s in slots]),
                               np.array([s.view.balls.pos[o.target] for s, o in zip(slots, options)]),  # type: ignore
                               np.array([o.target for o in options]), np.array([o.direction for o in options]),
@@ -353,19 +354,16 @@ class MacroPlanner:
             return s.safety
         factor = 2.0 ** (SPEED_OCTAVES * u[2])
         base = self.ghost.safety(s.view, s.cue)
-        return Shot(V0=min(max(base.V0 * factor, MIN_SPEED), MAX_SPEED), phi=base.phi + AIM_RANGE * u[1],
+        return Shot(V0=min(max(base.V0 * factor, GHOST_MIN_SPEED), GHOST_MAX_SPEED), phi=base.phi + AIM_RANGE * u[1],
                     a=TIP_A * u[4], b=TIP_B * u[3])
 
     def _search_safety(self, view: TableView, cue: np.ndarray, seed: int) -> Shot:
         """The best of ``SAFETY_BUDGET`` Search safety candidates from ``cue``: valued once without noise, the best
         ``SAFETY_FINALISTS`` then ``SAFETY_SAMPLES`` times under noise from ``seed`` (the planner draws it from the
         observation's bytes, so the choice stays a function of the observation)."""
-        from agents.search import SearchAgent
-        from nineball_env.noise import perturb
-
         s = _Slots(view, np.asarray(cue, dtype=float), [], seed)
         state = s.state()
-        shots = SearchAgent()._safety_candidates(view, state, SAFETY_BUDGET)
+        shots = safety_candidates(view, state, SAFETY_BUDGET)
         first = self._values([s] * len(shots), shots)
         order = sorted(range(len(shots)), key=lambda k: -first[k])[:SAFETY_FINALISTS]
         rng = np.random.default_rng(seed)
@@ -419,8 +417,6 @@ class MacroPlanner:
                 j = int(np.argmax(s.leaves[i * len(LEAVE_GRID):(i + 1) * len(LEAVE_GRID)]))
                 candidates.append(np.array([-1.0 + (2 * i + 1) / N_SLOTS, 0.0, *LEAVE_GRID[j], 0.0, u[5]]))
         candidates.append(np.array([1.0, 0.0, 0.0, 0.0, 0.0, u[5]]))
-        from nineball_env.noise import perturb
-
         view = s.view
         rng = np.random.default_rng(s.seed + 7)
         noise = rng.standard_normal((samples, 5))  # common random numbers: every candidate meets the same errors

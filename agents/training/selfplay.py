@@ -1,6 +1,6 @@
 """Self-play for training: a pool of the learner's frozen snapshots, and an opponent that plays one of them per rack.
 
-``SnapshotPool`` keeps up to ``capacity`` exported actors (``agents.numpy_policy.NumpyPolicy``, so a
+``SnapshotPool`` keeps up to ``capacity`` exported actors (``agents.learned.numpy_policy.NumpyPolicy``, so a
 snapshot is frozen and costs no torch call); ``SnapshotCallback`` adds the learner every ``every``
 PPO updates. ``SelfPlayOpponent`` is an env opponent with ``seed``: the env re-seeds it on every deal, i.e. every
 rack, and the table then plays the snapshot drawn from that seed for the whole rack (``GhostBallAgent`` while the
@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.ghost_ball import GhostBallAgent
-from agents.macro import MACRO_DIM, MacroPlanner, MacroStyle, macro_obs_size
-from agents.numpy_policy import NumpyPolicy
+from agents.learned.macro import MACRO_DIM, MacroPlanner, MacroStyle, macro_obs_size
+from agents.learned.numpy_policy import NumpyPolicy, export_sb3
+from agents.players.ghost_ball import GhostBallAgent
 
 OPPONENT = 1  # the env's seat of the opponent (``nineball_env.turns.OPPONENT``)
 
@@ -166,8 +166,6 @@ def snapshot_callback(pool: SnapshotPool, every: int, meta: dict[str, Any] | Non
     """An SB3 callback adding the learner's exported actor (with ``meta``: its macro style) to ``pool`` after every
     ``every``-th update (and at start)."""
     from stable_baselines3.common.callbacks import BaseCallback
-
-    from agents.numpy_policy import export_sb3
 
     if every < 1:
         raise ValueError(f"every: expected a whole number >= 1, got {every!r}")

@@ -1,0 +1,3 @@
+"""Training, CleanRL-style: one script per algorithm (``ppo``, ``sac``, ``rllib``; ``python -m agents.training.ppo``)
+beside what they share (``common``), the imitation of Search (``imitation``), self-play (``selfplay``) and the
+evaluation matches run during training (``evaluation``)."""
