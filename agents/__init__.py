@@ -43,6 +43,7 @@ _EXPORTS = {
     "GhostBallAgent": "agents.players.ghost_ball", "GhostBallConfig": "agents.players.ghost_ball",
     "SearchAgent": "agents.players.search", "SearchConfig": "agents.players.search",
     "LearnedAgent": "agents.learned.agent",
+    "ValueSearchAgent": "agents.learned.value_agent", "ValueSearchConfig": "agents.learned.value_agent",
     "MacroActionWrapper": "agents.learned.macro", "MacroPlanner": "agents.learned.macro",
     "make_agent": "agents.registry",
     "MatchConfig": "agents.arena.match", "play_match": "agents.arena.match",

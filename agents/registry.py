@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from agents.learned.agent import LearnedAgent
 from agents.learned.rllib_agent import RLlibAgent, module_dir
+from agents.learned.value_agent import ValueSearchAgent, ValueSearchConfig
 from agents.players.ghost_ball import GhostBallAgent, GhostBallConfig
 from agents.players.random_agent import RandomAgent
 from agents.players.search import SearchAgent, SearchConfig
@@ -75,10 +76,8 @@ def _search(opts: str) -> Agent:
 
 
 def _value(opts: str) -> Agent:
-    from agents.value_search import ValueSearchAgent, ValueSearchConfig
-
     try:
-        return ValueSearchAgent(_options(opts, ValueSearchConfig))
+        return ValueSearchAgent(parse_options(opts, ValueSearchConfig))
     except (FileNotFoundError, ValueError) as err:
         raise AgentSpecError(f"value: {err}") from None
 

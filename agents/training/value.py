@@ -1,4 +1,4 @@
-"""Train the value network of ``agents.value_search`` by self-play: generations of racks, each played with the last
+"""Train the value network of ``agents.learned.value_agent`` by self-play: generations of racks, each played with the last
 generation's network, then a network fitted to where those racks went.
 
 Every decision of a self-play rack (breaks and push-out choices aside) is kept as a position seen by the player to
@@ -7,7 +7,7 @@ the shot it played (the mean of its simulated outcomes valued by the network of 
 fitted to a blend of the two (``--target-mix``: the weight of ``q``) with the table's two mirror symmetries as
 augmentation. Generation 0 plays with the hand-written ``EaseValue``.
 
-    python -m agents.train_value --generations 3 --racks 3000 --jobs 2 --seed 7 --out agents/weights/value.npz
+    python -m agents.training.value --generations 3 --racks 3000 --jobs 2 --seed 7 --out agents/weights/value.npz
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from agents import value_kernels as VK
-from agents.base import TableView
-from agents.shots import aim_sigma, pocket_geometry
-from agents.value_search import BREAK_EVENTS, EaseValue, ValueNet, ValueSearchAgent, ValueSearchConfig
+from agents.learned.value_agent import ValueSearchAgent, ValueSearchConfig, perturbed_rows
+from agents.learned.value_net import EaseValue, ValueNet
+from agents.protocol import TableView
+from agents.registry import parse_options
+from agents.shots.playout import BREAK_EVENTS, N_FEATURES, SHOT, Playout
 from nineball_env.game import Game, GameConfig
 from nineball_env.kernels.codes import RACK_W
 from nineball_env.noise import make_noise
@@ -81,13 +82,8 @@ class Positions:
 
 def features(pos: Positions, mirror_x: bool = False, mirror_y: bool = False, noise: str = "icga",
              table=DEFAULT_TABLE, params=DEFAULT_PARAMS) -> np.ndarray:
-    """The value net's input for every position (``value_kernels.position_features``)."""
-    aims, axes, model = pocket_geometry(table)
-    out = np.empty((len(pos), VK.N_FEATURES))
-    VK.position_features(pos.packed(mirror_x, mirror_y, table), np.ascontiguousarray(pos.racks, dtype=np.int64),
-                         aims, axes, model, float(table.spec.width), float(table.spec.length), float(params.R),
-                         aim_sigma(make_noise(noise)), out)
-    return out
+    """The value net's input for every position (``agents.shots.playout``), mirrored when asked."""
+    return Playout(table, params, make_noise(noise)).features(pos.packed(mirror_x, mirror_y, table), pos.racks)
 
 
 # -- self-play --------------------------------------------------------------------------------------------
@@ -185,33 +181,26 @@ def break_values(agent: ValueSearchAgent, candidates: np.ndarray, n: int, rng: n
                  noise: str = "icga") -> np.ndarray:
     """Mean value for the breaker of each break candidate (rows dx, dy, V, b, dphi) over ``n`` racks and noise draws,
     the same racks and draws for every candidate (common random numbers)."""
-    cfg = GameConfig()
+    cfg, noise_cfg = GameConfig(), make_noise(noise)
     t, R = cfg.table, cfg.params.R
-    games = [Game(cfg, np.random.default_rng(rng.integers(2**63)), 0, make_noise(noise)) for _ in range(n)]
-    view = TableView.from_game(games[0], make_noise(noise))
+    games = [Game(cfg, np.random.default_rng(rng.integers(2**63)), 0, noise_cfg) for _ in range(n)]
+    view = TableView.from_game(games[0], noise_cfg)
     racks = np.stack([g.rack.packed() for g in games])
     base = np.stack([g.balls.packed() for g in games])
-    one = base[:, 1, :2]
     C = len(candidates)
-    starts = np.repeat(base[None], C, axis=0)  # (C, n, 10, 9)
+    starts = np.repeat(base[None], C, axis=0)  # (C, n, 10, 9): every rack with every candidate's cue ball
     sx = t.width / 2.0 + candidates[:, 0]
     sy = t.head_string_y - R - candidates[:, 1]
     starts[:, :, 0, 0], starts[:, :, 0, 1] = sx[:, None], sy[:, None]
-    starts[:, :, 0, 2:7] = 0.0
-    starts[:, :, 0, 7], starts[:, :, 0, 8] = 0.0, -1.0
+    starts[:, :, 0, 2:7], starts[:, :, 0, 7], starts[:, :, 0, 8] = 0.0, 0.0, -1.0
+    one = base[:, 1, :2]  # the 1 is racked at the apex (R-RACK)
     phi = np.degrees(np.arctan2(one[None, :, 1] - sy[:, None], one[None, :, 0] - sx[:, None])) + candidates[:, 4:5]
     rows = np.zeros((C, n, 5))
     rows[:, :, 0], rows[:, :, 1], rows[:, :, 4] = candidates[:, 2:3], phi, candidates[:, 3:4]
-    e = rng.standard_normal((n, 5))
-    sigma, Rp = make_noise(noise).sigmas, cfg.params.R
-    rows[:, :, 0] = np.clip(rows[:, :, 0] + sigma[1] * e[None, :, 1], 0.01, 12.0)
-    rows[:, :, 1] += sigma[0] * e[None, :, 0]
-    rows[:, :, 2] = np.clip(sigma[2] * e[None, :, 2], 0.0, 89.0)
-    rows[:, :, 3] += sigma[3] / Rp * e[None, :, 3]
-    rows[:, :, 4] += sigma[4] / Rp * e[None, :, 4]
-    flat = starts.reshape(C * n, *base.shape[1:])
-    states, after = agent.play(view, flat, np.tile(racks, (C, 1)), rows.reshape(C * n, 5), max_events=BREAK_EVENTS,
-                               which=np.arange(C * n))
+    normals = np.tile(rng.standard_normal((n, 5)), (C, 1))  # draw k for rack k, whatever the candidate
+    rows = perturbed_rows(rows.reshape(C * n, 5), normals, noise_cfg.sigmas, R)
+    states, after = agent.playout(view).play(starts.reshape(C * n, *base.shape[1:]), np.tile(racks, (C, 1)),
+                                             np.arange(C * n), rows, SHOT, BREAK_EVENTS)
     return agent.outcome_values(view, 0, states, after).reshape(C, n).mean(axis=1)
 
 
@@ -273,7 +262,7 @@ def fit(pos: Positions, config: FitConfig, seed: int, log: list[dict] | None = N
     y = np.tile(target, 4)
     train = np.tile(~test, 4)
     layers: list[torch.nn.Module] = []
-    width = VK.N_FEATURES
+    width = N_FEATURES
     for h in config.hidden:
         layers += [torch.nn.Linear(width, h), torch.nn.ReLU()]
         width = h
@@ -321,9 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", default="runs/value", help="folder for each generation's data and network")
     ap.add_argument("--out", default="", help="where to copy the last network")
     ns = ap.parse_args(argv)
-    from agents.registry import _options
-
-    config = _options(ns.search, ValueSearchConfig)
+    config = parse_options(ns.search, ValueSearchConfig)
     work = Path(ns.work)
     work.mkdir(parents=True, exist_ok=True)
     weights = "ease"

@@ -1,9 +1,9 @@
-"""Compiled core of the value search: play many candidate shots and rule them, and describe positions for the value net.
+"""The compiled core of ``agents.shots.playout``: play many candidate shots and rule them, and describe positions.
 
 ``play_rows`` simulates shot rows from packed states (the physics' single-shot entry point), rules each one with the
 env's rules kernel and returns the rack row after it and the balls where they stopped (the 9 spotted when the rules
-spot it), so a caller can value every outcome with one network call. ``position_features`` turns a packed state and
-its rack row into the numbers the value net reads, from the point of view of the player to act.
+spot it), so a caller can value every outcome at once. ``position_features`` turns a packed state and its rack row
+into numbers a value network reads, from the point of view of the player to act.
 
 Units: metres, seconds, angles in degrees unless a name says otherwise.
 """
@@ -15,7 +15,7 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.macro_kernels import MAX_OPTIONS, O_CUT, O_D_CUE, O_EASE, OPT_W, pocket_target, pot_options_row, \
+from agents.shots.kernels import MAX_OPTIONS, O_CUT, O_D_CUE, O_EASE, OPT_W, pocket_target, pot_options_row, \
     pot_probability
 from nineball_env.kernels.aiming import path_clear
 from nineball_env.kernels.codes import RACK_W, BallInHandCode, PhaseCode
@@ -213,22 +213,3 @@ def position_features(states, racks, aims, axes, m, width, length, R, sigma_phi,
         if k > 0:
             out[i, F_COMBO] = options[0, O_EASE]
 
-
-@njit(cache=True, fastmath=True)
-def dense(x, w, b, relu, out):
-    """One layer of the value net: ``out = x @ w + b`` (float32, rows (N, n_in) -> (N, n_out)), ReLU'd when ``relu``.
-    A plain loop (the inner one runs along ``w``'s contiguous rows, which the compiler vectorises) rather than BLAS,
-    whose threads fight the search's own for the cores on a busy machine."""
-    n_in, n_out = w.shape
-    for i in range(x.shape[0]):
-        for j in range(n_out):
-            out[i, j] = b[j]
-        for k in range(n_in):
-            xk = x[i, k]
-            if xk != 0.0:
-                for j in range(n_out):
-                    out[i, j] += xk * w[k, j]
-        if relu:
-            for j in range(n_out):
-                if out[i, j] < 0.0:
-                    out[i, j] = 0.0
