@@ -85,14 +85,20 @@ class ValueNet:
         if not path.exists():
             raise FileNotFoundError(f"no value network at {path}")
         try:
-            with np.load(path, allow_pickle=False) as data:
+            data_file = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as err:  # not an npz
+            raise ValueError(f"{path}: not a value network ({err})") from None
+        if not hasattr(data_file, "files"):  # a lone .npy array
+            raise ValueError(f"{path}: not a value network (a single array, not an .npz archive)")
+        try:
+            with data_file as data:
                 version = int(data["version"]) if "version" in data else -1
                 if version != FORMAT_VERSION:
                     raise ValueError(f"{path}: expected a value network of format {FORMAT_VERSION}, got {version}")
                 n = sum(1 for k in data.files if k.startswith("w") and k[1:].isdigit())
                 return cls([data[f"w{i}"] for i in range(n)], [data[f"b{i}"] for i in range(n)],
                            json.loads(str(data["meta"])))
-        except (OSError, KeyError) as err:  # not an npz, or one without our arrays
+        except KeyError as err:  # an npz without our arrays
             raise ValueError(f"{path}: not a value network ({err})") from None
 
     @classmethod

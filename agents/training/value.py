@@ -17,12 +17,13 @@ import json
 import multiprocessing as mp
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from agents import first_run
 from agents.learned.value_agent import ValueSearchAgent, ValueSearchConfig, perturbed_rows
 from agents.learned.value_net import EaseValue, ValueNet
 from agents.protocol import TableView
@@ -168,7 +169,6 @@ BREAK_B = (-0.5, -0.25, 0.0, 0.25)
 BREAK_DPHI = (-0.6, 0.0, 0.6)
 #: Successive halving: (samples per candidate, candidates kept for the round); None keeps all.
 BREAK_ROUNDS = ((8, None), (32, 300), (128, 60), (512, 12), (2048, 3))
-QUICK_BREAK_ROUNDS = ((4, None), (16, 200), (64, 40), (256, 8))
 
 
 def break_candidates() -> np.ndarray:
@@ -297,50 +297,137 @@ def fit(pos: Positions, config: FitConfig, seed: int, log: list[dict] | None = N
                     [m.bias.detach().numpy().copy() for m in linears], {"fit": asdict(config)})
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--generations", type=int, default=3)
-    ap.add_argument("--racks", type=int, default=3000, help="self-play racks per generation")
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--target-mix", type=float, default=0.5)
-    ap.add_argument("--keep", type=int, default=2, help="generations of data each fit uses (the newest)")
-    ap.add_argument("--search", default="", help="ValueSearchConfig overrides for self-play, key=value,...")
-    ap.add_argument("--work", default="runs/value", help="folder for each generation's data and network")
-    ap.add_argument("--out", default="", help="where to copy the last network")
-    ns = ap.parse_args(argv)
-    config = parse_options(ns.search, ValueSearchConfig)
-    work = Path(ns.work)
+@dataclass(frozen=True)
+class Args:
+    """The training run (``python -m agents.training.value --help`` spells each as a flag).
+
+    Attributes:
+        generations: self-play generations (generation 0 plays with ``EaseValue``, each later one with the network
+            fitted after the one before).
+        racks: self-play racks per generation.
+        seed: seeds the self-play (generation g: ``seed + 1000 g``, chunk by chunk), the fits and the break search.
+        jobs: worker processes for the self-play (the data do not depend on it).
+        epochs, target_mix, hidden: the fit (``FitConfig``).
+        keep: generations of data each fit uses, the newest.
+        search: ``ValueSearchConfig`` overrides for the self-play (``key=value,...``).
+        break_rounds: the break search of the last generation, ``samples:kept,...`` (``optimize_break``);
+            quick_break_rounds: that of the others.
+        work: folder for each generation's data (``genG.npz``) and network (``valueG.npz``) and ``report.json``; a
+            generation whose two files are there already is kept (an interrupted run resumes).
+        out: where to copy the last network ("" : nowhere).
+    """
+
+    generations: int = 5
+    racks: int = 4000
+    seed: int = 7
+    jobs: int = 1
+    epochs: int = 30
+    target_mix: float = 0.5
+    hidden: str = "256,256"
+    keep: int = 3
+    search: str = ""
+    break_rounds: str = "8,32:300,128:60,512:12,2048:3"
+    quick_break_rounds: str = "4,16:200,64:40,256:8"
+    work: str = "runs/value"
+    out: str = ""
+    progress: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("generations", "racks", "jobs", "epochs", "keep"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name}: expected a whole number >= 1, got {value!r}")
+        if not 0.0 <= self.target_mix <= 1.0:
+            raise ValueError(f"target_mix: expected a weight in [0, 1], got {self.target_mix!r}")
+        self.layers()
+        parse_rounds(self.break_rounds, "break_rounds")
+        parse_rounds(self.quick_break_rounds, "quick_break_rounds")
+
+    def layers(self) -> tuple[int, ...]:
+        try:
+            widths = tuple(int(h) for h in self.hidden.split(",") if h.strip())
+        except ValueError:
+            widths = ()
+        if not widths or min(widths) < 1:
+            raise ValueError(f"hidden: expected layer widths such as '256,256', got {self.hidden!r}")
+        return widths
+
+
+def parse_rounds(text: str, name: str = "rounds") -> tuple[tuple[int, int | None], ...]:
+    """Successive-halving rounds from ``samples[:kept],...`` (the first round keeps every candidate)."""
+    rounds: list[tuple[int, int | None]] = []
+    try:
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            samples, _, kept = part.partition(":")
+            rounds.append((int(samples), int(kept) if kept else None))
+    except ValueError:
+        rounds = []
+    if not rounds or any(n < 1 or (k is not None and k < 1) for n, k in rounds) or rounds[0][1] is not None:
+        raise ValueError(f"{name}: expected samples[:kept],... with whole numbers >= 1 and no kept count in the "
+                         f"first round (e.g. '8,32:300,128:60'), got {text!r}")
+    return tuple(rounds)
+
+
+def train(args: Args) -> Path:
+    """Run the generations of ``args``; the path of the last network."""
+    first_run.install()
+    config = parse_options(args.search, ValueSearchConfig)
+    work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     weights = "ease"
     data: list[Positions] = []
-    report: list[dict] = []
+    report: list[dict[str, Any]] = []
     t0 = time.perf_counter()
-    for g in range(ns.generations):
+    for g in range(args.generations):
         data_path, net_path = work / f"gen{g}.npz", work / f"value{g}.npz"
         if data_path.exists() and net_path.exists():  # a generation done by an earlier, interrupted run
-            data = (data + [Positions.load(data_path)])[-ns.keep:]
+            data = (data + [Positions.load(data_path)])[-args.keep:]
             weights = str(net_path)
-            print(f"generation {g}: kept from {work}", flush=True)
+            if args.progress:
+                print(f"generation {g}: kept from {work}", flush=True)
             continue
-        print(f"generation {g}: {ns.racks} racks with {weights}", flush=True)
-        pos = generate(ns.racks, ns.seed + 1000 * g, weights, config, ns.jobs)
+        if args.progress:
+            print(f"generation {g}: {args.racks} racks with {weights}", flush=True)
+        pos = generate(args.racks, args.seed + 1000 * g, weights, config, args.jobs, progress=args.progress)
         pos.save(data_path)
-        data = (data + [pos])[-ns.keep:]
-        log: list[dict] = []
-        net = fit(Positions.concat(data), FitConfig(epochs=ns.epochs, target_mix=ns.target_mix), ns.seed + g, log)
-        net.meta.update({"generation": g, "seed": ns.seed, "racks": ns.racks, "search": asdict(config)})
-        last = g == ns.generations - 1
-        net.meta["break"] = optimize_break(net, ns.seed + g, BREAK_ROUNDS if last else QUICK_BREAK_ROUNDS)
+        data = (data + [pos])[-args.keep:]
+        log: list[dict[str, Any]] = []
+        fit_config = FitConfig(hidden=args.layers(), epochs=args.epochs, target_mix=args.target_mix)
+        net = fit(Positions.concat(data), fit_config, args.seed + g, log)
+        last = g == args.generations - 1
+        rounds = parse_rounds(args.break_rounds if last else args.quick_break_rounds)
+        net.meta.update({"generation": g, "args": asdict(args), "search": asdict(config),
+                         "break": optimize_break(net, args.seed + g, rounds, progress=args.progress)})
         weights = str(net.save(net_path))
-        report.append({"generation": g, "positions": len(pos), "win_rate_first": float(pos.z.mean()),
-                       "fit": log[-1], "wall_s": time.perf_counter() - t0})
-        print(json.dumps(report[-1]), flush=True)
-    (work / "report.json").write_text(json.dumps(report, indent=2))
-    if ns.out:
-        ValueNet.load(weights).save(ns.out)
-        print(f"wrote {ns.out}")
+        report.append({"generation": g, "positions": len(pos), "shooter_won": float(pos.z.mean()),
+                       "fit": log[-1], "break": net.meta["break"][0], "wall_s": round(time.perf_counter() - t0, 1)})
+        if args.progress:
+            print(json.dumps(report[-1]), flush=True)
+        (work / "report.json").write_text(json.dumps(report, indent=2))
+    if args.out:
+        ValueNet.load(weights).save(args.out)
+        if args.progress:
+            print(f"wrote {args.out}", flush=True)
+    return Path(weights)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m agents.training.value``: the flags are ``Args``' fields."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    defaults = Args()
+    for f in fields(Args):
+        flag = "--" + f.name.replace("_", "-")
+        default = getattr(defaults, f.name)
+        if isinstance(default, bool):
+            ap.add_argument(flag, type=lambda v: v.lower() in ("1", "true", "yes"), default=default)
+        else:
+            ap.add_argument(flag, type=type(default), default=default)
+    ns = ap.parse_args(argv)
+    try:
+        args = Args(**vars(ns))
+    except ValueError as err:
+        ap.error(str(err))
+    train(args)
     return 0
 
 
