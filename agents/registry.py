@@ -1,9 +1,10 @@
 """Agents by name, as the CLI spells them: ``random``, ``ghost``, ``search[:key=value,...]``, ``learned[:PATH.npz]``,
-``ppo:PATH``, ``sac:PATH``, ``rllib:PATH``.
+``value[:key=value,...]``, ``ppo:PATH``, ``sac:PATH``, ``rllib:PATH``.
 
 Options after the colon set config fields of the agent (``search:samples=8,candidates=40``);
 ``learned`` plays the policy shipped with the package (numpy, no torch), ``learned:PATH.npz`` an exported one
-(``python -m agents.learned.numpy_policy MODEL.zip PATH.npz``); ``ppo``/``sac`` take the path of a saved
+(``python -m agents.learned.numpy_policy MODEL.zip PATH.npz``); ``value`` searches with the value network shipped with
+the package (``value:weights=PATH.npz`` another, from ``agents.training.value``); ``ppo``/``sac`` take the path of a saved
 stable-baselines3 model (``ppo:checkpoints/ppo_final.zip``), ``rllib`` an RLlib checkpoint (``rllib:checkpoints/<run>/checkpoint``,
 from ``agents.training.rllib``).
 ``parse_options`` reads such options into any frozen config dataclass (the training scripts use it too).

@@ -5,9 +5,13 @@ Every decision of a self-play rack (breaks and push-out choices aside) is kept a
 act, with two targets: ``z``, 1 if that player went on to win the rack, and ``q``, the value the search found for
 the shot it played (the mean of its simulated outcomes valued by the network of that generation). The network is
 fitted to a blend of the two (``--target-mix``: the weight of ``q``) with the table's two mirror symmetries as
-augmentation. Generation 0 plays with the hand-written ``EaseValue``.
+augmentation. Generation 0 plays with the hand-written ``EaseValue``. After each fit, ``optimize_break`` searches a
+grid of breaks (cue spot, speed, draw, aim) by the new network's value of where they leave the rack, and the best
+ones travel in the network's meta: the next generation, and the player, break with the first.
 
-    python -m agents.training.value --generations 3 --racks 3000 --jobs 2 --seed 7 --out agents/weights/value.npz
+    python -m agents.training.value --seed 7 --jobs 2 --out agents/weights/value.npz   # the shipped network
+
+(docs/value.md: what it costs, what it was trained on, how it plays.)
 """
 
 from __future__ import annotations
@@ -237,12 +241,12 @@ class FitConfig:
     """How the network is fitted: layer widths, epochs, learning rate, batch, weight decay, the weight of ``q`` in the
     target (the rest is ``z``), the share of racks held out to report the fit."""
 
-    hidden: tuple[int, ...] = (256, 256)
+    hidden: tuple[int, ...] = (128, 128)
     epochs: int = 30
     lr: float = 1e-3
     batch: int = 512
     weight_decay: float = 1e-5
-    target_mix: float = 0.5
+    target_mix: float = 0.8
     holdout: float = 0.1
 
 
@@ -307,14 +311,19 @@ class Args:
         racks: self-play racks per generation.
         seed: seeds the self-play (generation g: ``seed + 1000 g``, chunk by chunk), the fits and the break search.
         jobs: worker processes for the self-play (the data do not depend on it).
-        epochs, target_mix, hidden: the fit (``FitConfig``).
+        epochs: passes over the data per fit.
+        target_mix: the weight of ``q`` (the search's value of the shot played) in the target; the rest is ``z``
+            (whether the player to act won the rack).
+        hidden: the widths of the network's hidden layers.
         keep: generations of data each fit uses, the newest.
         search: ``ValueSearchConfig`` overrides for the self-play (``key=value,...``).
-        break_rounds: the break search of the last generation, ``samples:kept,...`` (``optimize_break``);
-            quick_break_rounds: that of the others.
+        break_rounds: the break search after the last generation (``optimize_break``): successive-halving rounds
+            ``samples[:kept],...``, the first round trying every candidate of the grid.
+        quick_break_rounds: the break search after the other generations (the next one breaks with it).
         work: folder for each generation's data (``genG.npz``) and network (``valueG.npz``) and ``report.json``; a
             generation whose two files are there already is kept (an interrupted run resumes).
         out: where to copy the last network ("" : nowhere).
+        progress: print each chunk of self-play, each break round and each generation's figures.
     """
 
     generations: int = 5
@@ -322,8 +331,8 @@ class Args:
     seed: int = 7
     jobs: int = 1
     epochs: int = 30
-    target_mix: float = 0.5
-    hidden: str = "256,256"
+    target_mix: float = 0.8
+    hidden: str = "128,128"
     keep: int = 3
     search: str = ""
     break_rounds: str = "8,32:300,128:60,512:12,2048:3"
@@ -411,17 +420,33 @@ def train(args: Args) -> Path:
     return Path(weights)
 
 
+def _attribute_notes(doc: str) -> dict[str, str]:
+    """The text of each name in a docstring's ``Attributes:`` section (names sharing a line share the text)."""
+    notes: dict[str, str] = {}
+    names: list[str] = []
+    for line in doc.split("Attributes:", 1)[-1].splitlines():
+        head, sep, text = line.strip().partition(": ")
+        if sep and all(n.strip().isidentifier() for n in head.split(",")):
+            names = [n.strip() for n in head.split(",")]
+            for n in names:
+                notes[n] = text
+        elif line.strip() and names:
+            for n in names:
+                notes[n] += " " + line.strip()
+    return {k: v.replace("%", "%%") for k, v in notes.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m agents.training.value``: the flags are ``Args``' fields."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     defaults = Args()
+    notes = _attribute_notes(Args.__doc__ or "")
     for f in fields(Args):
         flag = "--" + f.name.replace("_", "-")
         default = getattr(defaults, f.name)
-        if isinstance(default, bool):
-            ap.add_argument(flag, type=lambda v: v.lower() in ("1", "true", "yes"), default=default)
-        else:
-            ap.add_argument(flag, type=type(default), default=default)
+        kind = (lambda v: v.lower() in ("1", "true", "yes")) if isinstance(default, bool) else type(default)
+        ap.add_argument(flag, type=kind, default=default, help=notes.get(f.name, " "))
     ns = ap.parse_args(argv)
     try:
         args = Args(**vars(ns))
