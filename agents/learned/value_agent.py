@@ -72,13 +72,13 @@ class ValueSearchConfig:
     """
 
     options: int = 4
-    candidates: int = 120
+    candidates: int = 256
     safeties: int = 40
-    top_pots: int = 8
-    top_safeties: int = 3
-    samples: int = 12
-    refine: int = 3
-    placements: int = 2
+    top_pots: int = 16
+    top_safeties: int = 4
+    samples: int = 24
+    refine: int = 4
+    placements: int = 3
     break_samples: int = 12
     jumps: bool = True
     push_below: float = 0.45

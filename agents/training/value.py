@@ -5,7 +5,8 @@ Every decision of a self-play rack (breaks and push-out choices aside) is kept a
 act, with two targets: ``z``, 1 if that player went on to win the rack, and ``q``, the value the search found for
 the shot it played (the mean of its simulated outcomes valued by the network of that generation). The network is
 fitted to a blend of the two (``--target-mix``: the weight of ``q``) with the table's two mirror symmetries as
-augmentation. Generation 0 plays with the hand-written ``EaseValue``. After each fit, ``optimize_break`` searches a
+augmentation. Generation 0 plays with the hand-written ``EaseValue``, whose values are no estimate of winning: its
+positions are fitted to ``z`` alone. After each fit, ``optimize_break`` searches a
 grid of breaks (cue spot, speed, draw, aim) by the new network's value of where they leave the rack, and the best
 ones travel in the network's meta: the next generation, and the player, break with the first.
 
@@ -301,6 +302,10 @@ def fit(pos: Positions, config: FitConfig, seed: int, log: list[dict] | None = N
                     [m.bias.detach().numpy().copy() for m in linears], {"fit": asdict(config)})
 
 
+#: The self-play search: a third of the player's budget (``ValueSearchConfig``'s defaults), for three times the racks.
+SELF_PLAY_SEARCH = "candidates=120,top_pots=8,top_safeties=3,samples=12,refine=3,placements=2"
+
+
 @dataclass(frozen=True)
 class Args:
     """The training run (``python -m agents.training.value --help`` spells each as a flag).
@@ -316,12 +321,12 @@ class Args:
             (whether the player to act won the rack).
         hidden: the widths of the network's hidden layers.
         keep: generations of data each fit uses, the newest.
-        search: ``ValueSearchConfig`` overrides for the self-play (``key=value,...``).
+        search: ``ValueSearchConfig`` of the self-play (``key=value,...`` over its defaults).
         break_rounds: the break search after the last generation (``optimize_break``): successive-halving rounds
             ``samples[:kept],...``, the first round trying every candidate of the grid.
         quick_break_rounds: the break search after the other generations (the next one breaks with it).
-        work: folder for each generation's data (``genG.npz``) and network (``valueG.npz``) and ``report.json``; a
-            generation whose two files are there already is kept (an interrupted run resumes).
+        work: folder for each generation's data (``genG.npz``), network (``valueG.npz``) and ``report.json`` (each
+            generation's figures and wall time); files there already are kept (an interrupted run resumes).
         out: where to copy the last network ("" : nowhere).
         progress: print each chunk of self-play, each break round and each generation's figures.
     """
@@ -334,7 +339,7 @@ class Args:
     target_mix: float = 0.8
     hidden: str = "128,128"
     keep: int = 3
-    search: str = ""
+    search: str = SELF_PLAY_SEARCH
     break_rounds: str = "8,32:300,128:60,512:12,2048:3"
     quick_break_rounds: str = "4,16:200,64:40,256:8"
     work: str = "runs/value"
@@ -385,21 +390,28 @@ def train(args: Args) -> Path:
     work.mkdir(parents=True, exist_ok=True)
     weights = "ease"
     data: list[Positions] = []
-    report: list[dict[str, Any]] = []
-    t0 = time.perf_counter()
+    report_path = work / "report.json"
+    report: list[dict[str, Any]] = json.loads(report_path.read_text()) if report_path.exists() else []
     for g in range(args.generations):
         data_path, net_path = work / f"gen{g}.npz", work / f"value{g}.npz"
-        if data_path.exists() and net_path.exists():  # a generation done by an earlier, interrupted run
-            data = (data + [Positions.load(data_path)])[-args.keep:]
+        t0 = time.perf_counter()
+        if data_path.exists():  # an interrupted run resumes: the data of a generation are kept ...
+            pos = Positions.load(data_path)
+            if args.progress:
+                print(f"generation {g}: {len(pos)} positions kept from {data_path}", flush=True)
+        else:
+            if args.progress:
+                print(f"generation {g}: {args.racks} racks with {weights}", flush=True)
+            pos = generate(args.racks, args.seed + 1000 * g, weights, config, args.jobs, progress=args.progress)
+            pos.save(data_path)
+        if g == 0 and weights == "ease":  # EaseValue's values are no estimate of winning: learn from the outcomes
+            pos = Positions(pos.balls, pos.racks, pos.z.copy(), pos.z, pos.rack_id)
+        data = (data + [pos])[-args.keep:]
+        if net_path.exists():  # ... and so is its network
             weights = str(net_path)
             if args.progress:
-                print(f"generation {g}: kept from {work}", flush=True)
+                print(f"generation {g}: network kept from {net_path}", flush=True)
             continue
-        if args.progress:
-            print(f"generation {g}: {args.racks} racks with {weights}", flush=True)
-        pos = generate(args.racks, args.seed + 1000 * g, weights, config, args.jobs, progress=args.progress)
-        pos.save(data_path)
-        data = (data + [pos])[-args.keep:]
         log: list[dict[str, Any]] = []
         fit_config = FitConfig(hidden=args.layers(), epochs=args.epochs, target_mix=args.target_mix)
         net = fit(Positions.concat(data), fit_config, args.seed + g, log)
@@ -408,11 +420,12 @@ def train(args: Args) -> Path:
         net.meta.update({"generation": g, "args": asdict(args), "search": asdict(config),
                          "break": optimize_break(net, args.seed + g, rounds, progress=args.progress)})
         weights = str(net.save(net_path))
-        report.append({"generation": g, "positions": len(pos), "shooter_won": float(pos.z.mean()),
-                       "fit": log[-1], "break": net.meta["break"][0], "wall_s": round(time.perf_counter() - t0, 1)})
+        report = [r for r in report if r["generation"] < g] + [{
+            "generation": g, "positions": len(pos), "shooter_won": float(pos.z.mean()), "fit": log[-1],
+            "break": net.meta["break"][0], "wall_s": round(time.perf_counter() - t0, 1)}]
         if args.progress:
             print(json.dumps(report[-1]), flush=True)
-        (work / "report.json").write_text(json.dumps(report, indent=2))
+        report_path.write_text(json.dumps(report, indent=2))
     if args.out:
         ValueNet.load(weights).save(args.out)
         if args.progress:
