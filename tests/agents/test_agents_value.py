@@ -11,7 +11,9 @@ from agents.learned.value_agent import ValueSearchAgent, ValueSearchConfig, nois
 from agents.learned.value_net import EaseValue, ValueNet
 from agents.protocol import TableView
 from agents.registry import AgentSpecError, make_agent
+from agents.shots import playout_kernels as PK
 from agents.shots.playout import N_FEATURES
+from agents.training.value import Args, FitConfig, Positions, features, fit, generate, main, self_play, train
 from nineball_env import actions
 from nineball_env.game import Game, GameConfig
 from nineball_env.noise import make_noise, perturb
@@ -51,7 +53,6 @@ def test_numpy_inference_matches_torch(net):
 def test_fit_exports_what_torch_computes():
     """The training's own export: the fitted torch module and the ``ValueNet`` it returns agree."""
     pytest.importorskip("torch")
-    from agents.training.value import FitConfig, Positions, features, fit, self_play
 
     pos = self_play((3, 0, 2, "ease", SMALL))
     net = fit(pos, FitConfig(hidden=(16,), epochs=2, holdout=0.0), 0)
@@ -165,16 +166,12 @@ def test_config_and_spec_errors():
 
 def test_ease_value_is_searchs_leaf_value():
     f = np.zeros((2, N_FEATURES))
-    from agents.shots import playout_kernels as PK
-
     f[0, PK.F_EASE], f[1, PK.F_IN_HAND], f[1, PK.F_RATED0] = 0.8, 1.0, 0.4
     np.testing.assert_allclose(EaseValue()(f), [0.9, 0.7])
 
 
 def test_tiny_training_run_writes_a_network_that_plays(tmp_path):
     pytest.importorskip("torch")
-    from agents.training.value import Args, main, train
-
     out = tmp_path / "v.npz"
     assert main(["--generations", "2", "--racks", "2", "--epochs", "1", "--hidden", "8", "--seed", "3",
                  "--search", "candidates=16,safeties=8,top_pots=2,top_safeties=1,samples=2,refine=1,placements=1",
@@ -195,3 +192,14 @@ def test_tiny_training_run_writes_a_network_that_plays(tmp_path):
         main(["--break-rounds", "4:2"])  # the first round keeps every candidate
     with pytest.raises(ValueError, match="hidden"):
         Args(hidden="x")
+
+
+def test_self_play_data_do_not_depend_on_jobs():
+    """Each chunk is seeded by its index: two worker processes write the positions one process writes."""
+    config = ValueSearchConfig(candidates=16, safeties=8, top_pots=2, top_safeties=1, samples=2, refine=1,
+                               placements=1, break_samples=2, weights="ease")
+    one = generate(2, 11, "ease", config, jobs=1, chunk=1, progress=False)
+    two = generate(2, 11, "ease", config, jobs=2, chunk=1, progress=False)
+    assert len(one) > 0
+    for name in ("balls", "racks", "q", "z", "rack_id"):
+        np.testing.assert_array_equal(getattr(one, name), getattr(two, name), err_msg=name)
