@@ -51,7 +51,8 @@ class Playout:
              declaration: int = SHOT, max_events: int = MAX_EVENTS) -> tuple[np.ndarray, np.ndarray]:
         """Shot rows (N, 5) (V0, phi°, theta°, a, b), row i played from packed state ``starts[which[i]]`` (M, n, 9)
         under rack row ``racks[which[i]]`` (M, RACK_W) with ``declaration`` (a ``DeclarationCode``): the balls at rest
-        (N, n, 9) and the rack rows after (N, RACK_W); a layout the physics rejects gets shooter ``REJECTED``."""
+        (N, n, 9) and the rack rows after (N, RACK_W); a layout the physics rejects, or a shot the caps stop with a
+        ball in the air, gets shooter ``REJECTED`` (and its starting state)."""
         starts = np.ascontiguousarray(starts, dtype=np.float64)
         racks = np.ascontiguousarray(racks, dtype=np.int64)
         which = np.ascontiguousarray(which, dtype=np.int64).reshape(-1)

@@ -22,7 +22,8 @@ from nineball_env.kernels.codes import RACK_W, BallInHandCode, PhaseCode
 from nineball_env.kernels.codes import RackCol as C
 from nineball_env.kernels.facts import N_BALLS, summarize_rows
 from nineball_env.kernels.ruling import MAX_CITED, rule_batch
-from physics.kernels.entry import LOG_W, run_shot
+from physics.kernels.codes import FLAG_IN_FLIGHT, LOG_W
+from physics.kernels.entry import run_shot
 from physics.params import P_R
 
 NINE = 9
@@ -71,7 +72,8 @@ def play_rows(states, racks, which, shots, declaration, segments, jaws, pockets,
     """Simulate shot rows (V0, phi°, theta°, a, b) ``shots[i]`` from packed state ``states[which[i]]`` (n, 9), rule them
     with declaration code ``declaration[i]`` from rack row ``racks[which[i]]``, and write the rack row after each shot
     (``out_after``, (N, RACK_W)) and the balls at rest (``out_states``, (N, n, 9); the 9 spotted when the rules spot
-    it). A layout the physics rejects gets ``REJECTED`` as its shooter and its starting state."""
+    it). A layout the physics rejects, or a shot the caps stop with a ball in the air (its log cannot be ruled), gets
+    ``REJECTED`` as its shooter and its starting state."""
     state = np.empty_like(states[0])
     log = np.empty((max_events, LOG_W))
     shot = np.empty(5)
@@ -97,9 +99,9 @@ def play_rows(states, racks, which, shots, declaration, segments, jaws, pockets,
         shot[2] = math.radians(shots[i, 2])
         shot[3] = shots[i, 3]
         shot[4] = shots[i, 4]
-        count, _, code, _, _ = run_shot(state, shot, True, segments, jaws, pockets, p, width, length, rail, tol,
-                                        max_events, max_time, log)
-        if code != 0:
+        count, flags, code, _, _ = run_shot(state, shot, True, segments, jaws, pockets, p, width, length, rail, tol,
+                                            max_events, max_time, log)
+        if code != 0 or flags & FLAG_IN_FLIGHT:
             out_states[i] = states[j]
             out_after[i] = racks[j]
             out_after[i, C.SHOOTER] = REJECTED

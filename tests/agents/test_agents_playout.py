@@ -84,6 +84,23 @@ def test_a_layout_the_physics_rejects_is_marked_and_left_as_it_was():
     np.testing.assert_array_equal(states[0], packed)
 
 
+def test_a_shot_the_cap_stops_in_the_air_is_marked_rejected_not_ruled():
+    """A hop capped with a ball in the air has no ruling (issue 29: the rules refuse such a log): it is marked
+    ``REJECTED`` and left as it was; the same shot uncapped is ruled (ball 5 jumps off: a foul, ball in hand)."""
+    length = physics.DEFAULT_TABLE.spec.length
+    y = length - physics.DEFAULT_PARAMS.R - 0.2
+    balls = physics.place_balls({0: (0.6, y - 0.35), 5: (0.6, y), 9: (0.25, 1.0)})
+    packed = balls.packed()
+    rack = RackState(breaker=0, shooter=0, on_table=frozenset({5, 9}), phase="normal", ball_in_hand="none").packed()
+    hop = [[7.0, 90.0, 10.0, 0.0, 0.0]]
+    assert physics.simulate(balls, physics.Shot(V0=7.0, phi=90.0, theta=10.0), max_events=5).in_flight
+    states, after = Playout().play(packed[None], rack[None], [0], hop, SHOT, 5)
+    assert after[0, C.SHOOTER] == REJECTED
+    np.testing.assert_array_equal(states[0], packed)
+    _, after = Playout().play(packed[None], rack[None], [0], hop)
+    assert after[0, C.SHOOTER] == 1 and after[0, C.IN_HAND] != 0 and after[0, C.COUNT0] == 1
+
+
 def _mirror(state: np.ndarray, table) -> np.ndarray:
     out = state.copy()
     out[:, 0] = table.spec.width - out[:, 0]
