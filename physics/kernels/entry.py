@@ -6,19 +6,20 @@ go through ``_check_and_simulate``, so they cannot disagree.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from physics.kernels.codes import (
     AIR_LOG_W, LOG_A, LOG_B, LOG_KIND, LOG_STATE_A, LOG_STATE_B, LOG_TARGET, LOG_TIME, LOG_W, S_MOTION, S_POCKET, S_VX,
     S_WX, S_X, Motion,
 )
+from physics.kernels.jit import kernel
 from physics.kernels.layout import BAD_MOTION, BAD_POCKET, OK, check_state
 from physics.kernels.loop import simulate_kernel
 
 MAX_MOTION = float(max(Motion))
 
 
-@njit(cache=True)
+@kernel
 def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length, rail,
                         tol, max_events, max_time, log, air_log):
     """Check the layout, then simulate in place on arrays the caller owns: (n_events, flags, layout_code, i, j).
@@ -35,7 +36,7 @@ def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, 
     return count, flags, OK, -1, -1
 
 
-@njit(cache=True)
+@kernel
 def _pack(pos, vel, spin, motion, pocket, state):
     """Write the ball arrays into one packed (n, STATE_W) state: x, y, vx, vy, wx, wy, wz, motion, pocket."""
     for i in range(pos.shape[0]):
@@ -50,7 +51,7 @@ def _pack(pos, vel, spin, motion, pocket, state):
         state[i, S_POCKET] = pocket[i]
 
 
-@njit(cache=True)
+@kernel
 def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time, log):
     """Check and simulate one packed (n, STATE_W) state in place: returns (n_events, flags, layout_code, i, j)."""
     n = state.shape[0]
@@ -75,7 +76,7 @@ def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, rai
     return result
 
 
-@njit(cache=True)
+@kernel
 def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, V0, phi, theta, a, b, strike, segments, jaws, pockets, p,
                width, length, rail, tol, max_events, max_time, log, air_log, pos, vel, spin, motion, pocket, initial):
     """Check and simulate from the caller's arrays (left untouched): (n_events, flags, layout_code, i, j).
@@ -97,7 +98,7 @@ def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, V0, phi, theta, a,
                                rail, tol, max_events, max_time, log, air_log)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def run_batch(states, shots, strike, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time, logs,
               out):
     """``run_shot`` on B tables in parallel; out[k] = (n_events, flags, layout_code, i, j)."""
