@@ -19,7 +19,7 @@ from physics.kernels.loop import simulate_kernel
 MAX_MOTION = float(max(Motion))
 
 
-@kernel
+@kernel(inline="always")  # into each entry point: a kernel of its own linked and re-optimised all the physics once more
 def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length, rail,
                         tol, max_events, max_time, log, air_log):
     """Check the layout, then simulate in place on arrays the caller owns: (n_events, flags, layout_code, i, j).
@@ -86,11 +86,16 @@ def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, V0, phi, theta, a,
     to ``initial`` — output buffers the caller allocates (cheaper than returning new arrays). ``air_log`` (rows, 4,
     any contents; it may have none) is zeroed and gets the air columns if a ball leaves the cloth.
     """
-    pos[:] = pos_in
-    vel[:] = vel_in
-    spin[:] = spin_in
-    motion[:] = motion_in
-    pocket[:] = pocket_in
+    for i in range(pos_in.shape[0]):  # element by element: array assignment compiles its shape-error messages
+        pos[i, 0] = pos_in[i, 0]
+        pos[i, 1] = pos_in[i, 1]
+        vel[i, 0] = vel_in[i, 0]
+        vel[i, 1] = vel_in[i, 1]
+        spin[i, 0] = spin_in[i, 0]
+        spin[i, 1] = spin_in[i, 1]
+        spin[i, 2] = spin_in[i, 2]
+        motion[i] = motion_in[i]
+        pocket[i] = pocket_in[i]
     _pack(pos, vel, spin, motion, pocket, initial)
     shot = np.empty(5)
     shot[0], shot[1], shot[2], shot[3], shot[4] = V0, phi, theta, a, b
