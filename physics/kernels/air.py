@@ -68,7 +68,7 @@ def air_box(i, tau, pos, vel, box):
     box[i, 2], box[i, 3] = axis_range(pos[i, 1], vel[i, 1], 0.0, tau)
 
 
-@kernel(inline="always")
+@kernel
 def record_air(i_ev, a, b, hz, vz, ev_air):
     """Height and vertical velocity of ball_a and ball_b of logged event i_ev (the columns of an (n, 4) log)."""
     if i_ev < ev_air.shape[0]:
@@ -165,7 +165,7 @@ def _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, ac
         t_pair[j, i] = t + dt
 
 
-@kernel(inline="always")
+@kernel
 def _over_target(k, rail):
     """The cushion a BALL_OFF_TABLE names for a ball over rail ``k`` (``over``): k, or the first cushion beside the
     pocket whose rail it flies over."""
@@ -225,7 +225,7 @@ def advance_air(pos, vel, motion, hz, vz, dt, p):
             vz[i] -= g * dt
 
 
-@kernel(inline="always")
+@kernel
 def vertical(i, vzi, e, vel, spin, motion, hz, vz, p):
     """Ball i on the cloth that an impulse gave the vertical velocity vzi: into the slate it bounces
     (``slate_bounce`` with restitution e); it leaves the cloth if it rises at least min_bounce_height (returns True), else the
@@ -319,7 +319,7 @@ def _turn_on_cloth(j, nx, ny, target, vel, spin):
     spin[j, 1] = sin * sx + cos * sy
 
 
-@kernel(inline="always")
+@kernel
 def _turn_to_part(i, nx, ny, nz, target, vel, vz):
     """Turn airborne ball i's 3-D velocity, at constant speed, just enough for its part along the unit normal
     (nx, ny, nz) to be at least ``target`` (along the normal at its full speed when it is too slow for that)."""
@@ -387,7 +387,7 @@ def _slide_off_nose(i, nx, ny, ux, uz, pos, vel, motion, hz, vz, p):
     _turn_to_part(i, ux * nx, ux * ny, uz, ZENO_PART, vel, vz)
 
 
-@kernel(inline="always")
+@kernel
 def _take_off(i, motion, pocket, vel, spin, hz, vz):
     """Ball i leaves the table: motion OFF_TABLE, at rest."""
     motion[i] = OFF_TABLE

@@ -2,11 +2,13 @@
 the per-shot caches, the next event, the advance of every ball, the cached event times of a ball, the sustained-
 contact rules, the log, and the safety net at the end.
 
-Small helpers that take arrays and run in inner loops are inlined (``inline="always"``); both ways of sharing code
-cost per array and per call, though: a call passes each array as a struct, and an inlined function binds each array
-argument to a variable of its own, which numba reference-counts (an atomic increment and decrement, about 7 ns, that
-LLVM's pruning does not remove when the body branches). So the loop's own event body, run once per event, is written
-out in the loop; these helpers take as few arrays as they can.
+Small helpers that take arrays and run in the inner loops of the refresh (per pair, per cushion) are inlined
+(``inline="always"``); the per-event ones (``reclassify``, ``sustained`` ...) are calls: numba re-translates an
+inlined function at every call site, which cost about 10 % of the cold compile and measured no faster. Both ways of
+sharing code cost per array and per call, though: a call passes each array as a struct, and an inlined function binds
+each array argument to a variable of its own, which numba reference-counts (an atomic increment and decrement, about 7
+ns, that LLVM's pruning does not remove when the body branches). So the loop's own event body, run once per event, is
+written out in the loop; these helpers take as few arrays as they can.
 
 Ties between events at the same time are broken in a fixed order — motion transitions,
 then ball–ball pairs (i < j, lowest i first), then cushions, jaws, pockets (lowest ball
@@ -251,7 +253,7 @@ def advance_all(pos, vel, spin, motion, dt, p):
         spin[i, 2] = wz
 
 
-@kernel(inline="always")
+@kernel
 def reclassify(i, vel, spin, motion, p):
     motion[i] = classify(vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], spin[i, 2], p[P_R])
     if motion[i] == STATIONARY:
@@ -262,7 +264,7 @@ def reclassify(i, vel, spin, motion, p):
         spin[i, 2] = 0.0
 
 
-@kernel(inline="always")
+@kernel
 def snap_to_rolling(i, vel, spin, p):
     """Give ball i the rolling state its sliding phase would end in: v ← v − (2/7)u, ω_xy locked to v."""
     R = p[P_R]
@@ -274,7 +276,7 @@ def snap_to_rolling(i, vel, spin, p):
     spin[i, 1] = vel[i, 0] / R
 
 
-@kernel(inline="always")
+@kernel
 def turn_away(i, nx, ny, target, vel, spin, p):
     """Turn ball i's (rolling) velocity at constant speed so that v·n = target; stop it if too slow."""
     R = p[P_R]
@@ -316,7 +318,7 @@ def end_rail_contact(i, nx, ny, vel, spin, p):
     turn_away(i, -nx, -ny, -ZENO_PART, vel, spin, p)
 
 
-@kernel(inline="always")
+@kernel
 def sustained(i, contact, t, last_zeno_time, last_zeno_with, vel, spin):
     """Note that ball i ended a sustained contact with ``contact`` at t; stop it when it is jammed."""
     if t - last_zeno_time[i] <= JAM_WINDOW and last_zeno_with[i] != contact:
