@@ -1,10 +1,15 @@
 """physics.kernels.jit.kernel: one compiled copy of a kernel per argument types, whatever literals its callers pass."""
 
+import importlib
+import pkgutil
+
 import numpy as np
 import pytest
 from numba.core import types
+from numba.core.dispatcher import Dispatcher
 
-from physics.kernels.jit import kernel
+import physics.kernels
+from physics.kernels.jit import KernelDispatcher, kernel
 
 
 @kernel(cache=False)
@@ -35,3 +40,15 @@ def test_a_kernel_called_with_literals_compiles_once_for_int64():
 def test_kernel_refuses_an_unknown_inline_mode():
     with pytest.raises(ValueError, match="inline: expected 'never' or 'always'"):
         kernel(inline="sometimes")
+
+
+def test_every_physics_kernel_takes_the_kernel_decorator():
+    """A plain ``numba.njit`` kernel among them would compile a copy per literal again (issue 28)."""
+    plain = []
+    for info in pkgutil.iter_modules(physics.kernels.__path__):
+        module = importlib.import_module(f"physics.kernels.{info.name}")
+        for name, value in vars(module).items():
+            if isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__ and not isinstance(
+                    value, KernelDispatcher):
+                plain.append(f"{module.__name__}.{name}")
+    assert plain == []
