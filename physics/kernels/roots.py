@@ -264,7 +264,7 @@ def first_crossing(c4, c3, c2, c1, c0, T, band=0.0):
         if flo > 0.0 and fhi <= 0.0:
             if fhi == 0.0:
                 return hi
-            return _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL)
+            return _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL, 1.0, 0.0)  # all given: one copy
         lo = hi
         flo = fhi
     return INF
@@ -368,7 +368,7 @@ def first_crossing_poly(c, T, band=0.0):
         if flo > 0.0 and fhi <= 0.0:
             if fhi == 0.0:
                 return hi
-            return _bracket_root_row(d, 0, n, lo, hi, flo, _ROOT_TOL)
+            return _bracket_root_row(d, 0, n, lo, hi, flo, _ROOT_TOL, 1.0)  # all given: one copy
         lo = hi
         flo = fhi
     return INF
