@@ -12,8 +12,6 @@ vertical velocity in ``ev_air``; events of balls on the cloth are the loop's own
 
 import math
 
-from numba import njit
-
 from physics.kernels.codes import (
     AIRBORNE, EV_AIRBORNE, EV_BALL_BALL, EV_CLEAR, EV_CUSHION, EV_JAW, EV_JAW_CLEAR, EV_JAW_NOSE, EV_LANDING, EV_LINER,
     EV_LINER_CLEAR, EV_LINER_EDGE, EV_NOSE, EV_OFF_TABLE, EV_POCKET, EV_RAIL_RETURN, EV_TRANSITION, OFF_TABLE,
@@ -23,6 +21,7 @@ from physics.kernels.flight import (
     AIR_CLEAR, AIR_FACE, air_cushion_time, air_jaw_time, air_liner_time, ball_ball_3d, ball_ball_time_3d,
     jaw_edge_normal, landing_time, liner_edge_normal, nose_impact, rises, slate_bounce,
 )
+from physics.kernels.jit import kernel
 from physics.kernels.layout import IN_POCKET, OK, ball_region
 from physics.kernels.steps import (
     INF, ZENO_PART, ZENO_SPEED, ZENO_WINDOW, axis_range, boxes_apart, circle_off_box, reclassify, record,
@@ -41,7 +40,7 @@ OVER_POCKET = 1000
 LANDING_TOL = 1e-6
 
 
-@njit(cache=True)
+@kernel
 def lifts_off(shot, p):
     """Whether the cue strike ``shot`` (V0, phi, theta, a, b) drives the cue ball into the slate hard enough
     that it bounces up at least min_bounce_height (and so takes this loop)."""
@@ -49,7 +48,7 @@ def lifts_off(shot, p):
     return vz < 0.0 and rises(-p[P_E_STRIKE] * vz, p)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _landing_region(x, y, width, length, segments, jaws, pockets, R):
     """Where a ball in the air that comes down to the cloth's level at (x, y) lands: in pocket k when its centre is
     over k's capture circle (a side pocket's circle lies mostly beyond the cushion line, where a ball reaches it only
@@ -62,14 +61,14 @@ def _landing_region(x, y, width, length, segments, jaws, pockets, R):
     return ball_region(x, y, width, length, segments, jaws, pockets, R, LANDING_TOL)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def air_box(i, tau, pos, vel, box):
     """Planar box around an airborne ball's straight path over [0, tau]."""
     box[i, 0], box[i, 1] = axis_range(pos[i, 0], vel[i, 0], 0.0, tau)
     box[i, 2], box[i, 3] = axis_range(pos[i, 1], vel[i, 1], 0.0, tau)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def record_air(i_ev, a, b, hz, vz, ev_air):
     """Height and vertical velocity of ball_a and ball_b of logged event i_ev (the columns of an (n, 4) log)."""
     if i_ev < ev_air.shape[0]:
@@ -81,7 +80,7 @@ def record_air(i_ev, a, b, hz, vz, ev_air):
             ev_air[i_ev, 3] = vz[b]
 
 
-@njit(cache=True)
+@kernel
 def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, rail, p,
                  t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, acc, box):
     """Cached event times of airborne ball i: landing, 3-D ball contacts, cushion face / nose / clearing, jaws,
@@ -151,7 +150,7 @@ def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, rail, p,
     t_pocket[i] = INF
 
 
-@njit(cache=True)
+@kernel
 def _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box):
     """3-D contact times of ball i on the cloth with every airborne ball (loop.refresh_ball leaves them inf)."""
     R = p[P_R]
@@ -166,7 +165,7 @@ def _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, ac
         t_pair[j, i] = t + dt
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _over_target(k, rail):
     """The cushion a BALL_OFF_TABLE names for a ball over rail ``k`` (``over``): k, or the first cushion beside the
     pocket whose rail it flies over."""
@@ -175,7 +174,7 @@ def _over_target(k, rail):
     return k
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _nearest_jaw(x, y, jaws):
     """The jaw nearest to (x, y): the target a liner contact is logged with (a pocket's contacts count as a cushion's)."""
     best = INF
@@ -187,7 +186,7 @@ def _nearest_jaw(x, y, jaws):
     return which
 
 
-@njit(cache=True)
+@kernel
 def refresh(i, skip, t, pos, vel, spin, motion, hz, vz, over, rail, width, length, segments, jaws, pockets, p,
              t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
     """Every cached event time that involves ball i, in the air or on the cloth (absolute times)."""
@@ -212,7 +211,7 @@ def refresh(i, skip, t, pos, vel, spin, motion, hz, vz, over, rail, width, lengt
         _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box)
 
 
-@njit(cache=True)
+@kernel
 def advance_air(pos, vel, motion, hz, vz, dt, p):
     """Move every airborne ball dt seconds along its parabola (the flat loop moves the others)."""
     if dt <= 0.0:
@@ -226,7 +225,7 @@ def advance_air(pos, vel, motion, hz, vz, dt, p):
             vz[i] -= g * dt
 
 
-@njit(cache=True, inline="always")
+@kernel
 def vertical(i, vzi, e, vel, spin, motion, hz, vz, p):
     """Ball i on the cloth that an impulse gave the vertical velocity vzi: into the slate it bounces
     (``slate_bounce`` with restitution e); it leaves the cloth if it rises at least min_bounce_height (returns True), else the
@@ -250,7 +249,7 @@ def vertical(i, vzi, e, vel, spin, motion, hz, vz, p):
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _separation(i, j, pos, vel, hz, vz):
     """Speed at which ball j moves away from ball i along the 3-D line of centres (negative: approaching)."""
     nx = pos[j, 0] - pos[i, 0]
@@ -260,7 +259,7 @@ def _separation(i, j, pos, vel, hz, vz):
     return ((vel[j, 0] - vel[i, 0]) * nx + (vel[j, 1] - vel[i, 1]) * ny + (vz[j] - vz[i]) * nz) / d
 
 
-@njit(cache=True)
+@kernel
 def _part_air(i, j, pos, vel, spin, motion, hz, vz):
     """End the sustained contact of airborne ball i resting on ball j: turn i's 3-D velocity, at constant
     speed, just enough for it to part from j at ZENO_PART (along the line of centres at its full speed when it
@@ -291,7 +290,7 @@ def _part_air(i, j, pos, vel, spin, motion, hz, vz):
         _turn_on_cloth(j, nx, ny, vin - ZENO_PART, vel, spin)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _turn_on_cloth(j, nx, ny, target, vel, spin):
     """Turn ball j on the cloth about the vertical, its velocity and its spin's horizontal part by the same angle
     (its speed, spin and slip kept: the same motion in a turned direction), just enough for its velocity's part along
@@ -320,7 +319,7 @@ def _turn_on_cloth(j, nx, ny, target, vel, spin):
     spin[j, 1] = sin * sx + cos * sy
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _turn_to_part(i, nx, ny, nz, target, vel, vz):
     """Turn airborne ball i's 3-D velocity, at constant speed, just enough for its part along the unit normal
     (nx, ny, nz) to be at least ``target`` (along the normal at its full speed when it is too slow for that)."""
@@ -343,7 +342,7 @@ def _turn_to_part(i, nx, ny, nz, target, vel, vz):
     vz[i] = target * nz + k * tz
 
 
-@njit(cache=True)
+@kernel
 def _slide_off_nose(i, nx, ny, ux, uz, pos, vel, motion, hz, vz, p):
     """End the sustained contact of airborne ball i lying on a cushion's nose edge (inward normal (nx, ny)), its centre
     on the table's side, at the angle θ from the vertical given by the edge's normal (ux, uz) = (sin θ, cos θ) in the
@@ -388,7 +387,7 @@ def _slide_off_nose(i, nx, ny, ux, uz, pos, vel, motion, hz, vz, p):
     _turn_to_part(i, ux * nx, ux * ny, uz, ZENO_PART, vel, vz)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _take_off(i, motion, pocket, vel, spin, hz, vz):
     """Ball i leaves the table: motion OFF_TABLE, at rest."""
     motion[i] = OFF_TABLE
@@ -399,7 +398,7 @@ def _take_off(i, motion, pocket, vel, spin, hz, vz):
     spin[i, 0] = spin[i, 1] = spin[i, 2] = 0.0
 
 
-@njit(cache=True)
+@kernel
 def finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, max_events, pos, vel, spin, motion, pocket, hz, vz,
                   over, rail, width, length, segments, jaws, pockets, p, ev_time, ev_kind, ev_a, ev_b, ev_target,
                   ev_state_a, ev_state_b, ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc,
@@ -441,7 +440,7 @@ def finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, max_events, p
     return count
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def in_the_air(kind, a, b, motion):
     """Whether event (kind, a, b) is one of a ball in the air (``air_event`` resolves it) rather than of balls on the
     cloth: a ball in the air lands, meets a ball, a cushion, jaw or liner, clears them or comes back over the cloth."""
@@ -452,7 +451,7 @@ def in_the_air(kind, a, b, motion):
     return kind != EV_POCKET
 
 
-@njit(cache=True)
+@kernel
 def air_event(kind, a, b, t, count, max_events, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length,
               rail, p, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air, t_trans, t_pair, t_rail,
               rail_kind, rail_id, t_pocket, pocket_id, acc, box, last_pair_time, air, over):

@@ -13,12 +13,13 @@ jaw post, never beyond the rail's outer edge, and taken off the table only over 
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from physics.kernels.codes import (
     AIR_H_A, AIRBORNE, EV_OFF_TABLE, EV_STICK, LOG_A, LOG_KIND, LOG_STATE_A, LOG_TIME, LOGGED_W, POCKETED, S_MOTION,
     S_X, S_Y, STATE_W, STATIONARY,
 )
+from physics.kernels.jit import kernel
 from physics.kernels.layout import IN_POCKET, NOT_FINITE, OUTSIDE, OVERLAP, OVERLAP_TOL, check_layout
 from physics.kernels.motion import evolve, transition_time
 from physics.kernels.rail import edge_gap, outline_gap
@@ -43,14 +44,14 @@ N_AIR_AUDIT = 11
 AIR_AUDIT_NAMES = AUDIT_NAMES + ("inside_nose", "inside_jaw", "off_table_over_cloth", "off_table_beyond_rail")
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _energy(m, R, vx, vy, wx, wy, wz, motion):
     if motion >= POCKETED:
         return 0.0
     return 0.5 * m * (vx * vx + vy * vy) + 0.2 * m * R * R * (wx * wx + wy * wy + wz * wz)
 
 
-@njit(cache=True)
+@kernel
 def _at(seg, seg_t, i, t, p):
     """Ball i's state at time t from its last logged state (one motion state: transitions are logged)."""
     st = int(seg[i, S_MOTION])
@@ -61,7 +62,7 @@ def _at(seg, seg_t, i, t, p):
     return evolve(st, seg[i, 0], seg[i, 1], seg[i, 2], seg[i, 3], seg[i, 4], seg[i, 5], seg[i, 6], min(dt, tau), p)
 
 
-@njit(cache=True)
+@kernel
 def _check_at(seg, seg_t, t, p, W, L, segments, jaws, pockets, pos, vel, spin, motion, audit):
     """Layout check of every ball at time t (tolerance RUN_TOL); counts a problem once per shot."""
     n = seg.shape[0]
@@ -83,7 +84,7 @@ def _check_at(seg, seg_t, t, p, W, L, segments, jaws, pockets, pos, vel, spin, m
         audit[A_OVERLAP_RUN] = 1
 
 
-@njit(cache=True)
+@kernel
 def audit_shot(init, log, n_events, final, capped, samples, p, W, L, segments, jaws, pockets, audit):
     """Audit one simulated shot from its full log; sets audit[A_*] = 1 for each kind of problem found."""
     n = init.shape[0]
@@ -150,7 +151,7 @@ def audit_shot(init, log, n_events, final, capped, samples, p, W, L, segments, j
             audit[A_NAN] = 1
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def audit_batch(inits, logs, n_events, finals, capped, samples, p, W, L, segments, jaws, pockets, audits):
     """``audit_shot`` on every table whose whole log is in ``logs`` (the others are audited alone)."""
     for b in prange(inits.shape[0]):
@@ -160,7 +161,7 @@ def audit_batch(inits, logs, n_events, finals, capped, samples, p, W, L, segment
 
 
 
-@njit(cache=True)
+@kernel
 def _at3(seg, seg_air, seg_t, i, t, p):
     """Ball i at time t in 3-D: (x, y, h, vx, vy, vz, wx, wy, wz); in the air a parabola, on the cloth ``_at``."""
     dt = t - seg_t[i]
@@ -175,7 +176,7 @@ def _at3(seg, seg_air, seg_t, i, t, p):
     return x, y, 0.0, vx, vy, 0.0, wx, wy, wz
 
 
-@njit(cache=True)
+@kernel
 def _liner_gap(x, y, zc, rail, R, zr):
     """3-D distance from an airborne centre to the nearest pocket liner's solid (the rail behind its arc, from the
     cloth to the nose height zr; flight.py notes) minus R: negative inside it; inf away from every liner."""
@@ -199,7 +200,7 @@ def _liner_gap(x, y, zc, rail, R, zr):
     return gap
 
 
-@njit(cache=True)
+@kernel
 def _rubber_gaps(x, y, zc, segments, jaws, R, zn, depth):
     """3-D distances from an airborne centre to the cushions' rubber and to the jaw posts, each minus R (negative:
     inside it): (cushion, jaw). A cushion's solid is behind its line over its length (``depth`` deep: the rail), from
@@ -238,7 +239,7 @@ def _rubber_gaps(x, y, zc, segments, jaws, R, zn, depth):
     return gc, gj
 
 
-@njit(cache=True)
+@kernel
 def _check_at3(seg, seg_air, seg_t, t, p, W, L, segments, jaws, pockets, rail, pos, vel, spin, motion, h, audit):
     """3-D check of every ball at time t: NaN, 3-D overlap, inside the table (on the cloth: the layout check;
     in the air: within the cushion lines, over a pocket mouth or above the noses, not below the cloth, never nearer
@@ -295,13 +296,13 @@ def _check_at3(seg, seg_air, seg_t, t, p, W, L, segments, jaws, pockets, rail, p
         audit[A_NAN] = 1
 
 
-@njit(cache=True)
+@kernel
 def _energy3(m, R, g, s):
     x, y, z, vx, vy, vz, wx, wy, wz = s
     return 0.5 * m * (vx * vx + vy * vy + vz * vz) + 0.2 * m * R * R * (wx * wx + wy * wy + wz * wz) + m * g * z
 
 
-@njit(cache=True)
+@kernel
 def audit_air_shot(init, log, air, n_events, final, samples, p, W, L, segments, jaws, pockets, rail, audit):
     """``audit_shot`` in 3-D for a shot with balls in the air: ``air`` is its EventLog.air (n_events, 4), ``rail``
     the table's ``Table.rail`` (its liners are audited); ``audit`` holds N_AIR_AUDIT counters (AIR_AUDIT_NAMES)."""

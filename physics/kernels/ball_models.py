@@ -15,13 +15,12 @@ not enter the slip (it stays small beside it), and the pressed ball gets none (t
 
 import math
 
-from numba import njit
-
 from physics.kernels.cushion_models import energetic_phase
+from physics.kernels.jit import kernel
 from physics.params import P_BALL_BALL_STEPS, P_M, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_US
 
 
-@njit(cache=True)
+@kernel
 def mathavan_ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, e, p):
     """Post-collision (vx, vy, wx, wy, wz) of both balls by Mathavan et al. 2014, restitution e, then the
     vertical velocity (vz1, vz2) of the lifted ball (≥ 0; 0 for the ball pressed on the cloth).

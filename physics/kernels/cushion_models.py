@@ -22,8 +22,7 @@ the centre to the contact point. Vertical velocity after the impact is absorbed 
 
 import math
 
-from numba import njit
-
+from physics.kernels.jit import kernel
 from physics.params import (
     P_CUSHION_H, P_CUSHION_MODEL, P_EC, P_FC, P_JAW_NORMAL, P_M, P_MATHAVAN_STEPS, P_OMEGA_RATIO, P_R, P_US,
 )
@@ -34,7 +33,7 @@ STRONGE_MAX_PHASES = 32  # stick/slip phases per impact; a real impact has a han
 _HALF_PI = 0.5 * math.pi
 
 
-@njit(cache=True)
+@kernel
 def _apply(vx, vy, wx, wy, wz, Nx, Ny, Nz, PN, Jt, tx, ty, tz, st, R, m):
     """Apply normal impulse PN along −N and tangential impulse Jt along the slip (tx, ty, tz)/st at R·N."""
     ptx = pty = ptz = 0.0
@@ -52,7 +51,7 @@ def _apply(vx, vy, wx, wy, wz, Nx, Ny, Nz, PN, Jt, tx, ty, tz, st, R, m):
     return vx + Px / m, vy + Py / m, nwx, nwy, nwz
 
 
-@njit(cache=True)
+@kernel
 def _contact(vx, vy, wx, wy, wz, nx, ny, sin_t, R):
     """Contact frame: N, approach speed c = v·N, the tangential slip (tx, ty, tz) of the contact point and its speed."""
     cos_t = math.sqrt(max(1.0 - sin_t * sin_t, 0.0))
@@ -71,7 +70,7 @@ def _contact(vx, vy, wx, wy, wz, nx, ny, sin_t, R):
     return Nx, Ny, Nz, c, tx, ty, tz, st
 
 
-@njit(cache=True)
+@kernel
 def coulomb_cushion(vx, vy, wx, wy, wz, nx, ny, sin_t, p):
     """Single-impulse frictional-inelastic impact at the contact at angle θ (Han 2005 when sin θ = (h − R)/R)."""
     R = p[P_R]
@@ -87,7 +86,7 @@ def coulomb_cushion(vx, vy, wx, wy, wz, nx, ny, sin_t, p):
 # --------------------------------------------------------------------------- Stronge
 
 
-@njit(cache=True)
+@kernel
 def _force(tau, e):
     """Normal force / peak force at dimensionless time τ = ω_n t (compression sin τ, restitution at ω_n/e)."""
     if tau <= _HALF_PI:
@@ -95,7 +94,7 @@ def _force(tau, e):
     return math.cos((tau - _HALF_PI) / e)
 
 
-@njit(cache=True)
+@kernel
 def _impulse(tau, e):
     """Normal impulse up to τ, in units of the compression impulse."""
     if tau <= _HALF_PI:
@@ -103,7 +102,7 @@ def _impulse(tau, e):
     return 1.0 + e * math.sin((tau - _HALF_PI) / e)
 
 
-@njit(cache=True)
+@kernel
 def _stick_gap_slope(tau, ta, sa, ua, omega, lim, e):
     """(gap, d gap/dτ) of a stick phase since ta; the gap |σ| − µη²f turns positive when the slider lets go."""
     d = omega * (tau - ta)
@@ -124,7 +123,7 @@ def _stick_gap_slope(tau, ta, sa, ua, omega, lim, e):
     return sig - lim * f, dsig - lim * df
 
 
-@njit(cache=True)
+@kernel
 def _stick_end(t0, t1, ta, sa, ua, omega, lim, e):
     """First τ in (t0, t1] where the spring force of a stick phase (since ta) exceeds friction; t1 + 1 when it
     does not. The gap is sampled at 6 points (sinusoids of frequency ≤ max(Ω, 1/e) over at most a quarter
@@ -176,7 +175,7 @@ def _stick_end(t0, t1, ta, sa, ua, omega, lim, e):
     return t1 + 1.0
 
 
-@njit(cache=True)
+@kernel
 def _slip_end(t0, t1, ta, ua, s, r_mu, lim, e):
     """First τ in (t0, t1] where a slip phase (since ta, direction s) stops, in closed form; t1 + 1 when it does not.
 
@@ -202,7 +201,7 @@ def _slip_end(t0, t1, ta, ua, s, r_mu, lim, e):
     return min(max(tau, t0), t1)
 
 
-@njit(cache=True)
+@kernel
 def stronge_tangential(u0, mu, e, omega):
     """Final tangential slip of Stronge's compliant collinear impact, in units of the approach speed.
 
@@ -261,7 +260,7 @@ def stronge_tangential(u0, mu, e, omega):
     return ua
 
 
-@njit(cache=True)
+@kernel
 def stronge_cushion(vx, vy, wx, wy, wz, nx, ny, sin_t, p):
     """Stronge's compliant impact at the cushion nose: the normal impulse (1 + e_c)·m·c, the
     tangential impulse from ``stronge_tangential`` along the initial slip (a collinear impact keeps it on that line)."""
@@ -282,7 +281,7 @@ def stronge_cushion(vx, vy, wx, wy, wz, nx, ny, sin_t, p):
 # --------------------------------------------------------------------------- Mathavan 2010
 
 
-@njit(cache=True)
+@kernel
 def energetic_phase(compressing, approaching, dw, work_c, work_r, e):
     """One ΔP step of the energetic restitution criterion (Stronge): the normal work ``dw`` adds to the
     compression while ``compressing``, which ends once the contact stops ``approaching``; restitution ends
@@ -296,7 +295,7 @@ def energetic_phase(compressing, approaching, dw, work_c, work_r, e):
     return work_r >= e * e * work_c, False, work_c, work_r
 
 
-@njit(cache=True)
+@kernel
 def mathavan_local(vx, vy, wx, wy, wz, sin_t, m, R, mu_w, mu_s, e, steps):
     """Mathavan et al. 2010 in the cushion frame (x along the cushion, y into it, z up): (vx, vy, wx, wy, wz).
 
@@ -347,7 +346,7 @@ def mathavan_local(vx, vy, wx, wy, wz, sin_t, m, R, mu_w, mu_s, e, steps):
     return vx, vy, wx, wy, wz
 
 
-@njit(cache=True)
+@kernel
 def mathavan_cushion(vx, vy, wx, wy, wz, nx, ny, sin_t, p):
     """``mathavan_local`` in the frame of the cushion whose inward normal is (nx, ny)."""
     # local y = −n (into the cushion), x = (−ny, nx), z up: right-handed
@@ -367,7 +366,7 @@ def mathavan_cushion(vx, vy, wx, wy, wz, nx, ny, sin_t, p):
 # --------------------------------------------------------------------------- dispatch
 
 
-@njit(cache=True)
+@kernel
 def cushion_impact(vx, vy, wx, wy, wz, nx, ny, p):
     """Post-impact (vx, vy, wx, wy, wz) of a ball hitting a cushion or jaw with inward normal (nx, ny),
     by the model coded in p[P_CUSHION_MODEL]."""
@@ -386,7 +385,7 @@ def cushion_impact(vx, vy, wx, wy, wz, nx, ny, p):
     return coulomb_cushion(vx, vy, wx, wy, wz, nx, ny, sin_t, p)
 
 
-@njit(cache=True)
+@kernel
 def jaw_impact(vx, vy, wx, wy, wz, nx, ny, jaw_radius, p):
     """Post-impact state of a ball hitting a pocket jaw (a circle of ``jaw_radius`` at the nose height) with
     outward normal (nx, ny) at the contact: the cushion model, with the contact towards the jaw circle's

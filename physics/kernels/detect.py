@@ -10,8 +10,8 @@ transition of either ball); the event loop prunes pairs whose path boxes never m
 import math
 
 import numpy as np
-from numba import njit
 
+from physics.kernels.jit import kernel
 from physics.kernels.roots import first_crossing
 
 INF = np.inf
@@ -21,7 +21,7 @@ INF = np.inf
 CONTACT_BAND = 1e-9
 
 
-@njit(cache=True)
+@kernel
 def ball_ball_time(x1, y1, vx1, vy1, ax1, ay1, x2, y2, vx2, vy2, ax2, ay2, R, T):
     """Time until two balls touch while approaching, within [0, T]; inf if not."""
     dx = x1 - x2
@@ -38,7 +38,7 @@ def ball_ball_time(x1, y1, vx1, vy1, ax1, ay1, x2, y2, vx2, vy2, ax2, ay2, R, T)
     return first_crossing(c4, c3, c2, c1, c0, T, 4.0 * R * CONTACT_BAND)
 
 
-@njit(cache=True)
+@kernel
 def ball_circle_time(x, y, vx, vy, ax, ay, cx, cy, radius, T):
     """Time until the ball centre reaches distance ``radius`` of (cx, cy) from outside; inf if not."""
     dx = x - cx
@@ -53,7 +53,7 @@ def ball_circle_time(x, y, vx, vy, ax, ay, cx, cy, radius, T):
     return first_crossing(c4, c3, c2, c1, c0, T, 2.0 * radius * CONTACT_BAND)
 
 
-@njit(cache=True)
+@kernel
 def ball_segment_time(x, y, vx, vy, ax, ay, x1, y1, x2, y2, nx, ny, R, T):
     """Time until the ball meets the straight cushion (x1, y1)–(x2, y2) with inward normal (nx, ny); inf if not.
 
@@ -76,7 +76,7 @@ def ball_segment_time(x, y, vx, vy, ax, ay, x1, y1, x2, y2, nx, ny, R, T):
     return t
 
 
-@njit(cache=True)
+@kernel
 def straight_circle_time(x, y, vx, vy, ax, ay, cx, cy, radius, T):
     """Exact contact time of a centre moving on a straight line (a ∥ v) with a fixed circle.
 

@@ -6,19 +6,20 @@ go through ``_check_and_simulate``, so they cannot disagree.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from physics.kernels.codes import (
     AIR_LOG_W, LOG_A, LOG_B, LOG_KIND, LOG_STATE_A, LOG_STATE_B, LOG_TARGET, LOG_TIME, LOG_W, S_MOTION, S_POCKET, S_VX,
     S_WX, S_X, Motion,
 )
+from physics.kernels.jit import kernel
 from physics.kernels.layout import BAD_MOTION, BAD_POCKET, OK, check_state
 from physics.kernels.loop import simulate_kernel
 
 MAX_MOTION = float(max(Motion))
 
 
-@njit(cache=True)
+@kernel(inline="always")  # into each entry point: a kernel of its own linked and re-optimised all the physics once more
 def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, p, width, length, rail,
                         tol, max_events, max_time, log, air_log):
     """Check the layout, then simulate in place on arrays the caller owns: (n_events, flags, layout_code, i, j).
@@ -35,7 +36,7 @@ def _check_and_simulate(pos, vel, spin, motion, pocket, shot, strike, segments, 
     return count, flags, OK, -1, -1
 
 
-@njit(cache=True)
+@kernel
 def _pack(pos, vel, spin, motion, pocket, state):
     """Write the ball arrays into one packed (n, STATE_W) state: x, y, vx, vy, wx, wy, wz, motion, pocket."""
     for i in range(pos.shape[0]):
@@ -50,7 +51,7 @@ def _pack(pos, vel, spin, motion, pocket, state):
         state[i, S_POCKET] = pocket[i]
 
 
-@njit(cache=True)
+@kernel
 def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time, log):
     """Check and simulate one packed (n, STATE_W) state in place: returns (n_events, flags, layout_code, i, j)."""
     n = state.shape[0]
@@ -75,7 +76,7 @@ def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, rai
     return result
 
 
-@njit(cache=True)
+@kernel
 def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, V0, phi, theta, a, b, strike, segments, jaws, pockets, p,
                width, length, rail, tol, max_events, max_time, log, air_log, pos, vel, spin, motion, pocket, initial):
     """Check and simulate from the caller's arrays (left untouched): (n_events, flags, layout_code, i, j).
@@ -85,11 +86,16 @@ def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, V0, phi, theta, a,
     to ``initial`` — output buffers the caller allocates (cheaper than returning new arrays). ``air_log`` (rows, 4,
     any contents; it may have none) is zeroed and gets the air columns if a ball leaves the cloth.
     """
-    pos[:] = pos_in
-    vel[:] = vel_in
-    spin[:] = spin_in
-    motion[:] = motion_in
-    pocket[:] = pocket_in
+    for i in range(pos_in.shape[0]):  # element by element: array assignment compiles its shape-error messages
+        pos[i, 0] = pos_in[i, 0]
+        pos[i, 1] = pos_in[i, 1]
+        vel[i, 0] = vel_in[i, 0]
+        vel[i, 1] = vel_in[i, 1]
+        spin[i, 0] = spin_in[i, 0]
+        spin[i, 1] = spin_in[i, 1]
+        spin[i, 2] = spin_in[i, 2]
+        motion[i] = motion_in[i]
+        pocket[i] = pocket_in[i]
     _pack(pos, vel, spin, motion, pocket, initial)
     shot = np.empty(5)
     shot[0], shot[1], shot[2], shot[3], shot[4] = V0, phi, theta, a, b
@@ -97,7 +103,7 @@ def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, V0, phi, theta, a,
                                rail, tol, max_events, max_time, log, air_log)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def run_batch(states, shots, strike, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time, logs,
               out):
     """``run_shot`` on B tables in parallel; out[k] = (n_events, flags, layout_code, i, j)."""

@@ -92,9 +92,9 @@ phases take none).
 import math
 
 import numpy as np
-from numba import njit
 
 from physics.kernels.detect import CONTACT_BAND
+from physics.kernels.jit import kernel
 from physics.kernels.roots import first_crossing, first_crossing_poly
 from physics.params import (
     P_E_TABLE, P_G, P_M, P_MIN_BOUNCE, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_U_TABLE,
@@ -105,20 +105,20 @@ INF = np.inf
 AIR_FACE, AIR_NOSE, AIR_CLEAR = 0, 1, 2
 
 
-@njit(cache=True)
+@kernel
 def landing_time(h, vz, g):
     """Time until a ball whose bottom is h ≥ 0 above the cloth, rising at vz, lands [s]."""
     h = max(h, 0.0)
     return (vz + math.sqrt(vz * vz + 2.0 * g * h)) / g
 
 
-@njit(cache=True)
+@kernel
 def rises(vz, p):
     """Whether a ball leaving the cloth at vz [m/s] rises at least min_bounce_height (v² > 2 g h_min)."""
     return vz > 0.0 and vz * vz > 2.0 * p[P_G] * p[P_MIN_BOUNCE]
 
 
-@njit(cache=True)
+@kernel
 def leaves_cloth(vz, p):
     """Whether a ball on the cloth that a ball–ball contact gave the vertical velocity vz leaves it: rising at
     vz > 0, or driven into the slate at vz < 0 and bouncing at e_table·|vz|, at least min_bounce_height (the test
@@ -126,7 +126,7 @@ def leaves_cloth(vz, p):
     return rises(vz if vz > 0.0 else -p[P_E_TABLE] * vz, p)
 
 
-@njit(cache=True)
+@kernel
 def slate_bounce(vx, vy, vz, wx, wy, wz, e, p):
     """A ball meeting the slate at vz < 0 with restitution e (e_table for a landing or a ball driven down by
     a ball, e_strike for the cue's strike): (vx, vy, vz, wx, wy, wz, airborne).
@@ -155,7 +155,7 @@ def slate_bounce(vx, vy, vz, wx, wy, wz, e, p):
     return vx, vy, up, wx, wy, wz, True
 
 
-@njit(cache=True)
+@kernel
 def ball_ball_time_3d(x1, y1, z1, vx1, vy1, vz1, ax1, ay1, az1, x2, y2, z2, vx2, vy2, vz2, ax2, ay2, az2, R, T):
     """Time until two balls (centres quadratic in t in 3-D) touch while approaching, within [0, T]; inf if not."""
     dx = x1 - x2
@@ -175,7 +175,7 @@ def ball_ball_time_3d(x1, y1, z1, vx1, vy1, vz1, ax1, ay1, az1, x2, y2, z2, vx2,
     return first_crossing(c4, c3, c2, c1, c0, T, 4.0 * R * CONTACT_BAND)
 
 
-@njit(cache=True)
+@kernel
 def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
     """First contact of an airborne ball (centre height zc) with the cushion (x1, y1)–(x2, y2) of inward normal
     (nx, ny) within [0, T]: (t, AIR_FACE | AIR_NOSE | AIR_CLEAR), (inf, -1) if none (see the module notes).
@@ -246,7 +246,7 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
     return INF, -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def edge_poly(q0, q1, q2, w0, w1, w2, r, R):
     """The degree-8 polynomial in t whose roots are where a flying ball meets a horizontal circular edge of radius r:
     ρ² = q0 + q1 t + q2 t² is the centre's squared plan distance from the circle's axis, w = w0 + w1 t + w2 t² its
@@ -269,7 +269,7 @@ def edge_poly(q0, q1, q2, w0, w1, w2, r, R):
     return c
 
 
-@njit(cache=True)
+@kernel
 def air_jaw_time(x, y, zc, vx, vy, vz, g, jx, jy, rj, R, zn, T):
     """First contact of an airborne ball (centre height zc) with the pocket jaw (jx, jy, rj) within [0, T]:
     (t, AIR_FACE: its post | AIR_NOSE: its rounded top edge | AIR_CLEAR: the centre passes over the post onto
@@ -307,7 +307,7 @@ def air_jaw_time(x, y, zc, vx, vy, vz, g, jx, jy, rj, R, zn, T):
     return INF, -1
 
 
-@njit(cache=True)
+@kernel
 def _wedge_window(x, y, vx, vy, lx, ly, mx, my, lo, hi):
     """Narrow [lo, hi] to the times at which the centre (x, y) + (vx, vy) t is on the half-plane m·(r − l) ≥ 0."""
     s0 = mx * (x - lx) + my * (y - ly)
@@ -320,7 +320,7 @@ def _wedge_window(x, y, vx, vy, lx, ly, mx, my, lo, hi):
     return lo, min(hi, tr)
 
 
-@njit(cache=True)
+@kernel
 def air_liner_time(x, y, zc, vx, vy, vz, g, lx, ly, rl, m1x, m1y, m2x, m2y, R, zr, T):
     """First contact of an airborne ball (centre height zc) with a pocket's liner (centre (lx, ly), radius rl, its
     arc the wedge m1·(r − l) ≥ 0, m2·(r − l) ≥ 0; top edge at zr) within [0, T]: (t, AIR_FACE: the wall |
@@ -378,14 +378,14 @@ def air_liner_time(x, y, zc, vx, vy, vz, g, lx, ly, rl, m1x, m1y, m2x, m2y, R, z
     return best, what
 
 
-@njit(cache=True)
+@kernel
 def liner_edge_normal(x, y, zc, lx, ly, rl, zr):
     """Unit normal (from the liner's top edge to the ball centre) of a ball touching the edge from inside the hole:
     the edge point nearest to the centre is on the circle of radius rl at height zr, in the centre's plan direction."""
     return jaw_edge_normal(x, y, zc, lx, ly, rl, zr)
 
 
-@njit(cache=True)
+@kernel
 def jaw_edge_normal(x, y, zc, jx, jy, rj, zn):
     """Unit normal (from the jaw's top edge to the ball centre) of a ball touching the edge: the edge point
     nearest to the centre is on the circle of radius rj at height zn, under the centre's plan direction."""
@@ -405,7 +405,7 @@ def jaw_edge_normal(x, y, zc, jx, jy, rj, zn):
     return dx / norm, dy / norm, dz / norm
 
 
-@njit(cache=True)
+@kernel
 def nose_impact(vx, vy, vz, dx, dy, dz, e):
     """Velocity after a frictionless impact along the unit normal (dx, dy, dz) (from the nose to the centre)."""
     vn = vx * dx + vy * dy + vz * dz
@@ -415,7 +415,7 @@ def nose_impact(vx, vy, vz, dx, dy, dz, e):
     return vx - k * dx, vy - k * dy, vz - k * dz
 
 
-@njit(cache=True)
+@kernel
 def ball_ball_3d(x1, y1, z1, vx1, vy1, vz1, wx1, wy1, wz1, x2, y2, z2, vx2, vy2, vz2, wx2, wy2, wz2, e, p):
     """Post-collision (vx, vy, vz, wx, wy, wz) of both of two equal balls touching in 3-D (one of them in the air).
 

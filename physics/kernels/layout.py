@@ -3,9 +3,8 @@ pocket numbers that match the motion codes, a rail no lower than the cushion nos
 
 import math
 
-from numba import njit
-
 from physics.kernels.codes import AIRBORNE, POCKETED, ROLLING, Motion
+from physics.kernels.jit import kernel
 from physics.params import P_CUSHION_H, P_R
 from physics.table import RAIL_HEIGHT
 
@@ -22,7 +21,7 @@ MAX_BALL_SPEED = 30.0  # [m/s]
 MAX_SURFACE_SPEED = 75.0  # [m/s], R·|ω|
 
 
-@njit(cache=True)
+@kernel
 def _clear_of_cushions(x, y, segments, jaws, R, tol):
     """Whether a ball centred at (x, y) lies on the playing side of every nearby cushion and jaw."""
     for k in range(segments.shape[0]):
@@ -39,7 +38,7 @@ def _clear_of_cushions(x, y, segments, jaws, R, tol):
     return True
 
 
-@njit(cache=True, inline="always")  # called per ball: a call that passes arrays costs reference counting
+@kernel(inline="always")  # called per ball: a call that passes arrays costs reference counting
 def ball_region(x, y, width, length, segments, jaws, pockets, R, tol):
     """Where a ball centred at (x, y) lies: (OK, -1) on the playing surface, (OUTSIDE, -1) within R − tol of a
     cushion or beyond it, (IN_POCKET, k) inside pocket k's capture circle."""
@@ -61,7 +60,7 @@ def ball_region(x, y, width, length, segments, jaws, pockets, R, tol):
     return OK, -1
 
 
-@njit(cache=True)
+@kernel
 def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, R, tol):
     """First problem found as (code, i, j); (OK, -1, -1) when the layout is legal.
 
@@ -104,7 +103,7 @@ def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets,
     return OK, -1, -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def check_state(pos, vel, spin, motion, pocket, strike, segments, jaws, pockets, p, width, length, rail, tol):
     """Whether a state may be simulated on this table with these parameters: (code, i, j), OK or what is wrong with
     which balls. The layout (``check_layout``); pocket numbers -1 or a pocket, and -1 unless the ball is POCKETED
@@ -126,7 +125,7 @@ def check_state(pos, vel, spin, motion, pocket, strike, segments, jaws, pockets,
 SHOT_OK, SHOT_NOT_FINITE, SHOT_SPEED, SHOT_ELEVATION, SHOT_TIP = 0, 1, 2, 3, 4
 
 
-@njit(cache=True)
+@kernel
 def check_shot_rows(shots, max_speed, max_elevation, max_tip):
     """First bad shot row (V0, phi°, theta°, a, b) as (index, code); (-1, SHOT_OK) when every row is legal.
     A row whose V0 is NaN means no strike and is not checked."""

@@ -13,8 +13,6 @@ reference counts every event: steps.py).
 
 import math
 
-from numba import njit
-
 from physics.kernels.air import (
     advance_air, air_box, air_event, finish_event, in_the_air, lifts_off, record_air, refresh, vertical,
 )
@@ -23,6 +21,7 @@ from physics.kernels.codes import (
     EV_TRANSITION, FLAG_AIRBORNE, FLAG_EVENT_CAP, FLAG_IN_FLIGHT, FLAG_TIME_CAP, POCKETED, ROLLING, SLIDING, SPINNING,
 )
 from physics.kernels.flight import landing_time, leaves_cloth
+from physics.kernels.jit import kernel
 from physics.kernels.motion import acceleration, end_transition, transition_time
 from physics.kernels.resolve import ball_ball, ball_cushion, ball_jaw, cue_strike
 from physics.kernels.steps import (
@@ -32,7 +31,7 @@ from physics.kernels.steps import (
 from physics.params import P_E_STRIKE, P_E_TABLE, P_EB, P_G, P_R
 
 
-@njit(cache=True)
+@kernel
 def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, rail, p,
                     max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
     """Simulate one shot in place. Returns (number of events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP |

@@ -12,9 +12,9 @@ equations need.
 import math
 
 import numpy as np
-from numba import njit
 
 from physics.kernels.codes import POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY
+from physics.kernels.jit import kernel
 from physics.params import P_G, P_R, P_UR, P_US, P_USP
 
 INF = np.inf
@@ -23,13 +23,13 @@ V_EPS = 1e-9  # [m/s]
 W_EPS = 1e-9  # [rad/s]
 
 
-@njit(cache=True)
+@kernel
 def slip(vx, vy, wx, wy, R):
     """Velocity of the cloth contact point (u = v + ω × (−R ẑ)) [m/s]."""
     return vx - R * wy, vy + R * wx
 
 
-@njit(cache=True)
+@kernel
 def classify(vx, vy, wx, wy, wz, R):
     """Motion code for a ball on the cloth with this velocity and spin."""
     ux, uy = slip(vx, vy, wx, wy, R)
@@ -42,13 +42,13 @@ def classify(vx, vy, wx, wy, wz, R):
     return STATIONARY
 
 
-@njit(cache=True)
+@kernel
 def spin_decel(p):
     """Angular deceleration of ω_z by spinning friction [rad/s²]."""
     return 5.0 * p[P_USP] * p[P_G] / (2.0 * p[P_R])
 
 
-@njit(cache=True)
+@kernel
 def transition_time(state, vx, vy, wx, wy, wz, p):
     """Time until the ball's motion state changes by itself (end of sliding, rolling or spinning) [s]."""
     if state == SLIDING:
@@ -61,7 +61,7 @@ def transition_time(state, vx, vy, wx, wy, wz, p):
     return INF
 
 
-@njit(cache=True)
+@kernel
 def acceleration(state, vx, vy, wx, wy, p):
     """Constant planar acceleration of the ball centre in this state [m/s²]."""
     if state == SLIDING:
@@ -80,7 +80,7 @@ def acceleration(state, vx, vy, wx, wy, p):
     return 0.0, 0.0
 
 
-@njit(cache=True)
+@kernel
 def _decay_wz(wz, dt, p):
     dw = spin_decel(p) * dt
     if wz > 0.0:
@@ -88,7 +88,7 @@ def _decay_wz(wz, dt, p):
     return min(wz + dw, 0.0)
 
 
-@njit(cache=True)
+@kernel
 def evolve(state, x, y, vx, vy, wx, wy, wz, dt, p):
     """State after ``dt`` seconds in the same motion state (dt ≤ the transition time)."""
     if state == STATIONARY or state >= POCKETED or dt == 0.0:
@@ -112,7 +112,7 @@ def evolve(state, x, y, vx, vy, wx, wy, wz, dt, p):
     return nx, ny, nvx, nvy, nwx, nwy, _decay_wz(wz, dt, p)
 
 
-@njit(cache=True)
+@kernel
 def evolve_ball(s, dt, p):
     """Position after ``dt`` of a logged ball state row s = (x, y, vx, vy, wx, wy, wz, motion), across transitions."""
     state = int(s[7])
@@ -133,7 +133,7 @@ def evolve_ball(s, dt, p):
     return x, y
 
 
-@njit(cache=True)
+@kernel
 def end_transition(state, vx, vy, wx, wy, wz, p):
     """Exact state at the end of a sliding, rolling or spinning phase: (new state, vx, vy, wx, wy, wz)."""
     R = p[P_R]

@@ -14,8 +14,8 @@ each of these is a root of a linear or quadratic equation.
 import math
 
 import numpy as np
-from numba import njit
 
+from physics.kernels.jit import kernel
 from physics.table import (
     A_COS, A_MX, A_MY, ARC_STRIDE, L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_LINERS, RAIL_N_ARCS,
     RAIL_N_LINERS, RAIL_WIDTH,
@@ -30,13 +30,13 @@ _ON_PIECE = 1e-12
 _AT_LINE = 1e-12
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _arc_row(rail, j):
     """Offset in ``rail`` of jaw j's arc row (A_* columns)."""
     return RAIL_LINERS + int(rail[RAIL_N_LINERS]) * LINER_STRIDE + j * ARC_STRIDE
 
 
-@njit(cache=True)
+@kernel
 def outline_gap(x, y, segments, jaws, rail):
     """Signed plan distance [m] from (x, y) to the inner outline: positive over the playing area (cloth, mouths,
     holes), negative over the rail or beyond it.
@@ -76,14 +76,14 @@ def outline_gap(x, y, segments, jaws, rail):
     return gap
 
 
-@njit(cache=True)
+@kernel
 def edge_gap(x, y, width, length, rail):
     """Signed plan distance [m] from (x, y) to the rail's outer edge: positive inside it."""
     rw = rail[RAIL_WIDTH]
     return min(x + rw, width + rw - x, y + rw, length + rw - y)
 
 
-@njit(cache=True)
+@kernel
 def return_time(x, y, vx, vy, segments, jaws, rail):
     """Time [s] until a centre over the rail at (x, y), moving at (vx, vy) in plan, first crosses the inner outline
     into the playing area: over a cushion or facing line (toward its table side), out of a jaw's circle through its
@@ -146,7 +146,7 @@ def return_time(x, y, vx, vy, segments, jaws, rail):
     return best
 
 
-@njit(cache=True)
+@kernel
 def edge_time(x, y, vx, vy, width, length, rail):
     """Time [s] until a centre at (x, y) moving at (vx, vy) in plan crosses the rail's outer edge (0 if beyond it)."""
     rw = rail[RAIL_WIDTH]
@@ -162,7 +162,7 @@ def edge_time(x, y, vx, vy, width, length, rail):
     return max(t, 0.0)
 
 
-@njit(cache=True)
+@kernel
 def top_time(h, vz, top, g):
     """Time [s] until a ball whose bottom is h above the cloth, rising at vz, comes down to the height ``top`` (0 if
     it is there or below)."""

@@ -6,10 +6,9 @@ the vertical velocity (physics/kernels/flight.py bounces the ball on the slate o
 
 import math
 
-from numba import njit
-
 from physics.kernels.ball_models import mathavan_ball_ball
 from physics.kernels.cushion_models import cushion_impact, jaw_impact
+from physics.kernels.jit import kernel
 from physics.params import (
     P_BALL_BALL_MODEL, P_CUE_MASS, P_END_MASS, P_M, P_R, P_THROW_A, P_THROW_B, P_THROW_C, P_THROW_LIMIT,
 )
@@ -18,7 +17,7 @@ THROW_COULOMB = 0.0  # index of "coulomb" in physics.params.THROW_LIMITS
 BALL_BALL_MATHAVAN2014 = 1.0  # index of "mathavan2014" in physics.params.BALL_BALL_MODELS
 
 
-@njit(cache=True)
+@kernel
 def cue_strike(V0, phi, theta, a, b, p):
     """Cue-ball velocity and spin after the stick hits it: (vx, vy, vz, wx, wy, wz), vz ≤ 0 into the slate.
 
@@ -64,7 +63,7 @@ def cue_strike(V0, phi, theta, a, b, p):
     return vx, vy, vz, wx, wy, wz
 
 
-@njit(cache=True)
+@kernel
 def ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, e, p):
     """Post-collision (vx, vy, wx, wy, wz) of two equal balls in contact, then the vertical velocity (vz1, vz2)
     the friction impulse gives each: 12 values.
@@ -129,14 +128,14 @@ def ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, 
             nvx2, nvy2, wx2 + dwx, wy2 + dwy, wz2 + dwz, pz / m, -pz / m)
 
 
-@njit(cache=True)
+@kernel
 def ball_cushion(vx, vy, wx, wy, wz, nx, ny, p):
     """Post-impact (vx, vy, wx, wy, wz) of a ball hitting a cushion or jaw whose inward normal is (nx, ny),
     by the model PhysicsParams.cushion_model selects (coded in p; see physics/kernels/cushion_models.py)."""
     return cushion_impact(vx, vy, wx, wy, wz, nx, ny, p)
 
 
-@njit(cache=True)
+@kernel
 def ball_jaw(vx, vy, wx, wy, wz, nx, ny, jaw_radius, p):
     """Post-impact (vx, vy, wx, wy, wz) of a ball hitting a pocket jaw of radius ``jaw_radius`` with outward
     normal (nx, ny) at the contact: the same model as the cushions (``jaw_impact``)."""

@@ -26,7 +26,8 @@ solved scaled by a power of 2 (exact). Ordinary inputs take none of these paths:
 import math
 
 import numpy as np
-from numba import njit
+
+from physics.kernels.jit import kernel
 
 INF = np.inf
 _MAX_ITER = 80
@@ -46,13 +47,13 @@ _TINY = 2.0 ** -968
 _SMALL = 2.0 ** -600
 
 
-@njit(cache=True)
+@kernel
 def poly4(c4, c3, c2, c1, c0, t):
     """Horner evaluation of c4·t⁴ + c3·t³ + c2·t² + c1·t + c0."""
     return (((c4 * t + c3) * t + c2) * t + c1) * t + c0
 
 
-@njit(cache=True)
+@kernel
 def _split(lo, hi):
     """A point of (lo, hi), 0 ≤ lo < hi, for bisection at any scale: 2^k with k halfway between their binary
     exponents while those differ by 2 or more, else the midpoint (lo or hi when they are adjacent doubles).
@@ -66,7 +67,7 @@ def _split(lo, hi):
     return 0.5 * (lo + hi)
 
 
-@njit(cache=True)
+@kernel
 def _poly_eval(d, k, n, t):
     """Horner evaluation of row k of the derivative table d (ascending coefficients 0..n) at t."""
     v = 0.0
@@ -75,7 +76,7 @@ def _poly_eval(d, k, n, t):
     return v
 
 
-@njit(cache=True)
+@kernel
 def _bisect_exponent(d, k, m, lo, hi, flo, tol, floor):
     """Root of row k (degree m) of a derivative table in [lo, hi], given a sign change: bisection by ``_split``
     to ``tol`` × (floor + |t|) or to adjacent doubles. The fallback of the Newton–bisection searches for a root
@@ -95,7 +96,7 @@ def _bisect_exponent(d, k, m, lo, hi, flo, tol, floor):
     return 0.5 * (lo + hi)
 
 
-@njit(cache=True)
+@kernel
 def _bisect_exponent_quartic(c4, c3, c2, c1, c0, lo, hi, flo, tol, floor):
     """``_bisect_exponent`` for the quartic (kept out of ``_bracket_root``, which runs per event)."""
     d = np.empty((1, 5))  # ascending, as a derivative-table row
@@ -107,7 +108,7 @@ def _bisect_exponent_quartic(c4, c3, c2, c1, c0, lo, hi, flo, tol, floor):
     return _bisect_exponent(d, 0, 4, lo, hi, flo, tol, floor)
 
 
-@njit(cache=True)
+@kernel
 def _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, tol, floor=1.0, relative_below=0.0):
     """Root of the quartic in [lo, hi], given a sign change and monotonicity there (Newton + bisection).
 
@@ -138,7 +139,7 @@ def _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, tol, floor=1.0, relative_belo
     return _bisect_exponent_quartic(c4, c3, c2, c1, c0, lo, hi, flo, tol, floor)
 
 
-@njit(cache=True)
+@kernel
 def _scaled_quadratic(a, b, c):
     """a, b, c (a, c ≠ 0) times the power of 2 (exact: the same roots) that brings max(|b|, √|ac|) into [0.5, 1),
     so that b² − 4ac is computed without underflow."""
@@ -149,7 +150,7 @@ def _scaled_quadratic(a, b, c):
 # inline="always" (numba IR inlining: the same operations, bit-identical results): once the underflow check was added,
 # first_crossing was ~10 ns a call (of ~85) slower on realistic quartics, most likely as LLVM stopped inlining this
 # and _cubic_roots_in; forced, it is back to its speed before
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _quadratic_roots_in(a, b, c, T):
     """Roots of a·t² + b·t + c in (0, T), sorted: (count, r0, r1)."""
     n = 0
@@ -188,7 +189,7 @@ def _quadratic_roots_in(a, b, c, T):
     return n, r0, r1
 
 
-@njit(cache=True, inline="always")  # see _quadratic_roots_in
+@kernel(inline="always")  # see _quadratic_roots_in
 def _cubic_roots_in(a3, a2, a1, a0, T):
     """Roots of a3·t³ + a2·t² + a1·t + a0 in (0, T), sorted: (count, r0, r1, r2)."""
     if a3 == 0.0:
@@ -225,14 +226,14 @@ def _cubic_roots_in(a3, a2, a1, a0, T):
     return n, r0, r1, r2
 
 
-@njit(cache=True)
+@kernel
 def _scaled_up(c4, c3, c2, c1, c0):
     """The coefficients times the power of 2 (exact: the same roots and signs) that brings the largest into [0.5, 1)."""
     e = math.frexp(max(abs(c4), abs(c3), abs(c2), abs(c1), abs(c0)))[1]
     return math.ldexp(c4, -e), math.ldexp(c3, -e), math.ldexp(c2, -e), math.ldexp(c1, -e), math.ldexp(c0, -e)
 
 
-@njit(cache=True)
+@kernel
 def first_crossing(c4, c3, c2, c1, c0, T, band=0.0):
     """First t in [0, T] where the quartic goes from > 0 to ≤ 0 (contact while approaching); inf if none.
 
@@ -263,13 +264,13 @@ def first_crossing(c4, c3, c2, c1, c0, T, band=0.0):
         if flo > 0.0 and fhi <= 0.0:
             if fhi == 0.0:
                 return hi
-            return _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL)
+            return _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL, 1.0, 0.0)  # all given: one copy
         lo = hi
         flo = fhi
     return INF
 
 
-@njit(cache=True)
+@kernel
 def _bracket_root_row(d, k, n, lo, hi, flo, tol, floor=1.0):
     """Root of row k of the derivative table in [lo, hi] (a sign change, monotone there): Newton + bisection,
     the derivative being row k + 1, to ``tol`` × (floor + |t|): floor 0 (relative) for the critical points that
@@ -296,7 +297,7 @@ def _bracket_root_row(d, k, n, lo, hi, flo, tol, floor=1.0):
     return _bisect_exponent(d, k, n - k, lo, hi, flo, tol, floor)
 
 
-@njit(cache=True)
+@kernel
 def first_crossing_poly(c, T, band=0.0):
     """``first_crossing`` for a polynomial of any degree: c holds its coefficients in ascending powers.
 
@@ -367,7 +368,7 @@ def first_crossing_poly(c, T, band=0.0):
         if flo > 0.0 and fhi <= 0.0:
             if fhi == 0.0:
                 return hi
-            return _bracket_root_row(d, 0, n, lo, hi, flo, _ROOT_TOL)
+            return _bracket_root_row(d, 0, n, lo, hi, flo, _ROOT_TOL, 1.0)  # all given: one copy
         lo = hi
         flo = fhi
     return INF

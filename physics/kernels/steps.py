@@ -2,11 +2,13 @@
 the per-shot caches, the next event, the advance of every ball, the cached event times of a ball, the sustained-
 contact rules, the log, and the safety net at the end.
 
-Small helpers that take arrays and run in inner loops are inlined (``inline="always"``); both ways of sharing code
-cost per array and per call, though: a call passes each array as a struct, and an inlined function binds each array
-argument to a variable of its own, which numba reference-counts (an atomic increment and decrement, about 7 ns, that
-LLVM's pruning does not remove when the body branches). So the loop's own event body, run once per event, is written
-out in the loop; these helpers take as few arrays as they can.
+Small helpers that take arrays and run in the inner loops of the refresh (per pair, per cushion) are inlined
+(``inline="always"``); the per-event ones (``reclassify``, ``sustained`` ...) are calls: numba re-translates an
+inlined function at every call site, which cost about 10 % of the cold compile and measured no faster. Both ways of
+sharing code cost per array and per call, though: a call passes each array as a struct, and an inlined function binds
+each array argument to a variable of its own, which numba reference-counts (an atomic increment and decrement, about 7
+ns, that LLVM's pruning does not remove when the body branches). So the loop's own event body, run once per event, is
+written out in the loop; these helpers take as few arrays as they can.
 
 Ties between events at the same time are broken in a fixed order — motion transitions,
 then ball–ball pairs (i < j, lowest i first), then cushions, jaws, pockets (lowest ball
@@ -16,7 +18,6 @@ first) — so reruns are bit-identical.
 import math
 
 import numpy as np
-from numba import njit
 
 from physics.kernels.codes import (
     EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_OFF_TABLE, EV_POCKET, EV_TRANSITION, FLAG_UNRESOLVED, OFF_TABLE, POCKETED,
@@ -25,6 +26,7 @@ from physics.kernels.codes import (
 from physics.kernels.detect import (
     CONTACT_BAND, ball_ball_time, ball_circle_time, ball_segment_time, straight_circle_time,
 )
+from physics.kernels.jit import kernel
 from physics.kernels.layout import IN_POCKET, OK, ball_region
 from physics.kernels.motion import acceleration, classify, evolve, transition_time
 from physics.params import P_R
@@ -56,7 +58,7 @@ ZENO_SPEED = 0.05  # [m/s]
 ZENO_PART = 1e-3  # [m/s]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def new_caches(n):
     """The per-shot caches of n balls: (t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box,
     last_pair_time, memory, air, over).
@@ -77,7 +79,7 @@ def new_caches(n):
             np.full(n, -1, dtype=np.int64))
 
 
-@njit(cache=True)
+@kernel
 def record(i_ev, t, kind, a, b, target, pos, vel, spin, motion,
             ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
     ev_time[i_ev] = t
@@ -102,7 +104,7 @@ def record(i_ev, t, kind, a, b, target, pos, vel, spin, motion,
         out[i_ev, 7] = motion[ball]
 
 
-@njit(cache=True)
+@kernel
 def axis_range(x, v, a, T):
     """Range of x + v t + ½ a t² over t in [0, T]."""
     end = x + v * T + 0.5 * a * T * T
@@ -117,7 +119,7 @@ def axis_range(x, v, a, T):
     return lo, hi
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def path_box(i, tau, pos, vel, acc, motion, box):
     """Axis-aligned box around ball i's centre path until its next transition (a point if it does not move)."""
     st = motion[i]
@@ -129,20 +131,20 @@ def path_box(i, tau, pos, vel, acc, motion, box):
         box[i, 2] = box[i, 3] = pos[i, 1]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def boxes_apart(box, i, j, gap):
     """Whether the path boxes of balls i and j stay more than ``gap`` apart on some axis."""
     return (box[i, 0] - gap > box[j, 1] or box[j, 0] - gap > box[i, 1]
             or box[i, 2] - gap > box[j, 3] or box[j, 2] - gap > box[i, 3])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def circle_off_box(box, i, cx, cy, r):
     """Whether a circle (cx, cy, r) lies clear of ball i's path box."""
     return cx + r < box[i, 0] or cx - r > box[i, 1] or cy + r < box[i, 2] or cy - r > box[i, 3]
 
 
-@njit(cache=True)
+@kernel
 def refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                   t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
     """Recompute every cached event time that involves ball i (absolute times).
@@ -231,7 +233,7 @@ def refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p,
     pocket_id[i] = pid
 
 
-@njit(cache=True)
+@kernel
 def advance_all(pos, vel, spin, motion, dt, p):
     """Move every ball dt seconds along its current closed-form trajectory."""
     if dt <= 0.0:
@@ -251,7 +253,7 @@ def advance_all(pos, vel, spin, motion, dt, p):
         spin[i, 2] = wz
 
 
-@njit(cache=True, inline="always")
+@kernel
 def reclassify(i, vel, spin, motion, p):
     motion[i] = classify(vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], spin[i, 2], p[P_R])
     if motion[i] == STATIONARY:
@@ -262,7 +264,7 @@ def reclassify(i, vel, spin, motion, p):
         spin[i, 2] = 0.0
 
 
-@njit(cache=True, inline="always")
+@kernel
 def snap_to_rolling(i, vel, spin, p):
     """Give ball i the rolling state its sliding phase would end in: v ← v − (2/7)u, ω_xy locked to v."""
     R = p[P_R]
@@ -274,7 +276,7 @@ def snap_to_rolling(i, vel, spin, p):
     spin[i, 1] = vel[i, 0] / R
 
 
-@njit(cache=True, inline="always")
+@kernel
 def turn_away(i, nx, ny, target, vel, spin, p):
     """Turn ball i's (rolling) velocity at constant speed so that v·n = target; stop it if too slow."""
     R = p[P_R]
@@ -297,7 +299,7 @@ def turn_away(i, nx, ny, target, vel, spin, p):
     spin[i, 1] = vel[i, 0] / R
 
 
-@njit(cache=True)
+@kernel
 def end_rail_contact(i, nx, ny, vel, spin, p):
     """End ball i's sustained contact with a cushion of inward normal (nx, ny) as one contact phase.
 
@@ -316,7 +318,7 @@ def end_rail_contact(i, nx, ny, vel, spin, p):
     turn_away(i, -nx, -ny, -ZENO_PART, vel, spin, p)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def sustained(i, contact, t, last_zeno_time, last_zeno_with, vel, spin):
     """Note that ball i ended a sustained contact with ``contact`` at t; stop it when it is jammed."""
     if t - last_zeno_time[i] <= JAM_WINDOW and last_zeno_with[i] != contact:
@@ -328,7 +330,7 @@ def sustained(i, contact, t, last_zeno_time, last_zeno_with, vel, spin):
     last_zeno_with[i] = contact
 
 
-@njit(cache=True)
+@kernel
 def part_pair(a, b, pos, vel, spin, p):
     """Make balls a and b separate at ZENO_PART at least, turning (never speeding up) their velocities."""
     nx = pos[b, 0] - pos[a, 0]
@@ -355,7 +357,7 @@ def part_pair(a, b, pos, vel, spin, p):
             spin[i, 1] = 0.0
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket):
     """The earliest cached event, ties in the fixed order of the module notes: (time, kind, ball a, ball b); a
     motion transition is EV_TRANSITION."""
@@ -380,7 +382,7 @@ def next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket):
     return te, kind, a, b
 
 
-@njit(cache=True)
+@kernel
 def safety_net(t, count, flags, max_events, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
                 ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
     """After the last event: a ball off the playing surface is flagged and taken off; one in a capture circle
