@@ -37,6 +37,12 @@ COMBO_REACH = 0.6  # [m] the 9 must lie this close to the lowest ball for a comb
 COMBO_MAX_CUT = 45.0  # [deg] the widest cut on the 9 of a combination
 STATIONARY, ROLLING = 0, 3  # physics.Motion codes
 _SHOT = int(DeclarationCode.SHOT)
+#: ``run_shot``'s strike flag and the aim's event cap as values of the types the env passes (bool, int64), not as the
+#: literals ``True`` and ``64``: numba specialises a call on literal arguments, so a literal compiled the whole physics
+#: a second time for these kernels (``tests/agents/test_agents_compile_once.py``).
+STRIKE = np.bool_(True)
+AIM_MAX_EVENTS = np.int64(64)
+AIM_MAX_TIME = 2.0  # [s]
 
 
 @njit(cache=True)
@@ -211,7 +217,7 @@ def corrected_phi_batch(template, cue, obj, target, direction, shots, iterations
     collision, and moves the ghost ball to cancel its difference from ``direction[i]`` (each of ``iterations`` one
     simulation, stopping within 0.01°). ``template`` is an empty packed state (n, 9); aims into ``out``."""
     state = np.empty_like(template)
-    log = np.empty((64, LOG_W))
+    log = np.empty((AIM_MAX_EVENTS, LOG_W))
     shot = np.empty(5)
     for i in range(cue.shape[0]):
         R = p[P_R]
@@ -227,12 +233,12 @@ def corrected_phi_batch(template, cue, obj, target, direction, shots, iterations
             shot[2] = math.radians(shots[i, 2])
             shot[3] = shots[i, 3]
             shot[4] = shots[i, 4]
-            count, _, code, _, _ = run_shot(state, shot, True, segments, jaws, pockets, p, width, length, rail, tol,
-                                            64, 2.0, log)
+            count, _, code, _, _ = run_shot(state, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
+                                            AIM_MAX_EVENTS, AIM_MAX_TIME, log)
             if code != 0:
                 break
             got = np.nan
-            for e in range(min(count, 64)):
+            for e in range(min(count, AIM_MAX_EVENTS)):
                 a, b = int(log[e, 2]), int(log[e, 3])
                 if int(log[e, 1]) == E.BALL_BALL and (a == 0 or b == 0):  # the first collision of the cue ball
                     if t == a or t == b:
@@ -285,7 +291,7 @@ def shot_values_batch(states, racks, which, shots, aims, axes, m, sigma_phi, seg
         shot[2] = math.radians(shots[i, 2])
         shot[3] = shots[i, 3]
         shot[4] = shots[i, 4]
-        count, _, code, _, _ = run_shot(state, shot, True, segments, jaws, pockets, p, width, length, rail, tol,
+        count, _, code, _, _ = run_shot(state, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
                                         max_events, max_time, log)
         if code != 0:
             out[i] = 0.0
