@@ -18,6 +18,7 @@ import agents.shots
 from agents.shots import kernels as K
 from agents.shots.aim import corrected_phi
 from agents.shots.leaves import shot_value
+from agents.shots.pots import pot_rows
 from agents.protocol import TableView
 from nineball_env import observation
 from nineball_env.noise import make_noise
@@ -75,3 +76,13 @@ def test_the_shot_kernels_cache_is_dropped_when_a_kernel_they_compile_in_changes
                    if name.startswith(("physics.kernels", "nineball_env.kernels")) and getattr(m, "__file__", None)}
     assert Path(entry.__file__).resolve() in compiled_in
     assert compiled_in <= set(agents.shots.KERNEL_SOURCES)
+
+
+def test_pot_rows_compile_one_kernel_for_one_layout_and_many():
+    # one layout with a scalar sigma made read-only arrays (a broadcast view), another type to numba than many layouts
+    pos = physics.nine_ball_rack(np.random.default_rng(1)).pos
+    on = np.ones(pos.shape[0], dtype=bool)
+    for n, sigma in ((1, 0.125), (3, 0.125), (3, np.full(3, 0.2))):
+        pot_rows(np.tile([[0.6, 0.5]], (n, 1)), np.broadcast_to(pos, (n, *pos.shape)),
+                 np.broadcast_to(on, (n, on.size)), np.ones(n, dtype=int), sigma_phi=sigma)
+    assert len(K.pot_options_batch.signatures) == 1, K.pot_options_batch.signatures
