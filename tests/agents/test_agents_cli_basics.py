@@ -157,6 +157,59 @@ def test_first_run_notice_speaks_once_and_only_for_our_kernels():
         first_run.uninstall(listener)
 
 
+def _compile_event(module: str):
+    """A stand-in for numba's ``numba:compile`` event of a function of ``module``."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(data={"dispatcher": SimpleNamespace(py_func=SimpleNamespace(__module__=module))})
+
+
+def test_first_run_notice_shows_progress_while_compiling_and_the_total_at_the_end():
+    import io
+    import time
+
+    from agents import first_run
+
+    buf = io.StringIO()
+    notice = first_run.CompileNotice(buf, every_s=0.05)
+    notice.on_start(_compile_event("physics.kernels.entry"))
+    notice.on_start(_compile_event("numba.np.arrayobj"))  # numba's own helpers nest inside ours: not counted
+    notice.on_end(_compile_event("numba.np.arrayobj"))
+    notice.on_start(_compile_event("physics.kernels.loop"))
+    time.sleep(0.3)
+    notice.on_end(_compile_event("physics.kernels.loop"))
+    notice.on_end(_compile_event("physics.kernels.entry"))
+    lines = buf.getvalue().splitlines()
+    notice.stop()
+    assert lines[0] == first_run.NOTICE
+    assert len(lines) >= 2 and all(re.fullmatch(r"nineball: still compiling \(0 s so far, [01] kernels done\)\.\.\.", x)
+                                   for x in lines[1:]), lines
+    assert notice.kernels == 2 and 0.3 <= notice.compile_s < 5.0
+    assert notice.summary() == "nineball: compiled 2 kernels in 0 s; later runs load them from the cache"
+    time.sleep(0.2)
+    assert buf.getvalue().splitlines() == lines  # no progress once nothing compiles
+
+
+def test_first_run_notice_is_silent_when_every_kernel_comes_from_the_cache():
+    import io
+
+    from agents import first_run
+
+    buf = io.StringIO()
+    notice = first_run.CompileNotice(buf, every_s=0.05)
+    notice.on_start(_compile_event("numba.np.arrayobj"))  # someone else's compilation
+    notice.on_end(_compile_event("numba.np.arrayobj"))
+    notice.stop()
+    assert buf.getvalue() == "" and notice.summary() is None and notice.kernels == 0
+
+
+def test_first_run_durations_read_as_minutes_and_seconds():
+    from agents.first_run import _duration
+
+    assert [_duration(s) for s in (0.4, 42.0, 59.6, 60.0, 75.2, 3600.0)] == [
+        "0 s", "42 s", "1 min 00 s", "1 min 00 s", "1 min 15 s", "60 min 00 s"]
+
+
 def test_elo_says_when_there_are_too_few_games(capsys):
     assert main(["tournament", "random", "ghost", "--race", "1", "--matches", "2", "--no-progress"]) == 0
     out = capsys.readouterr().out
