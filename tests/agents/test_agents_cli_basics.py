@@ -227,3 +227,36 @@ def test_a_time_capped_training_bar_runs_on_the_clock(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "of 0.02 min" in err  # the bar counts seconds of the cap ...
     assert "/100000" not in err.replace(",", "") and "step/s" not in err  # ... not steps of a total never reached
+
+
+def test_doctor_reports_versions_platform_and_the_cache_without_compiling(capsys):
+    from importlib import metadata
+
+    import numba
+    from numba.core import event
+
+    from agents.arena import kernel_cache
+
+    def overloads() -> int:
+        return sum(len(getattr(m, k).overloads) for m in kernel_cache._kernel_modules() for k in vars(m)
+                   if isinstance(getattr(m, k), numba.core.dispatcher.Dispatcher))
+
+    before = overloads()
+    with event.install_recorder("numba:compile") as recorded:
+        assert main(["doctor", "--kernels"]) == 0
+    assert recorded.buffer == [] and overloads() == before  # read from the index: nothing compiled, nothing loaded
+    text = capsys.readouterr().out
+    assert text.startswith(f"nineball          {agents.__version__}\n")
+    for dist in ("numpy", "numba", "gymnasium", "torch", "stable-baselines3", "ray", "pettingzoo"):
+        try:
+            version = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            version = "not installed"
+        assert re.search(rf"^{re.escape(dist)} +{re.escape(version)}$", text, flags=re.M), dist
+    assert "platform" in text and "numba cache" in text and re.search(r"^cache state +(cold|warm)", text, flags=re.M)
+    assert re.search(r"^    physics\.kernels\.entry\.run_arrays \((not cached|\d+ cached versions?)\)$", text, flags=re.M)
+
+    assert main(["doctor", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["packages"]["numba"] == numba.__version__ and isinstance(report["cold"], bool)
+    assert {k.name: k.cached for k in kernel_cache.cache_state()} == report["kernels"]
