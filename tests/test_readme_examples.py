@@ -21,26 +21,25 @@ def _section(title: str) -> str:
     return TEXT[start:end if end >= 0 else None]
 
 
-@pytest.mark.parametrize("index", range(1, len(_python_blocks())))
+def _needs_train(block: str) -> bool:
+    return "import stable_baselines3" in block or "from stable_baselines3" in block
+
+
+@pytest.mark.parametrize("index", [pytest.param(i, marks=[pytest.mark.extra("train")] if _needs_train(b) else [])
+                                   for i, b in enumerate(_python_blocks()) if i >= 1])
 def test_python_example_runs(index, tmp_path, monkeypatch):
-    block = _python_blocks()[index]
-    for module in ("stable_baselines3", "pettingzoo"):
-        if f"import {module}" in block or f"from {module}" in block or (
-                module == "pettingzoo" and "nineball_env.aec" in block):
-            pytest.importorskip(module)
+    block = _python_blocks()[index]  # pettingzoo's examples: the test extra
     monkeypatch.chdir(tmp_path)  # examples may save files
     exec(compile(block, f"README.md python block {index}", "exec"), {})
 
 
+@pytest.mark.extra("video")  # the GIF and the MP4 of the README's commands
 def test_record_and_replay_commands_run(tmp_path, monkeypatch, capsys):
     from agents.cli import main
 
     block = re.search(r"```bash\n(.*?)```", _section("Watching matches"), flags=re.S).group(1)
     commands = [shlex.split(line.split("#")[0]) for line in block.strip().splitlines()]
     assert [c[:2] for c in commands] == [["nineball", "match"]] + [["nineball", "replay"]] * 3
-    pytest.importorskip("PIL")
-    if any("--mp4" in c for c in commands):
-        pytest.importorskip("imageio_ffmpeg")
     monkeypatch.chdir(tmp_path)
     for argv in commands:
         assert main([*argv[1:], *(["--no-progress"] if argv[1] == "match" else [])]) == 0, argv

@@ -41,8 +41,7 @@ def test_project_files_agree_with_the_version():
 
 @pytest.fixture(scope="module")
 def ppo_zip(tmp_path_factory):
-    """A saved (untrained) PPO model on the macro-action wrapper."""
-    pytest.importorskip("stable_baselines3")
+    """A saved (untrained) PPO model on the macro-action wrapper (the tests that use it need the train extra)."""
     import gymnasium as gym
     from stable_baselines3 import PPO
 
@@ -56,6 +55,7 @@ def ppo_zip(tmp_path_factory):
     return path
 
 
+@pytest.mark.extra("train")
 def test_a_ppo_model_played_as_sac_is_a_message(ppo_zip, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["match", f"sac:{ppo_zip}", "ghost"])
@@ -72,6 +72,7 @@ def test_a_file_that_is_not_a_model_is_a_message(tmp_path, capsys):
     assert exc.value.code == 2 and "not a saved stable-baselines3 model" in capsys.readouterr().err
 
 
+@pytest.mark.extra("train")
 def test_long_model_paths_get_short_labels_in_the_table(ppo_zip, capsys):
     assert main(["match", f"ppo:{ppo_zip}", "ghost", "--race", "1", "--matches", "1", "--no-progress"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -92,14 +93,20 @@ def test_plot_without_matplotlib_fails_before_playing(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("script", ["agents.training.ppo", "agents.training.sac", "agents.train_ppo"])
-def test_training_without_stable_baselines3_is_a_hint(monkeypatch, capsys, script):
+@pytest.mark.parametrize("hidden", ["torch", "stable_baselines3", "tensorboard"])
+def test_training_without_the_train_extra_is_a_hint(monkeypatch, capsys, script, hidden):
     import importlib
+    import importlib.util
 
-    monkeypatch.setitem(sys.modules, "stable_baselines3", None)
+    monkeypatch.setitem(sys.modules, hidden, None)
     module = importlib.import_module(script)
     assert module.main(["--total-timesteps", "10"]) == 2
     err = capsys.readouterr().err
-    assert "stable_baselines3" in err and "download.pytorch.org/whl/cpu" in err and 'pip install -e ".[train]"' in err
+    # the hint names the first module of the extra that cannot be imported: the hidden one, or one missing before it
+    order = ["torch", "stable_baselines3", "tensorboard"]
+    named = next(m for m in order if m == hidden or importlib.util.find_spec(m) is None)
+    assert f"training needs {named}, which cannot be imported" in err
+    assert "download.pytorch.org/whl/cpu" in err and 'pip install -e ".[train]"' in err
 
 
 def test_shot_events_rows_name_their_fields(capsys):
@@ -115,8 +122,7 @@ def test_shot_events_rows_name_their_fields(capsys):
 
 
 def test_shot_png_has_a_legend_strip(tmp_path):
-    pytest.importorskip("PIL")
-    from PIL import Image
+    from PIL import Image  # the test extra
 
     from nineball_env.render import Renderer
 
@@ -216,8 +222,8 @@ def test_elo_says_when_there_are_too_few_games(capsys):
     assert out.count("too few games for an interval") == 2 and "[1500.0, 1500.0]" not in out
 
 
+@pytest.mark.extra("train")
 def test_a_time_capped_training_bar_runs_on_the_clock(tmp_path, capsys):
-    pytest.importorskip("stable_baselines3")
     from agents.training.ppo import Args, train
 
     args = Args(total_timesteps=100_000, max_minutes=0.02, n_envs=1, n_steps=32, batch_size=32, n_epochs=1,

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from raykit import closed_port, require
+from extrakit import require_extra
+from raykit import closed_port
 
-require("ray")
+require_extra("ray", "ray")
 
 from agents.arena.match import MatchConfig  # noqa: E402
 from agents.arena.ray_backend import RayBackend, RayBackendError, check_address, connect  # noqa: E402
