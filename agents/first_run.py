@@ -14,8 +14,9 @@ import threading
 import time
 from typing import Any, TextIO
 
-#: Measured: ``nineball match ghost random`` in a fresh clone with an empty numba cache (commit in CHANGELOG.md, issue
-#: 28) took 4-5 minutes on a 2-core machine shared with other work, 2.1 of them CPU time of the compiler.
+#: Measured (issue 28, on 3cb3f0d with the shot kernels compiled once): ``NUMBA_CACHE_DIR=$(mktemp -d) bash -c 'time
+#: nineball match ghost random'`` spent 125-131 s of CPU, nearly all of it compiling on one core (4-8 min of wall time
+#: on a 2-core machine loaded by other work). Update the figure when the compile time changes.
 NOTICE = ("nineball: compiling the numba kernels for this machine, first run only: a few minutes (about 2 on a quiet "
           "2-core machine); later runs load them from the cache in seconds...")
 PACKAGES = ("physics", "nineball_env", "agents")
