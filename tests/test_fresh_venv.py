@@ -35,6 +35,21 @@ def test_the_readme_block_is_two_commands_to_run():
     assert second.startswith('pip install -e ".[test]" && python -m pytest')
 
 
+def _run(command: str, env: dict) -> tuple[int, str, float]:
+    """Run ``command`` in bash at the repository's root: exit code, output (echoed line by line: live with ``-s``,
+    as CI runs it), seconds."""
+    start = time.perf_counter()
+    lines = []
+    with subprocess.Popen(["bash", "-c", command], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True) as process:
+        for line in process.stdout:
+            lines.append(line)
+            print(line, end="", flush=True)
+    seconds = time.perf_counter() - start
+    print(f"== fresh venv: {seconds:.0f} s, exit {process.returncode}: {command}", flush=True)
+    return process.returncode, "".join(lines), seconds
+
+
 @pytest.mark.fresh_venv
 def test_the_readme_commands_pass_in_a_new_venv(tmp_path):
     venv = tmp_path / "venv"
@@ -42,15 +57,11 @@ def test_the_readme_commands_pass_in_a_new_venv(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in DROPPED and not k.startswith("PYTEST_XDIST")}
     env.update(VIRTUAL_ENV=str(venv), PATH=f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
     for command in readme_commands():
-        start = time.perf_counter()
-        done = subprocess.run(["bash", "-c", command], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-        seconds = time.perf_counter() - start
-        print(f"fresh venv: {seconds:.0f} s, exit {done.returncode}: {command}", file=sys.__stderr__, flush=True)
-        assert done.returncode == 0, f"{command}\n...\n{done.stdout[-8000:]}"
-    assert not re.search(r"^(FAILED|ERROR) ", done.stdout, flags=re.M)
+        code, out, _ = _run(command, env)
+        assert code == 0, f"{command}\n...\n{out[-8000:]}"
+    assert not re.search(r"^(FAILED|ERROR) ", out, flags=re.M)
     # Every skip names why: the extra it needs, or what else is missing.
-    skips = re.findall(r"^SKIPPED \[\d+\] (\S+): (.*)$", done.stdout, flags=re.M)
+    skips = re.findall(r"^SKIPPED \[\d+\] (\S+): (.*)$", out, flags=re.M)
     unexplained = [(where, why) for where, why in skips if not re.search(r"needs (the \w+ extra|pooltool)|"
                                                                             r"numba has \d+ thread", why)]
     assert not unexplained, unexplained
