@@ -422,7 +422,8 @@ def format_doctor(report: dict, kernels: bool = False) -> str:
     lines += [f"{name:<17} {v if v else 'not installed'}" for name, v in report["packages"].items()]
     lines.append(f"{'numba threads':<17} {report['numba_threads']}")
     where = report["numba_cache_dir"]
-    lines.append(f"{'numba cache':<17} {'NUMBA_CACHE_DIR=' + where if where else 'beside the sources (NUMBA_CACHE_DIR unset)'}:")
+    where = f"NUMBA_CACHE_DIR={where}" if where else "beside the sources (NUMBA_CACHE_DIR unset)"
+    lines.append(f"{'numba cache':<17} {where}:")
     lines += [f"  {path}" for path in report["cache_paths"]]
     modules: dict[str, list[int]] = {}
     for name, n in report["kernels"].items():
@@ -431,8 +432,9 @@ def format_doctor(report: dict, kernels: bool = False) -> str:
     if kernels:
         lines += [f"    {name} ({n} cached version{'s' if n != 1 else ''})" if n else f"    {name} (not cached)"
                   for name, n in report["kernels"].items()]
-    lines.append(f"{'cache state':<17} " + ("cold: the next match compiles the kernels (minutes on the first run)"
-                                   if report["cold"] else "warm: a match loads the physics and env kernels from the cache"))
+    state = ("cold: the next match compiles the kernels (minutes on the first run)" if report["cold"]
+             else "warm: a match loads the physics and env kernels from the cache")
+    lines.append(f"{'cache state':<17} {state}")
     return "\n".join(lines)
 
 

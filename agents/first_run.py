@@ -1,4 +1,4 @@
-"""The first-run notice: say on stderr that the numba kernels are being compiled, how long that takes, and how far along.
+"""The first-run notice: say on stderr that the numba kernels are compiling, how long that takes, and how far along.
 
 A cold numba cache makes the first command compile for minutes before anything happens (``NOTICE`` gives the measured
 time). Numba announces each real compilation (never a load from its on-disk cache) as a ``numba:compile`` event: the
@@ -134,4 +134,3 @@ def uninstall(listener: Any) -> None:
     line = listener.notice.summary()
     if line is not None:
         listener.notice.say(line)
-

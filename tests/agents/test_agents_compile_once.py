@@ -3,7 +3,8 @@
 numba compiles a function once per distinct argument types, and a literal argument (``True``, ``64``) is a type of its
 own: when the aim kernel called ``run_shot(..., True, ..., 64, ...)`` the whole physics (the flat and the airborne
 loop) was compiled a second time on a cold cache (issue 28: a cold ``nineball match ghost random`` took 168 s of CPU
-with it, 131 s without it and the other literals these tests forbid). The call types are read while numba compiles a fresh copy of the calling kernel (its callees come from the cache).
+with it, 131 s without it and the other literals these tests forbid). The call types are read while numba compiles a
+fresh copy of the calling kernel (its callees come from the cache).
 """
 
 import inspect
