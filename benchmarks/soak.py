@@ -3,7 +3,8 @@
 Layouts crowd the cushions, jaws and pocket mouths and cluster balls against each other (gaps
 log-uniform from 1e-12 m to 2 cm), plus nine-ball racks; shots cover speeds to 12 m/s, elevations
 to 89° and tip offsets to 0.9 R. Every shot is simulated with ``physics.simulate_batch_packed``
-(numba threads over tables) and audited from its event log by a compiled kernel: at every event
+(numba threads over tables) and audited from its event log by the physics audit (``physics.audit``,
+its kernels in ``physics/kernels/audit.py``): at every event
 and at random sampled times along the trajectories every ball is inside the cushions, nothing is
 NaN, no two balls overlap by more than 1 µm and the total energy never rises; at rest the final
 state is a legal layout (the one the next shot starts from) and no ball had to be taken off the table
@@ -13,9 +14,11 @@ state is a legal layout (the one the next shot starts from) and no ball had to b
 strike, landings, 3-D contacts, cushion noses and balls leaving the table), simulated one by one with
 ``physics.simulate`` (a batch's logs hold no heights) and audited in 3-D by ``audit_air_shot``: no NaN, no two
 balls closer than 2R − 1 µm in 3-D at every event and at AIR_SAMPLES sampled times (no tunnelling), a ball
-on the cloth inside the cushions, one in the air inside the cushion lines and above the cloth, never nearer than R
-(less 1 µm) to a pocket's liner (outside_sampled), to a cushion's rubber, its face or its rounded nose edge
-(inside_nose), or to a jaw post, its side or its top edge (inside_jaw), the total
+on the cloth inside the cushions, one in the air above the cloth, over the playing area or over the rail above the
+rail's top, never nearer than R (less 1 µm) to a pocket's liner (outside_sampled), to a cushion's rubber, its face or
+its rounded nose edge (inside_nose), or to a jaw post, its side or its top edge (inside_jaw), never beyond the rail's
+outer edge; a ball taken off the table there only, over the rail or on its outline, never over the playing area
+(off_table_over_cloth, off_table_beyond_rail: the region of docs/table.md); the total
 energy (in the air: vertical speed and height m·g·h included) never rising, and a legal layout at rest.
 
 Run: python benchmarks/soak.py --shots 1000000 --seed 0 [--airborne 100000]
@@ -32,35 +35,25 @@ import time
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import physics  # noqa: E402
-from physics.kernels.layout import IN_POCKET, NOT_FINITE, OK, OUTSIDE, OVERLAP, check_layout  # noqa: E402
-from physics.kernels.motion import POCKETED, STATIONARY, evolve, transition_time  # noqa: E402
-from physics.params import BALL_BALL_MODELS, CUSHION_MODELS, P_CUSHION_H, P_G, P_M, P_R  # noqa: E402
-from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET  # noqa: E402
-from physics.table import (  # noqa: E402
-    L_M1X, L_M1Y, L_M2X, L_M2Y, L_R, L_X, L_Y, LINER_STRIDE, RAIL_LINERS, RAIL_WIDTH,
+from physics.kernels.audit import (  # noqa: E402
+    AIR_AUDIT_NAMES, AUDIT_NAMES, N_AIR_AUDIT, N_AUDIT, RUN_TOL, audit_air_shot, audit_batch, audit_shot,
 )
-from physics.validate import OVERLAP_TOL  # noqa: E402
+from physics.kernels.codes import POCKETED, S_MOTION, S_POCKET, S_X, S_Y, STATIONARY  # noqa: E402
+from physics.kernels.layout import OK, OVERLAP_TOL, check_layout  # noqa: E402
+from physics.params import BALL_BALL_MODELS, CUSHION_MODELS  # noqa: E402
+from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET  # noqa: E402
 
-RUN_TOL = 1e-6  # [m] overlap / cushion penetration allowed along the trajectories
-ENERGY_TOL = 1e-9  # relative rise of the total energy counted as a rise
 SAMPLES = 8  # sampled times per shot, besides every event time
 LOG_CAPACITY = 256  # per table in the batch; longer shots are re-simulated alone for their full log
-# audit counters
-A_OUT_REST, A_OVERLAP_REST, A_NAN, A_OUT_RUN, A_OVERLAP_RUN, A_ENERGY, A_NOT_AT_REST = range(7)
-N_AUDIT = 7
-AUDIT_NAMES = ("outside_at_rest", "overlap_at_rest", "nan", "outside_sampled", "overlap_sampled", "energy_rises",
-               "not_at_rest_uncapped")
-# the airborne audit's further counters (audit_air_shot): an airborne centre nearer than R to a cushion's rubber (its
-# face up to the nose height and the rounded nose edge above it) or to a jaw post (its side and its top edge)
-A_IN_NOSE, A_IN_JAW = 7, 8
-N_AIR_AUDIT = 9
-AIR_AUDIT_NAMES = AUDIT_NAMES + ("inside_nose", "inside_jaw")
+AIR_SAMPLES = 64  # sampled times per airborne shot, besides every event time
+
+
 
 
 @njit(cache=True)
@@ -138,10 +131,10 @@ def generate(seed, B, n, W, L, R, segments, jaws, pockets, slots, max_speed, max
         for i in range(n):
             for c in range(9):
                 states[b, i, c] = 0.0
-            states[b, i, 0] = pos[i, 0] if motion[i] < POCKETED else 0.0
-            states[b, i, 1] = pos[i, 1] if motion[i] < POCKETED else 0.0
-            states[b, i, 7] = motion[i]
-            states[b, i, 8] = -1.0
+            states[b, i, S_X] = pos[i, 0] if motion[i] < POCKETED else 0.0
+            states[b, i, S_Y] = pos[i, 1] if motion[i] < POCKETED else 0.0
+            states[b, i, S_MOTION] = motion[i]
+            states[b, i, S_POCKET] = -1.0
         # shot: speed log-uniform half the time, aimed at a ball a third of the time, elevation often high
         u = np.random.random()
         shots[b, 0] = max_speed * (np.random.random() if u < 0.5 else 10.0 ** (-2.0 * np.random.random()))
@@ -162,338 +155,6 @@ def generate(seed, B, n, W, L, R, segments, jaws, pockets, slots, max_speed, max
         shots[b, 4] = r * math.sin(ang)
 
 
-@njit(cache=True, inline="always")
-def _energy(m, R, vx, vy, wx, wy, wz, motion):
-    if motion >= POCKETED:
-        return 0.0
-    return 0.5 * m * (vx * vx + vy * vy) + 0.2 * m * R * R * (wx * wx + wy * wy + wz * wz)
-
-
-@njit(cache=True)
-def _at(seg, seg_t, i, t, p):
-    """Ball i's state at time t from its last logged state (one motion state: transitions are logged)."""
-    st = int(seg[i, 7])
-    dt = t - seg_t[i]
-    if st == STATIONARY or st >= POCKETED or dt <= 0.0:
-        return seg[i, 0], seg[i, 1], seg[i, 2], seg[i, 3], seg[i, 4], seg[i, 5], seg[i, 6]
-    tau = transition_time(st, seg[i, 2], seg[i, 3], seg[i, 4], seg[i, 5], seg[i, 6], p)
-    return evolve(st, seg[i, 0], seg[i, 1], seg[i, 2], seg[i, 3], seg[i, 4], seg[i, 5], seg[i, 6], min(dt, tau), p)
-
-
-@njit(cache=True)
-def _check_at(seg, seg_t, t, p, W, L, segments, jaws, pockets, pos, vel, spin, motion, audit):
-    """Layout check of every ball at time t (tolerance RUN_TOL); counts a problem once per shot."""
-    n = seg.shape[0]
-    for i in range(n):
-        x, y, vx, vy, wx, wy, wz = _at(seg, seg_t, i, t, p)
-        pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1] = x, y, vx, vy
-        spin[i, 0], spin[i, 1], spin[i, 2] = wx, wy, wz
-        motion[i] = int(seg[i, 7])
-    for _ in range(n):  # a ball in a capture circle is within rounding of its pocket event: check the others
-        code, i, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, p[P_R], RUN_TOL)
-        if code != IN_POCKET:
-            break
-        motion[i] = POCKETED
-    if code == NOT_FINITE:
-        audit[A_NAN] = 1
-    elif code == OUTSIDE:
-        audit[A_OUT_RUN] = 1
-    elif code == OVERLAP:
-        audit[A_OVERLAP_RUN] = 1
-
-
-@njit(cache=True)
-def audit_shot(init, log, n_events, final, capped, samples, p, W, L, segments, jaws, pockets, audit):
-    """Audit one simulated shot from its full log; sets audit[A_*] = 1 for each kind of problem found."""
-    n = init.shape[0]
-    R = p[P_R]
-    m = p[P_M]
-    seg = np.empty((n, 8))
-    seg_t = np.zeros(n)
-    for i in range(n):
-        for c in range(8):
-            seg[i, c] = init[i, c]
-    pos = np.empty((n, 2))
-    vel = np.empty((n, 2))
-    spin = np.empty((n, 3))
-    motion = np.empty(n, dtype=np.int64)
-    e_prev = np.inf
-    s = 0
-    for k in range(n_events):
-        te = log[k, 0]
-        while s < samples.shape[0] and samples[s] < te:
-            _check_at(seg, seg_t, samples[s], p, W, L, segments, jaws, pockets, pos, vel, spin, motion, audit)
-            s += 1
-        e_pre = 0.0
-        for i in range(n):
-            x, y, vx, vy, wx, wy, wz = _at(seg, seg_t, i, te, p)
-            e_pre += _energy(m, R, vx, vy, wx, wy, wz, int(seg[i, 7]))
-        for which in range(2):
-            ball = int(log[k, 2 + which])
-            if ball < 0:
-                continue
-            base = 5 + 8 * which
-            for c in range(8):
-                seg[ball, c] = log[k, base + c]
-            seg_t[ball] = te
-        e_post = 0.0
-        for i in range(n):
-            x, y, vx, vy, wx, wy, wz = _at(seg, seg_t, i, te, p)
-            e_post += _energy(m, R, vx, vy, wx, wy, wz, int(seg[i, 7]))
-        if int(log[k, 1]) != 0:  # the stick adds energy; nothing else may
-            if e_post > e_prev * (1.0 + ENERGY_TOL) + 1e-15 or e_pre > e_prev * (1.0 + ENERGY_TOL) + 1e-15:
-                audit[A_ENERGY] = 1
-        e_prev = e_post
-        _check_at(seg, seg_t, te, p, W, L, segments, jaws, pockets, pos, vel, spin, motion, audit)
-    while s < samples.shape[0]:
-        _check_at(seg, seg_t, samples[s], p, W, L, segments, jaws, pockets, pos, vel, spin, motion, audit)
-        s += 1
-    # at rest: the final state must be a legal layout for the next shot
-    for i in range(n):
-        pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1] = final[i, 0], final[i, 1], final[i, 2], final[i, 3]
-        spin[i, 0], spin[i, 1], spin[i, 2] = final[i, 4], final[i, 5], final[i, 6]
-        motion[i] = int(final[i, 7]) if final[i, 7] == final[i, 7] else -1
-    for i in range(n):
-        for c in range(9):
-            if not math.isfinite(final[i, c]):
-                audit[A_NAN] = 1
-        if not capped and STATIONARY < motion[i] < POCKETED:
-            audit[A_NOT_AT_REST] = 1
-    if audit[A_NAN] == 0:
-        code, _, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, R, OVERLAP_TOL)
-        if code == OUTSIDE or code == IN_POCKET:  # either is a layout the next shot cannot start from
-            audit[A_OUT_REST] = 1
-        elif code == OVERLAP:
-            audit[A_OVERLAP_REST] = 1
-        elif code == NOT_FINITE:
-            audit[A_NAN] = 1
-
-
-@njit(cache=True, parallel=True)
-def audit_batch(inits, logs, n_events, finals, capped, samples, p, W, L, segments, jaws, pockets, audits):
-    """``audit_shot`` on every table whose whole log is in ``logs`` (the others are audited alone)."""
-    for b in prange(inits.shape[0]):
-        if n_events[b] <= logs.shape[1]:
-            audit_shot(inits[b], logs[b], n_events[b], finals[b], capped[b], samples[b], p, W, L, segments, jaws,
-                       pockets, audits[b])
-
-
-AIRBORNE = 5  # physics.Motion.AIRBORNE
-AIR_SAMPLES = 64  # sampled times per airborne shot, besides every event time
-
-
-@njit(cache=True)
-def _at3(seg, seg_air, seg_t, i, t, p):
-    """Ball i at time t in 3-D: (x, y, h, vx, vy, vz, wx, wy, wz); in the air a parabola, on the cloth ``_at``."""
-    dt = t - seg_t[i]
-    if int(seg[i, 7]) == AIRBORNE and dt > 0.0:
-        g = p[P_G]
-        return (seg[i, 0] + seg[i, 2] * dt, seg[i, 1] + seg[i, 3] * dt, seg_air[i, 0] + seg_air[i, 1] * dt - 0.5 * g * dt * dt,
-                seg[i, 2], seg[i, 3], seg_air[i, 1] - g * dt, seg[i, 4], seg[i, 5], seg[i, 6])
-    if int(seg[i, 7]) == AIRBORNE:
-        return (seg[i, 0], seg[i, 1], seg_air[i, 0], seg[i, 2], seg[i, 3], seg_air[i, 1], seg[i, 4], seg[i, 5],
-                seg[i, 6])
-    x, y, vx, vy, wx, wy, wz = _at(seg, seg_t, i, t, p)
-    return x, y, 0.0, vx, vy, 0.0, wx, wy, wz
-
-
-@njit(cache=True)
-def _liner_gap(x, y, zc, rail, R, zr):
-    """3-D distance from an airborne centre to the nearest pocket liner's solid (the rail behind its arc, from the
-    cloth to the nose height zr; flight.py notes) minus R: negative inside it; inf away from every liner."""
-    gap = np.inf
-    for k in range((rail.shape[0] - RAIL_LINERS) // LINER_STRIDE):
-        o = RAIL_LINERS + k * LINER_STRIDE
-        dx = x - rail[o + L_X]
-        dy = y - rail[o + L_Y]
-        rl = rail[o + L_R]
-        rho = math.hypot(dx, dy)
-        if (rho >= rl + R or rail[o + L_M1X] * dx + rail[o + L_M1Y] * dy < 0.0
-                or rail[o + L_M2X] * dx + rail[o + L_M2Y] * dy < 0.0):
-            continue
-        if rho >= rl:
-            g = zc - zr - R if zc > zr else -(rho - rl) - R
-        elif zc <= zr:
-            g = rl - rho - R
-        else:
-            g = math.hypot(rl - rho, zc - zr) - R
-        gap = min(gap, g)
-    return gap
-
-
-@njit(cache=True)
-def _rubber_gaps(x, y, zc, segments, jaws, R, zn, depth):
-    """3-D distances from an airborne centre to the cushions' rubber and to the jaw posts, each minus R (negative:
-    inside it): (cushion, jaw). A cushion's solid is behind its line over its length (``depth`` deep: the rail), from
-    the cloth up to the nose height zn, so a centre in front of the line meets its face below zn and its nose edge
-    (the line at zn) above; a jaw is a post of its radius up to zn with its top edge, the circle at zn (flight.py)."""
-    gc = np.inf
-    for k in range(segments.shape[0]):
-        x1, y1, nx, ny = segments[k, 0], segments[k, 1], segments[k, 4], segments[k, 5]
-        ex, ey = segments[k, 2] - x1, segments[k, 3] - y1
-        s = ((x - x1) * ex + (y - y1) * ey) / (ex * ex + ey * ey)
-        d = nx * (x - x1) + ny * (y - y1)
-        if not 0.0 <= s <= 1.0 or d < -depth or d >= R:
-            continue
-        w = zc - zn
-        if d <= 0.0:
-            g = max(w, 0.0) - R
-        elif w <= 0.0:
-            g = d - R
-        else:
-            g = math.hypot(d, w) - R
-        gc = min(gc, g)
-    gj = np.inf
-    for k in range(jaws.shape[0]):
-        rho = math.hypot(x - jaws[k, 0], y - jaws[k, 1])
-        rj = jaws[k, 2]
-        if rho >= rj + R:
-            continue
-        w = zc - zn
-        if rho <= rj:
-            g = max(w, 0.0) - R
-        elif w <= 0.0:
-            g = rho - rj - R
-        else:
-            g = math.hypot(rho - rj, w) - R
-        gj = min(gj, g)
-    return gc, gj
-
-
-@njit(cache=True)
-def _check_at3(seg, seg_air, seg_t, t, p, W, L, segments, jaws, pockets, rail, pos, vel, spin, motion, h, audit):
-    """3-D check of every ball at time t: NaN, 3-D overlap, inside the table (on the cloth: the layout check;
-    in the air: within the cushion lines, over a pocket mouth or above the noses, not below the cloth, never nearer
-    than R to a pocket's liner, to a cushion's rubber (A_IN_NOSE) or to a jaw post (A_IN_JAW))."""
-    n = seg.shape[0]
-    R = p[P_R]
-    for i in range(n):
-        x, y, z, vx, vy, vz, wx, wy, wz = _at3(seg, seg_air, seg_t, i, t, p)
-        pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1] = x, y, vx, vy
-        spin[i, 0], spin[i, 1], spin[i, 2] = wx, wy, wz
-        h[i] = z
-        motion[i] = int(seg[i, 7])
-        for v in (x, y, z, vx, vy, vz, wx, wy, wz):
-            if not math.isfinite(v):
-                audit[A_NAN] = 1
-                return
-    for i in range(n):
-        if motion[i] >= POCKETED and motion[i] != AIRBORNE:
-            continue
-        if motion[i] == AIRBORNE:
-            # inside the cushion lines, over a pocket's mouth (it reaches behind them), above the cushion noses,
-            # or more than 2R beyond the lines: it left through a pocket mouth and is over the rail or the floor,
-            # off the table, and is logged so when it comes down (a ball just behind a line below the nose
-            # went through a cushion: that is what this catches)
-            beyond = max(-pos[i, 0], pos[i, 0] - W, -pos[i, 1], pos[i, 1] - L)
-            inside = beyond <= RUN_TOL or R + h[i] > p[P_CUSHION_H] or beyond > 2.0 * R
-            for q in range(pockets.shape[0]):
-                if math.hypot(pos[i, 0] - pockets[q, 0], pos[i, 1] - pockets[q, 1]) <= pockets[q, 2] + R:
-                    inside = True
-            if not inside or h[i] < -RUN_TOL or _liner_gap(pos[i, 0], pos[i, 1], R + h[i], rail, R, p[P_CUSHION_H]) < -RUN_TOL:
-                audit[A_OUT_RUN] = 1
-            if min(pos[i, 0], W - pos[i, 0], pos[i, 1], L - pos[i, 1]) < R:  # only there is a cushion or a jaw within R
-                gc, gj = _rubber_gaps(pos[i, 0], pos[i, 1], R + h[i], segments, jaws, R, p[P_CUSHION_H],
-                                      rail[RAIL_WIDTH])
-                if gc < -RUN_TOL:
-                    audit[A_IN_NOSE] = 1
-                if gj < -RUN_TOL:
-                    audit[A_IN_JAW] = 1
-        for j in range(i + 1, n):
-            if motion[j] >= POCKETED and motion[j] != AIRBORNE:
-                continue
-            dx, dy, dz = pos[i, 0] - pos[j, 0], pos[i, 1] - pos[j, 1], h[i] - h[j]
-            if dx * dx + dy * dy + dz * dz < (2.0 * R - RUN_TOL) ** 2:
-                audit[A_OVERLAP_RUN] = 1
-    for i in range(n):  # the cloth's layout check, without the balls in the air (they are checked above)
-        if motion[i] == AIRBORNE:
-            motion[i] = POCKETED
-    for _ in range(n):
-        code, i, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, R, RUN_TOL)
-        if code != IN_POCKET:
-            break
-        motion[i] = POCKETED
-    if code == OUTSIDE:
-        audit[A_OUT_RUN] = 1
-    elif code == NOT_FINITE:
-        audit[A_NAN] = 1
-
-
-@njit(cache=True)
-def _energy3(m, R, g, s):
-    x, y, z, vx, vy, vz, wx, wy, wz = s
-    return 0.5 * m * (vx * vx + vy * vy + vz * vz) + 0.2 * m * R * R * (wx * wx + wy * wy + wz * wz) + m * g * z
-
-
-@njit(cache=True)
-def audit_air_shot(init, log, air, n_events, final, samples, p, W, L, segments, jaws, pockets, rail, audit):
-    """``audit_shot`` in 3-D for a shot with balls in the air: ``air`` is its EventLog.air (n_events, 4), ``rail``
-    the table's ``Table.rail`` (its liners are audited); ``audit`` holds N_AIR_AUDIT counters (AIR_AUDIT_NAMES)."""
-    if audit.shape[0] < N_AIR_AUDIT:
-        raise ValueError("audit: expected N_AIR_AUDIT (9) counters, the airborne audit's (AIR_AUDIT_NAMES)")
-    n = init.shape[0]
-    R = p[P_R]
-    m = p[P_M]
-    g = p[P_G]
-    seg = np.empty((n, 8))
-    seg_air = np.zeros((n, 2))
-    seg_t = np.zeros(n)
-    for i in range(n):
-        for c in range(8):
-            seg[i, c] = init[i, c]
-    pos = np.empty((n, 2))
-    vel = np.empty((n, 2))
-    spin = np.empty((n, 3))
-    h = np.empty(n)
-    motion = np.empty(n, dtype=np.int64)
-    e_prev = np.inf
-    s = 0
-    for k in range(n_events):
-        te = log[k, 0]
-        while s < samples.shape[0] and samples[s] < te:
-            _check_at3(seg, seg_air, seg_t, samples[s], p, W, L, segments, jaws, pockets, rail, pos, vel, spin, motion, h,
-                       audit)
-            s += 1
-        e_pre = 0.0
-        for i in range(n):
-            if int(seg[i, 7]) < POCKETED or int(seg[i, 7]) == AIRBORNE:
-                e_pre += _energy3(m, R, g, _at3(seg, seg_air, seg_t, i, te, p))
-        for which in range(2):
-            ball = int(log[k, 2 + which])
-            if ball < 0:
-                continue
-            for c in range(8):
-                seg[ball, c] = log[k, 5 + 8 * which + c]
-            seg_air[ball, 0] = air[k, 2 * which]
-            seg_air[ball, 1] = air[k, 2 * which + 1]
-            seg_t[ball] = te
-        e_post = 0.0
-        for i in range(n):
-            if int(seg[i, 7]) < POCKETED or int(seg[i, 7]) == AIRBORNE:
-                e_post += _energy3(m, R, g, _at3(seg, seg_air, seg_t, i, te, p))
-        if int(log[k, 1]) != 0:  # the stick adds energy; nothing else may
-            if e_post > e_prev * (1.0 + ENERGY_TOL) + 1e-15 or e_pre > e_prev * (1.0 + ENERGY_TOL) + 1e-15:
-                audit[A_ENERGY] = 1
-        e_prev = e_post
-        _check_at3(seg, seg_air, seg_t, te, p, W, L, segments, jaws, pockets, rail, pos, vel, spin, motion, h, audit)
-    while s < samples.shape[0]:
-        _check_at3(seg, seg_air, seg_t, samples[s], p, W, L, segments, jaws, pockets, rail, pos, vel, spin, motion, h, audit)
-        s += 1
-    for i in range(n):  # at rest: nobody in the air, a legal layout for the next shot
-        pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1] = final[i, 0], final[i, 1], final[i, 2], final[i, 3]
-        spin[i, 0], spin[i, 1], spin[i, 2] = final[i, 4], final[i, 5], final[i, 6]
-        motion[i] = int(final[i, 7]) if final[i, 7] == final[i, 7] else -1
-        for c in range(9):
-            if not math.isfinite(final[i, c]):
-                audit[A_NAN] = 1
-        if STATIONARY < motion[i] < POCKETED or motion[i] == AIRBORNE:
-            audit[A_NOT_AT_REST] = 1
-    if audit[A_NAN] == 0:
-        code, _, _ = check_layout(pos, vel, spin, motion, W, L, segments, jaws, pockets, R, OVERLAP_TOL)
-        if code == OUTSIDE or code == IN_POCKET:
-            audit[A_OUT_REST] = 1
-        elif code == OVERLAP:
-            audit[A_OVERLAP_REST] = 1
 
 
 def _cloth_hops(ev: physics.EventLog) -> int:
@@ -532,7 +193,7 @@ def run_airborne(shots: int, seed: int, table_name: str = "nine",
              MAX_SPEED, MAX_ELEVATION, MAX_TIP_OFFSET, states, rows)
     rng = np.random.default_rng((seed, 7))
     totals = np.zeros(N_AIR_AUDIT, dtype=np.int64)
-    flew = off = caps = unresolved = hopped = handed_over = 0
+    flew = off = caps = unresolved = in_flight = hopped = handed_over = 0
     examples: list[dict] = []
     t0 = time.perf_counter()
     for k in range(shots):
@@ -553,14 +214,17 @@ def run_airborne(shots: int, seed: int, table_name: str = "nine",
         off += bool(np.any(ev.kind == physics.EventKind.BALL_OFF_TABLE))
         caps += r.hit_event_cap or r.hit_time_cap
         unresolved += r.unresolved
-        if (audit.any() or r.unresolved) and len(examples) < 10:
+        in_flight += r.in_flight
+        if (audit.any() or r.unresolved or r.in_flight) and len(examples) < 10:
             examples.append({"index": k, "problems": [AIR_AUDIT_NAMES[a] for a in np.flatnonzero(audit)]
-                             + (["unresolved"] if r.unresolved else []), "shot": rows[k].tolist(),
-                             "balls": {int(i): states[k, i, 0:2].tolist() for i in range(physics.N_BALLS)
-                                       if states[k, i, 7] < POCKETED}})
+                             + (["unresolved"] if r.unresolved else []) + (["in_flight"] if r.in_flight else []),
+                             "shot": rows[k].tolist(),
+                             "balls": {int(i): states[k, i, S_X:S_Y + 1].tolist() for i in range(physics.N_BALLS)
+                                       if states[k, i, S_MOTION] < POCKETED}})
     return {"airborne_shots": shots, "with_a_ball_in_the_air": flew, "with_a_ball_off_the_table": off,
             "with_a_hop_at_a_contact_on_the_cloth": hopped, "handed_over_mid_shot": handed_over,
-            **{name: int(totals[a]) for a, name in enumerate(AIR_AUDIT_NAMES)}, "unresolved": unresolved, "caps": caps,
+            **{name: int(totals[a]) for a, name in enumerate(AIR_AUDIT_NAMES)}, "unresolved": unresolved,
+            "in_flight": in_flight, "caps": caps,
             "samples_per_shot": AIR_SAMPLES, "wall_s": round(time.perf_counter() - t0, 1), "examples": examples}
 
 
@@ -614,8 +278,8 @@ def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None, ta
             examples.append({"chunk": c, "index": k, "problems": [AUDIT_NAMES[a] for a in np.flatnonzero(audits[k])]
                              + (["event_cap"] if res.hit_event_cap[k] else [])
                              + (["unresolved"] if res.unresolved[k] else []),
-                             "balls": {int(i): res.initial_states[k, i, 0:2].tolist()
-                                       for i in range(physics.N_BALLS) if res.initial_states[k, i, 7] < POCKETED},
+                             "balls": {int(i): res.initial_states[k, i, S_X:S_Y + 1].tolist()
+                                       for i in range(physics.N_BALLS) if res.initial_states[k, i, S_MOTION] < POCKETED},
                              "shot": rows[k].tolist()})
         caps += int(res.hit_event_cap.sum())
         unresolved += int(res.unresolved.sum())
@@ -625,8 +289,8 @@ def run(shots: int, seed: int, chunk: int = 4096, threads: int | None = None, ta
         if res.n_events[k] > max_events_seen:
             max_events_seen = int(res.n_events[k])
             longest = {"chunk": c, "index": k, "events": max_events_seen, "shot": rows[k].tolist(),
-                       "balls": {int(i): res.initial_states[k, i, 0:2].tolist()
-                                 for i in range(physics.N_BALLS) if res.initial_states[k, i, 7] < POCKETED}}
+                       "balls": {int(i): res.initial_states[k, i, S_X:S_Y + 1].tolist()
+                                 for i in range(physics.N_BALLS) if res.initial_states[k, i, S_MOTION] < POCKETED}}
         done += B
         c += 1
     wall = time.perf_counter() - t0

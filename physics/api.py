@@ -7,9 +7,10 @@ import math
 import numpy as np
 
 from physics.events import EventLog, SimResult
-from physics.kernels.air_loop import lifts_off
-from physics.kernels.entry import AIR_LOG_W, LOG_W, NO_CUE_BALL, STATE_W, run_arrays, run_arrays_air
-from physics.kernels.loop import FLAG_AIRBORNE, FLAG_EVENT_CAP, FLAG_TIME_CAP, FLAG_UNRESOLVED
+from physics.kernels.codes import (
+    AIR_LOG_W, FLAG_AIRBORNE, FLAG_EVENT_CAP, FLAG_IN_FLIGHT, FLAG_TIME_CAP, FLAG_UNRESOLVED, LOG_W, STATE_W,
+)
+from physics.kernels.entry import run_arrays
 from physics.kernels.motion import evolve_ball
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.shot import Shot
@@ -119,17 +120,7 @@ def native_arrays(state: BallState) -> tuple[np.ndarray, ...]:
     return tuple(converted)
 
 
-def may_lift(shot: Shot, params: PhysicsParams) -> bool:
-    """False when ``shot`` surely leaves the cue ball on the cloth (then the kernel's ``lifts_off`` is not asked):
-    a level cue, or a rebound e_strike·(J/m)·sin θ under √(2 g h_min) even at the strike's largest J/m,
-    2 V0 / (1 + m/M) (a centre hit; resolve.cue_strike). Cheap: most elevated agent shots are flat ones."""
-    if shot.theta <= 0.0:
-        return False
-    bound = params.e_strike * 2.0 * shot.V0 / (1.0 + params.m / params.cue_mass) * math.sin(math.radians(shot.theta))
-    return bound * bound > 2.0 * params.g * params.min_bounce_height
-
-
-_SPARE_AIR_LOGS: list[np.ndarray] = []  # air logs for flat shots, reused: one is read (copied) only when a shot hops
+_SPARE_AIR_LOGS: list[np.ndarray] = []  # air logs, reused: one is read (copied) only when a ball leaves the cloth
 
 
 def _take_spare_air_log() -> np.ndarray:
@@ -138,13 +129,6 @@ def _take_spare_air_log() -> np.ndarray:
         return _SPARE_AIR_LOGS.pop()
     except IndexError:
         return np.empty((INITIAL_LOG_ROWS, AIR_LOG_W))
-
-
-def raise_for_code(code: int, i: int, j: int, state: BallState, table: Table, params: PhysicsParams) -> None:
-    """Turn a kernel's layout code into the ValueError it stands for (no-op for OK)."""
-    if code == NO_CUE_BALL:
-        raise ValueError("state: the cue ball (ball 0) must be on the table to take a shot")
-    raise_layout_error(code, i, j, state, table, params.R)
 
 
 def simulate(
@@ -159,9 +143,11 @@ def simulate(
     """Strike the cue ball with ``shot`` and run every event until all balls rest (or a cap is hit).
 
     ``shot=None`` evolves ``state`` as it is (balls may already be moving, at most
-    ``layout.MAX_BALL_SPEED`` = 30 m/s and ``MAX_SURFACE_SPEED`` = 75 m/s of R·|ω|, beyond any shot).
-    ``max_events`` is at most ``MAX_EVENTS_LIMIT``. The input state is not modified. Raises
-    ValueError naming the field for bad input, before anything is simulated.
+    ``layout.MAX_BALL_SPEED`` = 30 m/s and ``MAX_SURFACE_SPEED`` = 75 m/s of R·|ω|, beyond any shot; none in
+    the air). ``max_events`` (at most ``MAX_EVENTS_LIMIT``) caps the log: it never holds more rows. A shot that a
+    cap stops with a ball in the air is unresolved (``SimResult.in_flight``): that ball keeps motion AIRBORNE in
+    the final state and nothing logs it off the table. The input state is not modified. Raises ValueError naming
+    the field for bad input, before anything is simulated.
     """
     native = check_types(state, shot, table, params)
     check_caps(max_events, max_time)
@@ -176,40 +162,27 @@ def simulate(
         strike, (V0, phi, theta, a, b) = False, _NO_SHOT
     else:
         strike, V0, phi, theta, a, b = True, shot.V0, math.radians(shot.phi), math.radians(shot.theta), shot.a, shot.b
-    airborne = strike and theta > 0.0 and may_lift(shot, params) and lifts_off(shot_array(shot), p)
-    spare = None if airborne else _take_spare_air_log()
+    spare = _take_spare_air_log()  # zeroed and filled by the kernel only if a ball leaves the cloth
     while True:
         log = np.empty((rows, LOG_W))
-        if airborne:
-            air = np.zeros((rows, AIR_LOG_W))
-            count, flags, code, i, j = run_arrays_air(
-                *arrays, shot_array(shot), table.segments, table.jaws, table.pockets, p, table.spec.width,
-                table.spec.length, table.rail, OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin,
-                motion, pocket, initial,
-            )
-        else:  # the air log is zeroed and filled only if a contact hands the shot over to the airborne loop
-            if spare.shape[0] != rows:
-                spare = np.empty((rows, AIR_LOG_W))
-            air = spare
-            count, flags, code, i, j = run_arrays(
-                *arrays, V0, phi, theta, a, b, strike, table.segments, table.jaws, table.pockets, p, table.spec.width,
-                table.spec.length, table.rail, OVERLAP_TOL, int(max_events), float(max_time), log, air, pos, vel, spin,
-                motion, pocket, initial,
-            )
+        if spare.shape[0] != rows:
+            spare = np.empty((rows, AIR_LOG_W))
+        count, flags, code, i, j = run_arrays(
+            *arrays, V0, phi, theta, a, b, strike, table.segments, table.jaws, table.pockets, p, table.spec.width,
+            table.spec.length, table.rail, OVERLAP_TOL, int(max_events), float(max_time), log, spare, pos, vel, spin,
+            motion, pocket, initial,
+        )
         if code:  # not OK (0): the layout is refused
-            if spare is not None:
-                _SPARE_AIR_LOGS.append(spare)
-            raise_for_code(code, i, j, state, table, params)
+            _SPARE_AIR_LOGS.append(spare)
+            raise_layout_error(code, i, j, state, table, params)
         if count <= rows:
             break
         rows = count  # rerun (deterministically) with a log that holds every event
-    if spare is not None:
-        air = air[:count].copy() if flags & FLAG_AIRBORNE else None  # the spare goes back for the next call
-        _SPARE_AIR_LOGS.append(spare)
-    else:
-        air = air[:count]
+    air = spare[:count].copy() if flags & FLAG_AIRBORNE else None
+    _SPARE_AIR_LOGS.append(spare)  # back for the next call
     return SimResult._of(initial, BallState(pos, vel, spin, motion, pocket), EventLog._of(log[:count], air),
-                         bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED))
+                         bool(flags & FLAG_EVENT_CAP), bool(flags & FLAG_TIME_CAP), bool(flags & FLAG_UNRESOLVED),
+                         bool(flags & FLAG_IN_FLIGHT))
 
 
 def sample_positions(result: SimResult, times: np.ndarray, params: PhysicsParams = DEFAULT_PARAMS) -> np.ndarray:

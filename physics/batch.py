@@ -15,19 +15,21 @@ import numba
 import numpy as np
 
 from physics.api import (
-    DEFAULT_MAX_EVENTS, DEFAULT_MAX_TIME, MAX_EVENTS_LIMIT, check_caps, check_types, params_array, raise_for_code,
-    simulate,
+    DEFAULT_MAX_EVENTS, DEFAULT_MAX_TIME, MAX_EVENTS_LIMIT, check_caps, check_types, params_array, simulate,
 )
 from physics.events import EventLog, SimResult
-from physics.kernels.entry import LOG_W, run_batch
-from physics.kernels.layout import (BAD_MOTION, BAD_POCKET, OK, SHOT_ELEVATION, SHOT_NOT_FINITE, SHOT_SPEED, SHOT_TIP,
+from physics.kernels.codes import (
+    FLAG_AIRBORNE, FLAG_EVENT_CAP, FLAG_IN_FLIGHT, FLAG_TIME_CAP, FLAG_UNRESOLVED, LOG_W, S_MOTION, S_POCKET, S_VX,
+    S_WX, S_X, STATE_W,
+)
+from physics.kernels.entry import run_batch
+from physics.kernels.layout import (BAD_MOTION, BAD_POCKET, OK, RAIL_BELOW_NOSE, SHOT_ELEVATION, SHOT_NOT_FINITE, SHOT_SPEED, SHOT_TIP,
                                      check_shot_rows)
-from physics.kernels.loop import FLAG_EVENT_CAP, FLAG_TIME_CAP, FLAG_UNRESOLVED
 from physics.params import DEFAULT_PARAMS, PhysicsParams
 from physics.shot import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, Shot
 from physics.state import BallState
 from physics.table import DEFAULT_TABLE, Table
-from physics.validate import OVERLAP_TOL
+from physics.validate import OVERLAP_TOL, raise_layout_error
 
 MAX_LOG_ROWS = 1 << 23  # event-log rows one batch call may allocate (8.4 M rows, 1.3 GiB)
 
@@ -39,7 +41,8 @@ class BatchResult:
     Attributes:
         states: (B, n, 9) final states (x, y, vx, vy, wx, wy, wz, motion, pocket) — see ``state(k)``.
         n_events: (B,) events each table took (its log keeps the first ``log_capacity``).
-        hit_event_cap, hit_time_cap, unresolved: (B,) flags.
+        hit_event_cap, hit_time_cap, unresolved, in_flight: (B,) flags (see ``SimResult``).
+        airborne: (B,) a ball left the cloth: the log has no heights, ``result(k)`` simulates that table alone.
     """
 
     initial_states: np.ndarray  # (B, n, 9) packed starting states; ``initial(k)`` unpacks one
@@ -54,6 +57,8 @@ class BatchResult:
     hit_time_cap: np.ndarray
     logs: np.ndarray
     unresolved: np.ndarray | None = None  # (B,) flags: a ball taken off the table (see SimResult.unresolved)
+    in_flight: np.ndarray | None = None  # (B,) flags: a cap stopped the shot with a ball in the air (SimResult.in_flight)
+    airborne: np.ndarray | None = None  # (B,) flags: a ball left the cloth (its heights are not in ``logs``)
 
     def __len__(self) -> int:
         return self.states.shape[0]
@@ -61,17 +66,17 @@ class BatchResult:
     @property
     def pos(self) -> np.ndarray:
         """(B, n, 2) final ball centres."""
-        return self.states[:, :, 0:2]
+        return self.states[:, :, S_X:S_X + 2]
 
     @property
     def motion(self) -> np.ndarray:
         """(B, n) final motion codes."""
-        return self.states[:, :, 7].astype(np.int64)
+        return self.states[:, :, S_MOTION].astype(np.int64)
 
     @property
     def pocket(self) -> np.ndarray:
         """(B, n) pocket of each pocketed ball, -1 otherwise."""
-        return self.states[:, :, 8].astype(np.int64)
+        return self.states[:, :, S_POCKET].astype(np.int64)
 
     def initial(self, k: int) -> BallState:
         """Starting state of table k."""
@@ -87,13 +92,15 @@ class BatchResult:
         return BallState.from_packed(self.states[k])
 
     def result(self, k: int) -> SimResult:
-        """Table k as a ``SimResult`` with its full event log (re-simulated alone if the batch log was truncated)."""
-        if self.n_events[k] > self.logs.shape[1]:
+        """Table k as a ``SimResult`` with its full event log, heights included (re-simulated alone, the same
+        kernel bit for bit, when the batch log was truncated or a ball left the cloth)."""
+        if self.n_events[k] > self.logs.shape[1] or (self.airborne is not None and self.airborne[k]):
             return simulate(self.initial(k), self.shot(k), self.table, self.params,
                             max_events=self.max_events, max_time=self.max_time)
         log = EventLog(self.logs[k, : int(self.n_events[k])].copy())
         return SimResult(self.initial_states[k].copy(), self.state(k), log, bool(self.hit_event_cap[k]),
-                         bool(self.hit_time_cap[k]), self.unresolved is not None and bool(self.unresolved[k]))
+                         bool(self.hit_time_cap[k]), self.unresolved is not None and bool(self.unresolved[k]),
+                         self.in_flight is not None and bool(self.in_flight[k]))
 
 
 def _check_each(states, shots, table, params) -> None:
@@ -118,9 +125,9 @@ def _pack_states(states, shots, table, params) -> np.ndarray:
             fields = None
         if fields is not None and all(f.dtype.kind in "fi" for f in fields[:3]) and all(
                 f.dtype.kind in "iu" for f in fields[3:]) and fields[0].shape[1:] == (states[0].n_balls, 2):
-            packed = np.empty((len(states), states[0].n_balls, 9))
-            packed[:, :, 0:2], packed[:, :, 2:4], packed[:, :, 4:7] = fields[0], fields[1], fields[2]
-            packed[:, :, 7], packed[:, :, 8] = fields[3], fields[4]
+            packed = np.empty((len(states), states[0].n_balls, STATE_W))
+            packed[:, :, S_X:S_X + 2], packed[:, :, S_VX:S_VX + 2], packed[:, :, S_WX:S_WX + 3] = fields[0], fields[1], fields[2]
+            packed[:, :, S_MOTION], packed[:, :, S_POCKET] = fields[3], fields[4]
             return packed
     _check_each(states, shots, table, params)
     raise ValueError("states: inconsistent array types or shapes across tables")
@@ -180,7 +187,7 @@ def simulate_batch_packed(
     """``simulate_batch`` on arrays: states (B, n, 9) as ``BallState.packed()``, shots (B, 5) rows
     (V0, phi°, theta°, a, b) with a NaN row for no strike. The fast path for throughput users.
     """
-    if (not isinstance(states, np.ndarray) or states.ndim != 3 or states.shape[2] != 9 or states.shape[0] < 1
+    if (not isinstance(states, np.ndarray) or states.ndim != 3 or states.shape[2] != STATE_W or states.shape[0] < 1
             or states.shape[1] < 1):
         raise ValueError(f"states: expected a float array of shape (B, n_balls, 9), got {getattr(states, 'shape', states)!r}")
     if states.dtype.kind not in "fiu":
@@ -220,13 +227,18 @@ def simulate_batch_packed(
             numba.set_num_threads(previous)
     for k in np.flatnonzero(out[:, 2] != OK).tolist():
         code, i = int(out[k, 2]), int(out[k, 3])
-        if code in (BAD_MOTION, BAD_POCKET):  # report the packed value itself, before any cast
-            column, what = (7, "a whole motion code 0..6") if code == BAD_MOTION else (
-                8, f"-1 (none) or a whole pocket number 0..{table.pockets.shape[0] - 1}")
-            raise ValueError(f"states[{k}][{i}, {column}]: expected {what}, got {float(initial[k, i, column])!r}")
+        if code == RAIL_BELOW_NOSE:  # the table and the params, not this state
+            raise_layout_error(code, -1, -1, BallState.empty(), table, params)
+        column = S_MOTION if code == BAD_MOTION else S_POCKET
+        value = float(initial[k, i, column])
+        if code == BAD_MOTION or (code == BAD_POCKET and not (-1 <= value < table.pockets.shape[0]
+                                                              and value == int(value))):
+            what = "a whole motion code 0..6" if code == BAD_MOTION else (
+                f"-1 (none) or a whole pocket number 0..{table.pockets.shape[0] - 1}")
+            raise ValueError(f"states[{k}][{i}, {column}]: expected {what}, got {value!r}")  # the packed value itself
         try:
-            raise_for_code(int(out[k, 2]), int(out[k, 3]), int(out[k, 4]), BallState.from_packed(initial[k]),
-                           table, params)
+            raise_layout_error(int(out[k, 2]), int(out[k, 3]), int(out[k, 4]), BallState.from_packed(initial[k]),
+                               table, params)
         except ValueError as err:
             raise ValueError(f"states[{k}]: {err}") from None
     flags = out[:, 1]
@@ -234,5 +246,6 @@ def simulate_batch_packed(
         initial_states=initial, shot_rows=shots.astype(np.float64), table=table, params=params,
         max_events=int(max_events), max_time=float(max_time), states=work, n_events=out[:, 0].copy(),
         hit_event_cap=(flags & FLAG_EVENT_CAP) > 0, hit_time_cap=(flags & FLAG_TIME_CAP) > 0, logs=logs,
-        unresolved=(flags & FLAG_UNRESOLVED) > 0,
+        unresolved=(flags & FLAG_UNRESOLVED) > 0, in_flight=(flags & FLAG_IN_FLIGHT) > 0,
+        airborne=(flags & FLAG_AIRBORNE) > 0,
     )

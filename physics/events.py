@@ -3,35 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from physics.state import BallState
-
-# Columns of a logged ball state (post-event), used to sample trajectories.
-STATE_COLS = 8  # x, y, vx, vy, wx, wy, wz, motion
+from physics.kernels.codes import (
+    AIR_H_A, AIR_H_B, LOG_A, LOG_B, LOG_KIND, LOG_STATE_A, LOG_STATE_B, LOG_TARGET, LOG_TIME, LOGGED_W, S_MOTION,
+    EventKind,
+)
+from physics.state import BallState, Motion
 
 
 _new = object.__new__  # the fast constructors below fill a frozen record's fields in one dict update
-
-class EventKind(IntEnum):
-    """Kinds of events (the kernels use the integer values)."""
-
-    STICK_BALL = 0  # the cue strikes the cue ball (t = 0)
-    BALL_BALL = 1
-    BALL_CUSHION = 2  # target = cushion segment index
-    BALL_JAW = 3  # target = jaw index (a rounded pocket jaw counts as a cushion, docs/rules.md)
-    BALL_POCKET = 4  # target = pocket index
-    SLIDING_ROLLING = 5
-    ROLLING_SPINNING = 6
-    ROLLING_STATIONARY = 7
-    SPINNING_STATIONARY = 8
-    BALL_OFF_TABLE = 9  # ball_a leaves the table (clears a cushion, lands off the surface); target = cushion or -1
-    BALL_AIRBORNE = 10  # ball_a leaves the cloth (a cue strike into the slate, a ball driven up by a ball)
-    BALL_LANDING = 11  # ball_a lands on the cloth: it bounces (motion AIRBORNE) or settles
-
 
 class Event(NamedTuple):
     """One logged event; ``ball_b`` and ``target`` are -1 when not used."""
@@ -45,9 +28,9 @@ class Event(NamedTuple):
 
 @dataclass(frozen=True, eq=False)
 class EventLog:
-    """Time-ordered events, one row per event, as one packed (n, 21) array with column views.
+    """Time-ordered events, one row per event, as one packed (n, LOG_W = 21) array with column views.
 
-    Columns: time, kind, ball_a, ball_b, target, then the post-event state
+    Columns (the LOG_* of ``kernels.codes``): time, kind, ball_a, ball_b, target, then the post-event state
     (x, y, vx, vy, wx, wy, wz, motion) of ball_a and of ball_b. ``air`` (n, 4), only for a shot in which a
     ball left the cloth (``physics.simulate``; a batch's logs have none): the height of the bottom above the
     cloth and the vertical velocity of ball_a and of ball_b after each event (zero for a ball on the cloth).
@@ -58,54 +41,67 @@ class EventLog:
 
     @property
     def time(self) -> np.ndarray:
-        return self.rows[:, 0]
+        return self.rows[:, LOG_TIME]
 
     @property
     def kind(self) -> np.ndarray:
-        return self.rows[:, 1].astype(np.int64)
+        return self.rows[:, LOG_KIND].astype(np.int64)
 
     @property
     def ball_a(self) -> np.ndarray:
-        return self.rows[:, 2].astype(np.int64)
+        return self.rows[:, LOG_A].astype(np.int64)
 
     @property
     def ball_b(self) -> np.ndarray:
-        return self.rows[:, 3].astype(np.int64)
+        return self.rows[:, LOG_B].astype(np.int64)
 
     @property
     def target(self) -> np.ndarray:
-        return self.rows[:, 4].astype(np.int64)
+        return self.rows[:, LOG_TARGET].astype(np.int64)
 
     @property
     def state_a(self) -> np.ndarray:
-        return self.rows[:, 5:13]
+        return self.rows[:, LOG_STATE_A:LOG_STATE_A + LOGGED_W]
 
     @property
     def state_b(self) -> np.ndarray:
-        return self.rows[:, 13:21]
+        return self.rows[:, LOG_STATE_B:LOG_STATE_B + LOGGED_W]
 
     @property
     def air_a(self) -> np.ndarray:
-        """(height above the cloth [m], vertical velocity [m/s]) of ball_a after each event."""
-        return self.air[:, 0:2] if self.air is not None else np.zeros((len(self), 2))
+        """(height above the cloth [m], vertical velocity [m/s]) of ball_a after each event: zeros for a log in which
+        no ball left the cloth; ValueError for one that has balls in the air but no air columns (a batch's log)."""
+        return self.air[:, AIR_H_A:AIR_H_A + 2] if self.air is not None else self._on_the_cloth()
 
     @property
     def air_b(self) -> np.ndarray:
-        return self.air[:, 2:4] if self.air is not None else np.zeros((len(self), 2))
+        """``air_a`` of ball_b."""
+        return self.air[:, AIR_H_B:AIR_H_B + 2] if self.air is not None else self._on_the_cloth()
+
+    def _on_the_cloth(self) -> np.ndarray:
+        """The air columns of a log without them: zeros, when no ball left the cloth (no take-off, landing or ball
+        in the air logged)."""
+        kinds = self.rows[:, LOG_KIND]
+        motions = (self.state_a[:, S_MOTION], self.state_b[:, S_MOTION])
+        if (np.any(motions[0] == Motion.AIRBORNE) or np.any(motions[1] == Motion.AIRBORNE)
+                or np.any((kinds == EventKind.BALL_AIRBORNE) | (kinds == EventKind.BALL_LANDING))):
+            raise ValueError("air: this log has balls in the air but no heights (a batch's logs hold none): "
+                             "BatchResult.result(k) or physics.simulate gives them")
+        return np.zeros((len(self), 2))
 
     def __len__(self) -> int:
         return int(self.rows.shape[0])
 
     def __getitem__(self, i: int) -> Event:
         r = self.rows[i]
-        return Event(float(r[0]), EventKind(int(r[1])), int(r[2]), int(r[3]), int(r[4]))
+        return Event(float(r[LOG_TIME]), EventKind(int(r[LOG_KIND])), int(r[LOG_A]), int(r[LOG_B]), int(r[LOG_TARGET]))
 
     def __iter__(self) -> Iterator[Event]:
         for i in range(len(self)):
             yield self[i]
 
     def of_kind(self, *kinds: EventKind) -> list[Event]:
-        mask = np.isin(self.rows[:, 1], [float(k) for k in kinds])
+        mask = np.isin(self.rows[:, LOG_KIND], [float(k) for k in kinds])
         return [self[int(i)] for i in np.flatnonzero(mask)]
 
     def pocketed(self) -> list[int]:
@@ -133,6 +129,11 @@ class SimResult:
         hit_time_cap: the simulated-time cap stopped the simulation early.
         unresolved: a ball the simulation could not keep on the cloth was taken off the table where it
             lay (motion OFF_TABLE, a BALL_OFF_TABLE event); the state is still a legal layout.
+        in_flight: a cap (``hit_event_cap`` or ``hit_time_cap``) stopped the shot with a ball in the air, so the
+            shot is unresolved: where that ball comes down is not known. It keeps motion AIRBORNE at its plan
+            position in ``state`` (which no shot can start from), and no event logs it off the table, so the rules
+            must not rule the shot (``rules.decide_log`` refuses its log); the caller replays it with larger caps
+            or decides where the ball goes.
         duration: simulated time of the last event [s].
     """
 
@@ -142,14 +143,15 @@ class SimResult:
     hit_event_cap: bool
     hit_time_cap: bool
     unresolved: bool = False
+    in_flight: bool = False
 
     @classmethod
     def _of(cls, initial: np.ndarray, state: BallState, events: EventLog, hit_event_cap: bool, hit_time_cap: bool,
-            unresolved: bool) -> SimResult:
+            unresolved: bool, in_flight: bool) -> SimResult:
         """``SimResult(...)`` for the simulator's hot path, as ``EventLog._of`` (0.5 µs a shot)."""
         result = _new(cls)
         result.__dict__.update(_initial=initial, state=state, events=events, hit_event_cap=hit_event_cap,
-                               hit_time_cap=hit_time_cap, unresolved=unresolved)
+                               hit_time_cap=hit_time_cap, unresolved=unresolved, in_flight=in_flight)
         return result
 
     @property
@@ -160,7 +162,7 @@ class SimResult:
 
     @property
     def duration(self) -> float:
-        return float(self.events.rows[-1, 0]) if len(self.events) else 0.0
+        return float(self.events.rows[-1, LOG_TIME]) if len(self.events) else 0.0
 
     @property
     def n_events(self) -> int:

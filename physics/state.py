@@ -6,24 +6,14 @@ Pocketed balls keep their slot; their motion code says where they are.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 
 import numpy as np
 
+from physics.kernels.codes import S_MOTION, S_POCKET, S_VX, S_WX, S_X, STATE_W, Motion
+
 N_BALLS = 10
 CUE = 0
-
-
-class Motion(IntEnum):
-    """Motion-state code of one ball (the kernels use the integer values)."""
-
-    STATIONARY = 0
-    SPINNING = 1
-    SLIDING = 2
-    ROLLING = 3
-    POCKETED = 4
-    AIRBORNE = 5  # in the air (only during a shot: every shot ends with its balls on the cloth or off it)
-    OFF_TABLE = 6  # left the table without being pocketed (jumped off, or taken off by the safety net)
+_POS, _VEL, _SPIN = slice(S_X, S_X + 2), slice(S_VX, S_VX + 2), slice(S_WX, S_WX + 3)  # packed columns
 
 
 @dataclass(eq=False)
@@ -56,20 +46,21 @@ class BallState:
         )
 
     def packed(self) -> np.ndarray:
-        """One (n, 9) float64 array: x, y, vx, vy, wx, wy, wz, motion, pocket (the kernels' layout)."""
-        out = np.empty((self.pos.shape[0], 9))
-        out[:, 0:2] = self.pos
-        out[:, 2:4] = self.vel
-        out[:, 4:7] = self.spin
-        out[:, 7] = self.motion
-        out[:, 8] = self.pocket
+        """One (n, STATE_W) float64 array: x, y, vx, vy, wx, wy, wz, motion, pocket (the kernels' layout, the S_*
+        columns of ``kernels.codes``)."""
+        out = np.empty((self.pos.shape[0], STATE_W))
+        out[:, _POS] = self.pos
+        out[:, _VEL] = self.vel
+        out[:, _SPIN] = self.spin
+        out[:, S_MOTION] = self.motion
+        out[:, S_POCKET] = self.pocket
         return out
 
     @classmethod
     def from_packed(cls, arr: np.ndarray) -> "BallState":
         """Inverse of ``packed`` (copies)."""
-        return cls(arr[:, 0:2].copy(), arr[:, 2:4].copy(), arr[:, 4:7].copy(),
-                   arr[:, 7].astype(np.int64), arr[:, 8].astype(np.int64))
+        return cls(arr[:, _POS].copy(), arr[:, _VEL].copy(), arr[:, _SPIN].copy(),
+                   arr[:, S_MOTION].astype(np.int64), arr[:, S_POCKET].astype(np.int64))
 
     @property
     def n_balls(self) -> int:

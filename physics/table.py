@@ -16,13 +16,17 @@ import numpy as np
 from physics.checks import check_numbers
 
 INCH = 0.0254
-# Layout of ``Table.rail`` (the kernels read it by index): rail width, rail height, then per pocket (in
-# ``POCKET_NAMES`` order) LINER_STRIDE values: the liner's centre (x, y), radius, outward axis (x, y), the inward
-# normals (x, y) of the two half-planes whose intersection is the liner's arc (a wedge from the centre), and the two
-# cushions (indices into ``segments``) whose rails surround the pocket.
-RAIL_WIDTH, RAIL_HEIGHT, RAIL_LINERS = 0, 1, 2
+# Layout of ``Table.rail`` (the kernels read it by index): rail width, rail height, the number of liners and of jaw
+# arcs; then per pocket (in ``POCKET_NAMES`` order) LINER_STRIDE values: the liner's centre (x, y), radius, outward
+# axis (x, y), the inward normals (x, y) of the two half-planes whose intersection is the liner's arc (a wedge from
+# the centre), and the two cushions (indices into ``segments``) whose rails surround the pocket; then per jaw (in
+# ``jaws`` order) ARC_STRIDE values: the unit bisector (x, y) of the arc of its circle that bounds the playing area
+# (between the two segments tangent to it) and the cosine of half that arc's angle (docs/table.md).
+RAIL_WIDTH, RAIL_HEIGHT, RAIL_N_LINERS, RAIL_N_ARCS, RAIL_LINERS = 0, 1, 2, 3, 4
 LINER_STRIDE = 11
 L_X, L_Y, L_R, L_AX, L_AY, L_M1X, L_M1Y, L_M2X, L_M2Y, L_K1, L_K2 = range(LINER_STRIDE)
+ARC_STRIDE = 3
+A_MX, A_MY, A_COS = range(ARC_STRIDE)
 
 POCKET_NAMES = (
     "head-left corner",
@@ -149,6 +153,29 @@ def _liner(spec: TableSpec, segments: np.ndarray, jaws: np.ndarray, pockets: np.
     return [centre[0], centre[1], radius, axis[0], axis[1], *normals[0], *normals[1], float(k1), float(k2)]
 
 
+def jaw_arcs(segments: np.ndarray, jaws: np.ndarray) -> np.ndarray:
+    """Per jaw, the arc of its circle that bounds the playing area, as (m, ARC_STRIDE) rows (bisector x, y, cos of
+    the half angle): the arc between the points where segments (a cushion and a facing) end tangent to the circle.
+
+    Found from the geometry, not from index conventions, so any ``Table`` has one; a jaw that fewer than two segments
+    touch (a table built without a cushion) gets the whole circle (cos = -2: every direction is on it)."""
+    rows = []
+    for cx, cy, r in jaws:
+        normals = []
+        for x1, y1, x2, y2, nx, ny in segments:
+            tx, ty = cx + r * nx, cy + r * ny  # where a segment whose normal is (nx, ny) would touch the circle
+            if min(math.hypot(x1 - tx, y1 - ty), math.hypot(x2 - tx, y2 - ty)) < 1e-9:
+                normals.append((nx, ny))
+        if len(normals) != 2 or math.hypot(normals[0][0] + normals[1][0], normals[0][1] + normals[1][1]) < 1e-9:
+            rows.append((1.0, 0.0, -2.0))
+            continue
+        (ax, ay), (bx, by) = normals
+        mx, my = ax + bx, ay + by
+        norm = math.hypot(mx, my)
+        rows.append((mx / norm, my / norm, (ax * mx + ay * my) / norm))
+    return np.array(rows, dtype=np.float64).reshape(-1, ARC_STRIDE)
+
+
 @dataclass(frozen=True, eq=False)
 class Table:
     """Generated geometry of one table, as contiguous arrays for the kernels.
@@ -234,11 +261,14 @@ class Table:
 
     @cached_property
     def rail(self) -> np.ndarray:
-        """(rail_width, rail_height, the liners' rows flattened) [m], as the airborne kernel reads them (the
-        ``RAIL_*`` layout; the flat kernel ignores it): built once per table (every simulate call passes it, so a
-        new array per call would cost the flat path ~1 µs); the kernels never write to it."""
-        return np.ascontiguousarray(np.concatenate([[self.spec.rail_width, self.spec.rail_height],
-                                                    self.liners.ravel()]))
+        """(rail_width, rail_height, counts, the liners' rows, the jaw arcs' rows flattened), as the airborne kernel
+        reads them (the ``RAIL_*`` layout; the flat kernel reads only the rail's height): built once per table
+        (every simulate call passes it, so a new array per call would cost the flat path ~1 µs); the kernels never
+        write to it."""
+        arcs = jaw_arcs(self.segments, self.jaws)
+        return np.ascontiguousarray(np.concatenate([
+            [self.spec.rail_width, self.spec.rail_height, float(self.liners.shape[0]), float(arcs.shape[0])],
+            self.liners.ravel(), arcs.ravel()]))
 
     @property
     def width(self) -> float:

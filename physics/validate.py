@@ -6,13 +6,13 @@ import math
 
 import numpy as np
 
-from physics.kernels.layout import (BAD_MOTION, BAD_POCKET, IN_POCKET, MAX_BALL_SPEED, MAX_SURFACE_SPEED, NOT_FINITE, OK,
-                                    OUTSIDE, OVERLAP, TOO_FAST, check_layout)
+from physics.kernels.layout import (BAD_MOTION, BAD_POCKET, IN_AIR, IN_POCKET, MAX_BALL_SPEED, MAX_SURFACE_SPEED,
+                                    NO_CUE_BALL, NOT_FINITE, OK, OUTSIDE, OVERLAP, OVERLAP_TOL, RAIL_BELOW_NOSE, TOO_FAST,
+                                    check_state)
 from physics.params import PhysicsParams
-from physics.state import BallState
+from physics.state import BallState, Motion
 from physics.table import Table
 
-OVERLAP_TOL = 1e-9  # [m] balls may touch (racks) but not overlap by more than this
 
 
 def _check_array(name: str, arr: object, shape: tuple[int, ...], kinds: str) -> None:
@@ -25,7 +25,9 @@ def _check_array(name: str, arr: object, shape: tuple[int, ...], kinds: str) -> 
 
 
 def validate_state(state: BallState, table: Table, params: PhysicsParams) -> None:
-    """Raise ValueError unless ``state`` is a legal layout on ``table`` (shapes, finite, no overlap, on the cloth)."""
+    """Raise ValueError unless ``state`` is a legal layout on ``table`` (shapes, finite, no overlap, on the cloth, no
+    ball in the air, pocket numbers that match the motion codes) and the table's rail no lower than the params'
+    cushion nose: the checks ``simulate`` makes before it simulates anything."""
     if not isinstance(state, BallState):
         raise ValueError(f"state: expected a physics.BallState, got {type(state).__name__}")
     pos = state.pos
@@ -37,25 +39,47 @@ def validate_state(state: BallState, table: Table, params: PhysicsParams) -> Non
     _check_array("state.spin", state.spin, (n, 3), "fi")
     _check_array("state.motion", state.motion, (n,), "iu")
     _check_array("state.pocket", state.pocket, (n,), "iu")
-    R = params.R
+    if not isinstance(table, Table):
+        raise ValueError(f"table: expected a physics.Table, got {type(table).__name__}")
+    if not isinstance(params, PhysicsParams):
+        raise ValueError(f"params: expected a physics.PhysicsParams, got {type(params).__name__}")
     bad = np.flatnonzero((state.pocket < -1) | (state.pocket >= table.pockets.shape[0]))
-    if bad.size:
-        raise_layout_error(BAD_POCKET, int(bad[0]), -1, state, table, R)
-    code, i, j = check_layout(
+    if bad.size:  # before the cast to int64, which could wrap a huge unsigned value into range
+        raise_layout_error(BAD_POCKET, int(bad[0]), -1, state, table, params)
+    code, i, j = check_state(
         np.ascontiguousarray(state.pos, dtype=np.float64), np.ascontiguousarray(state.vel, dtype=np.float64),
         np.ascontiguousarray(state.spin, dtype=np.float64), np.ascontiguousarray(state.motion, dtype=np.int64),
-        table.width, table.length, table.segments, table.jaws, table.pockets, R, OVERLAP_TOL,
+        np.ascontiguousarray(state.pocket, dtype=np.int64), False, table.segments, table.jaws, table.pockets,
+        params.to_array(), table.width, table.length, table.rail, OVERLAP_TOL,
     )
-    raise_layout_error(code, i, j, state, table, R)
+    raise_layout_error(code, i, j, state, table, params)
 
 
-def raise_layout_error(code: int, i: int, j: int, state: BallState, table: Table, R: float) -> None:
-    """Raise the ValueError that describes layout problem ``code`` of balls i, j (no-op for OK)."""
+def raise_layout_error(code: int, i: int, j: int, state: BallState, table: Table, params: PhysicsParams) -> None:
+    """Raise the ValueError that describes problem ``code`` (``kernels.layout.check_state``) of balls i, j (no-op
+    for OK)."""
+    R = params.R
     if code == OK:
         return
+    if code == RAIL_BELOW_NOSE:
+        raise ValueError(
+            f"table.spec.rail_height, params.R: the rail's top ({table.spec.rail_height:.6g} m) is below the cushion "
+            f"nose (params.cushion_height = cushion_height_factor × 2R = {params.cushion_height:.6g} m for R = "
+            f"{params.R:.6g} m): a ball that clears a cushion would be inside the rail; expected rail_height >= the "
+            f"nose's height")
+    if code == NO_CUE_BALL:
+        raise ValueError("state: the cue ball (ball 0) must be on the table to take a shot")
+    if code == IN_AIR:
+        raise ValueError(
+            f"state.motion[{i}]: ball {i} is AIRBORNE ({int(Motion.AIRBORNE)}), and no shot starts with a ball in the "
+            f"air (a BallState has no heights); a SimResult with in_flight set was stopped by a cap with a ball in "
+            f"the air: its state cannot be simulated on")
     if code == BAD_MOTION:
         raise ValueError(f"state.motion[{i}]: expected a whole motion code 0..6, got {state.motion[i]!r}")
     if code == BAD_POCKET:
+        if -1 <= state.pocket[i] < table.pockets.shape[0]:
+            raise ValueError(f"state.pocket[{i}]: expected -1 for ball {i}, which is not pocketed (motion "
+                             f"{Motion(int(state.motion[i])).name}), got {int(state.pocket[i])}")
         raise ValueError(f"state.pocket[{i}]: expected -1 (none) or a whole pocket number "
                          f"0..{table.pockets.shape[0] - 1}, got {state.pocket[i]!r}")
     if code == NOT_FINITE:

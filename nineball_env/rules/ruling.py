@@ -15,12 +15,16 @@ from typing import Iterable
 
 import numpy as np
 
-from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, PHASE_NAMES, RULES, Declaration, DeclarationCode, RackCol, RuleId
+from nineball_env.kernels.codes import (BALL_IN_HAND_NAMES, N_BALLS, PHASE_NAMES, RULES, Declaration, DeclarationCode,
+                                        RackCol, RuleId)
+from nineball_env.kernels.facts import MOTION_A, ROWS_BALL, ROWS_IN_FLIGHT, ROWS_KIND, ROWS_OK, ROWS_TIME, check_rows
 from nineball_env.kernels.ruling import rule_log
-from nineball_env.rules.errors import IllegalAction
+from nineball_env.rules.errors import IllegalAction, InvalidEventLog
 from nineball_env.rules.events import ShotEvent
 from nineball_env.rules.facts import BALL_SETS, SIMULTANEOUS_S, event_rows
 from nineball_env.rules.state import BallInHand, Phase, RackState, as_player
+from physics.events import EventKind
+from physics.state import Motion
 
 
 @dataclass(frozen=True)
@@ -145,15 +149,59 @@ def decide(state: RackState, events: Iterable[ShotEvent] = (),
 
 def decide_log(state: RackState, rows: np.ndarray, declaration: Declaration | str = Declaration.SHOT) -> Ruling:
     """``decide`` for a shot or push-out given by its physics event-log rows (``physics.EventLog.rows``, time
-    order; the physics guarantees what ``decide`` checks of ``ShotEvent`` logs).
+    order; the physics guarantees what ``decide`` checks of ``ShotEvent`` logs), or by ``event_rows``' (n, 4) rows.
 
-    Raises IllegalAction for a declaration the phase forbids or one that is not a shot or push-out.
+    Raises IllegalAction for a declaration the phase forbids or one that is not a shot or push-out, and
+    InvalidEventLog for rows the rules cannot read (not a 2-D array of at least 4 numeric columns, a time out of
+    order, an unknown event kind or ball number) or the log of an unresolved shot: one that a cap stopped with a
+    ball in the air (``physics.SimResult.in_flight``), which no ruling decides.
     """
+    _check_state(state)
     declaration = _as_declaration(declaration)
     if declaration not in (Declaration.SHOT, Declaration.PUSH_OUT):
         raise IllegalAction(f"a shot log is ruled as a shot or a push-out, not {declaration.value!r}")
     _check_allowed(state, declaration, ())
-    return _rule(state, declaration, rows)
+    return _rule(state, declaration, _checked_rows(rows))
+
+
+_F64 = np.dtype(np.float64)
+_ROW_PROBLEMS = {
+    ROWS_TIME: "expected a finite time [s], from 0 on and not before the previous row's",
+    ROWS_KIND: f"expected a whole event kind {int(EventKind.STICK_BALL)}..{int(EventKind.BALL_LANDING)} "
+               f"(physics.EventKind)",
+    ROWS_BALL: f"expected ball_a a ball number 0..{N_BALLS - 1} and ball_b -1 or another ball (a ball for a "
+               f"contact between two)",
+}
+
+
+def _checked_rows(rows: object) -> np.ndarray:
+    """``rows`` as the float64 (n, >= 4) array the rules kernel reads, or InvalidEventLog saying what is wrong with it
+    (``kernels.facts.check_rows``)."""
+    if not (type(rows) is np.ndarray and rows.dtype is _F64 and rows.ndim == 2):
+        if rows is None or isinstance(rows, (str, bytes)):
+            raise InvalidEventLog(f"rows: expected a 2-D array of event rows (physics.EventLog.rows), got "
+                                  f"{type(rows).__name__}")
+        try:
+            array = np.asarray(rows)
+        except (TypeError, ValueError):  # ragged
+            array = np.asarray(None)
+        if array.dtype.kind not in "fiu":
+            raise InvalidEventLog(f"rows: expected a 2-D array of numeric event rows (physics.EventLog.rows), got "
+                                  f"{type(rows).__name__} of dtype {array.dtype}")
+        if array.ndim != 2:
+            raise InvalidEventLog(f"rows: expected a 2-D array of event rows (n, >= 4), got shape {array.shape}")
+        rows = np.ascontiguousarray(array, dtype=np.float64)
+    if rows.shape[1] < 4:
+        raise InvalidEventLog(f"rows: expected at least 4 columns (time, kind, ball_a, ball_b), got shape {rows.shape}")
+    code, i = check_rows(rows)
+    if code == ROWS_IN_FLIGHT:
+        ball = int(rows[i, 2] if rows[i, MOTION_A] == Motion.AIRBORNE else rows[i, 3])
+        raise InvalidEventLog(f"rows[{i}]: ball {ball} is still in the air at the end of the log: a cap stopped the "
+                              f"shot (physics.SimResult.in_flight), which is unresolved and cannot be ruled; replay "
+                              f"it with larger caps")
+    if code != ROWS_OK:
+        raise InvalidEventLog(f"rows[{i}]: {_ROW_PROBLEMS[code]}, got {rows[i, :4].tolist()}")
+    return rows
 
 
 def _rule(state: RackState, declaration: Declaration, rows: np.ndarray) -> Ruling:

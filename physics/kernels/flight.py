@@ -30,8 +30,8 @@ Calibration (sources and numbers; README Physics, "Balls in the air"):
   ball's topspin or draw) gets a vertical friction impulse (resolve.ball_ball: µ(v)·J_n, µ = 0.00995 +
   0.108·e^(−1.088 v), Alciatore TP A-14, capped at m·|slip|/7, the impulse that stops the slip, so no energy is
   added): up on one ball, down into the slate on the other, which rebounds at e_table times it. A ball that then
-  rises at least min_bounce_height leaves the cloth (``leaves_cloth``) and the flat loop hands the shot over to
-  the airborne loop at that contact (air_loop.continue_in_air); a smaller one is absorbed, as the flat model
+  rises at least min_bounce_height leaves the cloth (``leaves_cloth``) and the event loop takes the steps of balls in
+  the air from that contact on (loop.py, air.py); a smaller one is absorbed, as the flat model
   always did. Full hits: 0 for a stun hit at any speed, 0.69 mm for a rolling ball at 12 m/s (µ is small at a
   large slip: absorbed), most, 3.4 mm (0.26 m/s), at 12 m/s with a slip of about 2 m/s; 7–9 m/s breaks from the
   kitchen hop on 47 of 60 (tests/physics/test_physics_hop.py, README Physics).
@@ -75,7 +75,7 @@ that flies low through a mouth meets the back of the pocket and drops into it (i
 inside the capture circle, or rattles out onto the cloth of the mouth if it comes down outside it); only one
 above the nose flies over the pocket. A ball over a cushion's rail whose centre comes over a liner's circle is
 over the hole again (its bottom is above the rail top) and flies on as any ball in the air. Sustained contacts
-with the liner end at once, adding no energy (air_loop): a ball that meets the wall at under ZENO_SPEED (a grazing
+with the liner end at once, adding no energy (air.py): a ball that meets the wall at under ZENO_SPEED (a grazing
 run round the concave wall, which would repeat in a converging series) is held by the leather and drops; a contact
 with the top edge whose rebound would rise less than min_bounce_height is absorbed, as the cloth absorbs such a
 bounce, and the ball, lying on the edge (gravity would drive it back in ever tinier hops), slides off it to the side
@@ -85,7 +85,7 @@ within R of the cushion line, comes down onto it, and so does one that started b
 across the table) and comes over the facing in front of it. A ball lying on a cushion's nose (a rebound below
 min_bounce_height) slides off it to the side its centre lies on: over the rail it leaves the table; over the table
 it slides on the circle of radius R round the edge, frictionless and energy conserved, to where the edge no longer
-holds it (v² = gR cos θ) and flies on (air_loop._slide_off_nose; the slide takes no time, as the flat loop's contact
+holds it (v² = gR cos θ) and flies on (air._slide_off_nose; the slide takes no time, as the flat loop's contact
 phases take none).
 """
 
@@ -101,8 +101,6 @@ from physics.params import (
 )
 
 INF = np.inf
-AIRBORNE = 5
-OFF_TABLE = 6
 # What an airborne ball meets at a cushion line
 AIR_FACE, AIR_NOSE, AIR_CLEAR = 0, 1, 2
 
@@ -124,7 +122,7 @@ def rises(vz, p):
 def leaves_cloth(vz, p):
     """Whether a ball on the cloth that a ball–ball contact gave the vertical velocity vz leaves it: rising at
     vz > 0, or driven into the slate at vz < 0 and bouncing at e_table·|vz|, at least min_bounce_height (the test
-    air_loop._vertical applies)."""
+    air.vertical applies)."""
     return rises(vz if vz > 0.0 else -p[P_E_TABLE] * vz, p)
 
 
@@ -208,10 +206,17 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
         hi = min(T, max(ta, tb))
     if not lo <= hi:
         return INF, -1
-    # Behind the line (d < 0) only its extension counts: a facing's line runs on across the table, so a ball may start
-    # behind it and come over the segment in front of it (moving away from it in plan) while it comes down onto the
-    # nose. Over the segment itself a ball in play is in front of the line: from the window's start on, d ≥ 0.
-    if d0 + d1 * lo < 0.0 or (d1 >= 0.0 and d0 + d1 * lo >= R):
+    # Behind the line (d < 0) over the segment is over the rail: a ball there (one that flew over the rail and comes
+    # back over the playing area, air.py) meets the cushion only from the moment its centre comes over the line. A
+    # facing's line also runs on across the table, so a ball may start behind it beside the segment and come over the
+    # segment in front of it (moving away from it in plan) while it comes down onto the nose.
+    if d0 + d1 * lo < 0.0:
+        if d1 <= 0.0:
+            return INF, -1
+        lo = -d0 / d1
+        if lo > hi:
+            return INF, -1
+    if d1 >= 0.0 and d0 + d1 * lo >= R:
         return INF, -1
     # face: the centre reaches distance R of the cushion line with the centre at or below the nose (a ball that
     # moves away from the line in plan, within R of it, meets no face and never crosses the line, but it may still

@@ -1,11 +1,20 @@
-"""Layout check kernel: finiteness, inside the cushions, outside the pockets, no overlaps."""
+"""Layout check kernel: finiteness, inside the cushions, outside the pockets, no overlaps, no ball in the air,
+pocket numbers that match the motion codes, a rail no lower than the cushion nose."""
 
 import math
 
 from numba import njit
 
+from physics.kernels.codes import AIRBORNE, POCKETED, ROLLING, Motion
+from physics.params import P_CUSHION_H, P_R
+from physics.table import RAIL_HEIGHT
+
 OK, NOT_FINITE, OUTSIDE, IN_POCKET, OVERLAP, BAD_MOTION, TOO_FAST, BAD_POCKET = 0, 1, 2, 3, 4, 5, 6, 7
-MAX_MOTION_CODE = 6
+IN_AIR = 8  # a ball with motion AIRBORNE: a state has no heights, so no shot starts with a ball in the air
+RAIL_BELOW_NOSE = 9  # the table's rail top is lower than the params' cushion nose
+NO_CUE_BALL = 10  # a strike was asked for with the cue ball off the table
+MAX_MOTION_CODE = int(max(Motion))
+OVERLAP_TOL = 1e-9  # [m] balls may touch (racks) but not overlap by more than this
 # Physical bounds on a ball's state (shot=None starts from any state): the hardest strike Shot allows
 # (12 m/s) launches the cue ball at under 19 m/s with a surface speed R·|ω| under 2.5 × that; a ball
 # faster than MAX_BALL_SPEED or spinning faster than MAX_SURFACE_SPEED / R is no state a shot can produce.
@@ -56,7 +65,7 @@ def ball_region(x, y, width, length, segments, jaws, pockets, R, tol):
 def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, R, tol):
     """First problem found as (code, i, j); (OK, -1, -1) when the layout is legal.
 
-    Motion codes must be known, every value finite and within the physical bounds (MAX_BALL_SPEED,
+    Motion codes must be known and not AIRBORNE, every value finite and within the physical bounds (MAX_BALL_SPEED,
     MAX_SURFACE_SPEED).
 
     A centre must lie within R of no cushion: inside the rectangle [R, width − R] × [R, length − R],
@@ -67,6 +76,8 @@ def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets,
     for i in range(n):
         if motion[i] < 0 or motion[i] > MAX_MOTION_CODE:
             return BAD_MOTION, i, -1
+        if motion[i] == AIRBORNE:
+            return IN_AIR, i, -1
         for k in range(2):
             if not (math.isfinite(pos[i, k]) and math.isfinite(vel[i, k])):
                 return NOT_FINITE, i, -1
@@ -78,7 +89,7 @@ def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets,
                 > MAX_SURFACE_SPEED * MAX_SURFACE_SPEED):
             return TOO_FAST, i, -1
     for i in range(n):
-        if motion[i] > 3:
+        if motion[i] > ROLLING:
             continue
         x = pos[i, 0]
         y = pos[i, 1]
@@ -86,10 +97,29 @@ def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets,
         if code != OK:
             return code, i, k
         for j in range(i + 1, n):
-            if motion[j] > 3:
+            if motion[j] > ROLLING:
                 continue
             if math.hypot(pos[j, 0] - x, pos[j, 1] - y) < 2.0 * R - tol:
                 return OVERLAP, i, j
+    return OK, -1, -1
+
+
+@njit(cache=True, inline="always")
+def check_state(pos, vel, spin, motion, pocket, strike, segments, jaws, pockets, p, width, length, rail, tol):
+    """Whether a state may be simulated on this table with these parameters: (code, i, j), OK or what is wrong with
+    which balls. The layout (``check_layout``); pocket numbers -1 or a pocket, and -1 unless the ball is POCKETED
+    (one taken off by ``BallState.remove`` has none); the cue ball on the table when ``strike``; the rail's top no
+    lower than the cushion nose, so that a ball which clears a cushion is above the rail."""
+    if rail[RAIL_HEIGHT] < p[P_CUSHION_H]:
+        return RAIL_BELOW_NOSE, -1, -1
+    code, bad_i, bad_j = check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets, p[P_R], tol)
+    if code != OK:
+        return code, bad_i, bad_j
+    for i in range(pocket.shape[0]):
+        if pocket[i] < -1 or pocket[i] >= pockets.shape[0] or (pocket[i] != -1 and motion[i] != POCKETED):
+            return BAD_POCKET, i, -1
+    if strike and motion[0] >= POCKETED:
+        return NO_CUE_BALL, 0, -1
     return OK, -1, -1
 
 

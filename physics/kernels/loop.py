@@ -1,569 +1,141 @@
-"""The event loop: find the next event, advance every ball to it, resolve it, record it,
-and refresh only the cached event times of the balls whose motion changed.
+"""The event loop of one shot: find the next event, advance every ball to it, resolve it, record it, and refresh only
+the cached event times of the balls whose motion changed (steps.py: its steps for balls on the cloth; air.py: for balls
+in the air).
 
-Small helpers that take arrays and run in inner loops are inlined (``inline="always"``): a call
-that passes arrays costs a reference-count round trip per array.
-
-Ties between events at the same time are broken in a fixed order — motion transitions,
-then ball–ball pairs (i < j, lowest i first), then cushions, jaws, pockets (lowest ball
-first) — so reruns are bit-identical.
+A shot runs on the cloth (the flat model) until a ball leaves it: the cue strike drives the cue ball into the slate
+and it jumps (``air.lifts_off``), or a contact between two balls on the cloth gives one a vertical velocity that lifts
+it (flight.leaves_cloth: the follow-shot hop). From then on the loop also moves balls in the air and resolves their
+events (``air.in_the_air``, ``air.air_event``), and logs heights and vertical velocities in ``ev_air``. Until then
+nothing of the air is touched, so a shot in which no ball leaves the cloth is the flat model bit for bit. The event
+body for balls on the cloth is written out here, once, for both (an inlined function's array arguments cost
+reference counts every event: steps.py).
 """
 
 import math
 
-import numpy as np
 from numba import njit
 
-from physics.kernels.flight import leaves_cloth
-from physics.kernels.detect import (
-    CONTACT_BAND, ball_ball_time, ball_circle_time, ball_segment_time, straight_circle_time,
+from physics.kernels.air import (
+    advance_air, air_box, air_event, finish_event, in_the_air, lifts_off, record_air, refresh, vertical,
 )
-from physics.kernels.layout import IN_POCKET, OK, ball_region
-from physics.kernels.motion import (
-    POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY, acceleration, classify, end_transition, evolve,
-    transition_time,
+from physics.kernels.codes import (
+    AIRBORNE, EV_AIRBORNE, EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SLIDE_ROLL, EV_SPIN_STOP, EV_STICK,
+    EV_TRANSITION, FLAG_AIRBORNE, FLAG_EVENT_CAP, FLAG_IN_FLIGHT, FLAG_TIME_CAP, POCKETED, ROLLING, SLIDING, SPINNING,
 )
+from physics.kernels.flight import landing_time, leaves_cloth
+from physics.kernels.motion import acceleration, end_transition, transition_time
 from physics.kernels.resolve import ball_ball, ball_cushion, ball_jaw, cue_strike
-from physics.params import P_EB, P_R
-
-INF = np.inf
-FLAG_EVENT_CAP = 1
-FLAG_TIME_CAP = 2
-# A ball the loop could not keep on the cloth (none in the 10⁶-shot soak): at the end it is taken off
-# the table (motion OFF_TABLE, a logged BALL_OFF_TABLE event, this flag) where it lies, never clamped,
-# so the final state stays a legal layout and the rules see an off-table ball.
-FLAG_UNRESOLVED = 4
-FLAG_AIRBORNE = 8  # the shot took the airborne loop (air_loop.py): its strike, or a ball–ball contact, lifted a ball
-OFF_TABLE = 6
-
-EV_STICK, EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_POCKET = 0, 1, 2, 3, 4
-EV_SLIDE_ROLL, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SPIN_STOP, EV_OFF_TABLE = 5, 6, 7, 8, 9
-# While the same pair touches again within this time, its contact is elastic: the
-# "TC model" (Luding & McNamara 1998) that stops inelastic collapse in chains of touching balls.
-CHAIN_WINDOW = 1e-9  # [s]
-# A pair that meets again within ZENO_WINDOW at an approach speed below ZENO_SPEED is in
-# sustained contact: one ball's cloth friction keeps driving it into the other, and the
-# bounces form a geometric (Zeno) series. After such a contact both balls take their
-# end-of-sliding state at once, v ← v − (2/7)u (angular momentum about the cloth contact is
-# conserved, Alciatore TP 4-1), which removes the driving force and ends the series.
-# If they still close on each other after that (a rolling ball pressing past another at a
-# thin angle), each ball's velocity is turned, at constant speed, just enough for the pair to
-# part at ZENO_PART (a ball slower than that stops): the sustained-contact slide of one ball
-# around the other, with no energy added.
-# The same holds for a ball and the cushions: a sliding ball that its own spin drives back into a
-# rail (massé, or english along the rail) bounces in a geometric series. A ball that touches a
-# cushion or jaw again within ZENO_WINDOW at an approach speed below ZENO_SPEED is in sustained
-# contact, and the contact phase ends at once (``_end_rail_contact``).
-# A ball in sustained contact with two different things within JAM_WINDOW (wedged between a facing
-# and a ball, or between two balls) is jammed: each contact phase turns it into the other, so it stops
-# (its side spin goes on), which ends the cycle and adds no energy.
-ZENO_WINDOW = 0.25  # [s]
-JAM_WINDOW = 0.01  # [s]
-RAIL_CONTACT, JAW_CONTACT = 1000, 2000  # contact ids in the jam test: ball j is j, cushion k RAIL_CONTACT + k
-ZENO_SPEED = 0.05  # [m/s]
-ZENO_PART = 1e-3  # [m/s]
-
-
-@njit(cache=True)
-def _record(i_ev, t, kind, a, b, target, pos, vel, spin, motion,
-            ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
-    ev_time[i_ev] = t
-    ev_kind[i_ev] = kind
-    ev_a[i_ev] = a
-    ev_b[i_ev] = b
-    ev_target[i_ev] = target
-    for which in range(2):
-        ball = a if which == 0 else b
-        out = ev_state_a if which == 0 else ev_state_b
-        if ball < 0:
-            for k in range(8):
-                out[i_ev, k] = 0.0
-            continue
-        out[i_ev, 0] = pos[ball, 0]
-        out[i_ev, 1] = pos[ball, 1]
-        out[i_ev, 2] = vel[ball, 0]
-        out[i_ev, 3] = vel[ball, 1]
-        out[i_ev, 4] = spin[ball, 0]
-        out[i_ev, 5] = spin[ball, 1]
-        out[i_ev, 6] = spin[ball, 2]
-        out[i_ev, 7] = motion[ball]
-
-
-@njit(cache=True)
-def _axis_range(x, v, a, T):
-    """Range of x + v t + ½ a t² over t in [0, T]."""
-    end = x + v * T + 0.5 * a * T * T
-    lo = min(x, end)
-    hi = max(x, end)
-    if a != 0.0:
-        ts = -v / a
-        if 0.0 < ts < T:
-            ext = x + v * ts + 0.5 * a * ts * ts
-            lo = min(lo, ext)
-            hi = max(hi, ext)
-    return lo, hi
-
-
-@njit(cache=True, inline="always")
-def _path_box(i, tau, pos, vel, acc, motion, box):
-    """Axis-aligned box around ball i's centre path until its next transition (a point if it does not move)."""
-    st = motion[i]
-    if st == SLIDING or st == ROLLING:
-        box[i, 0], box[i, 1] = _axis_range(pos[i, 0], vel[i, 0], acc[i, 0], tau)
-        box[i, 2], box[i, 3] = _axis_range(pos[i, 1], vel[i, 1], acc[i, 1], tau)
-    else:
-        box[i, 0] = box[i, 1] = pos[i, 0]
-        box[i, 2] = box[i, 3] = pos[i, 1]
-
-
-@njit(cache=True, inline="always")
-def _boxes_apart(box, i, j, gap):
-    """Whether the path boxes of balls i and j stay more than ``gap`` apart on some axis."""
-    return (box[i, 0] - gap > box[j, 1] or box[j, 0] - gap > box[i, 1]
-            or box[i, 2] - gap > box[j, 3] or box[j, 2] - gap > box[i, 3])
-
-
-@njit(cache=True, inline="always")
-def _circle_off_box(box, i, cx, cy, r):
-    """Whether a circle (cx, cy, r) lies clear of ball i's path box."""
-    return cx + r < box[i, 0] or cx - r > box[i, 1] or cy + r < box[i, 2] or cy - r > box[i, 3]
-
-
-@njit(cache=True)
-def _refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p,
-                  t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box):
-    """Recompute every cached event time that involves ball i (absolute times).
-
-    The pair with ball ``skip`` (-1: none) is left to that ball's own refresh, which follows
-    and sees both balls' new motion.
-    """
-    n = pos.shape[0]
-    R = p[P_R]
-    st = motion[i]
-    if st >= POCKETED:
-        t_trans[i] = INF
-        t_rail[i] = INF
-        t_pocket[i] = INF
-        for j in range(n):
-            t_pair[i, j] = INF
-            t_pair[j, i] = INF
-        return
-    x, y = pos[i, 0], pos[i, 1]
-    vx, vy = vel[i, 0], vel[i, 1]
-    tau = transition_time(st, vx, vy, spin[i, 0], spin[i, 1], spin[i, 2], p)
-    t_trans[i] = t + tau
-    ax, ay = acceleration(st, vx, vy, spin[i, 0], spin[i, 1], p)
-    acc[i, 0] = ax
-    acc[i, 1] = ay
-    moving = st == SLIDING or st == ROLLING
-    _path_box(i, tau, pos, vel, acc, motion, box)
-    # ball–ball
-    for j in range(n):
-        if j == i or j == skip:
-            continue
-        tij = INF
-        sj = motion[j]
-        j_moving = sj == SLIDING or sj == ROLLING
-        if sj < POCKETED and (moving or j_moving) and not _boxes_apart(box, i, j, 2.0 * R):
-            window = min(tau, t_trans[j] - t)
-            handled = False
-            if not j_moving:  # a moving ball against a resting one: often a straight path
-                handled, dt = straight_circle_time(x, y, vx, vy, ax, ay, pos[j, 0], pos[j, 1], 2.0 * R, window)
-            elif not moving:
-                handled, dt = straight_circle_time(pos[j, 0], pos[j, 1], vel[j, 0], vel[j, 1], acc[j, 0], acc[j, 1],
-                                                   x, y, 2.0 * R, window)
-            if not handled:
-                dt = ball_ball_time(x, y, vx, vy, ax, ay, pos[j, 0], pos[j, 1], vel[j, 0], vel[j, 1],
-                                    acc[j, 0], acc[j, 1], R, window)
-            tij = t + dt
-        t_pair[i, j] = tij
-        t_pair[j, i] = tij
-    # cushions, jaws, pockets
-    best = INF
-    kind = -1
-    ident = -1
-    if moving:
-        for k in range(segments.shape[0]):
-            if (min(segments[k, 0], segments[k, 2]) - R > box[i, 1] or max(segments[k, 0], segments[k, 2]) + R < box[i, 0]
-                    or min(segments[k, 1], segments[k, 3]) - R > box[i, 3]
-                    or max(segments[k, 1], segments[k, 3]) + R < box[i, 2]):
-                continue  # the path box never comes within R of this cushion
-            dt = ball_segment_time(x, y, vx, vy, ax, ay, segments[k, 0], segments[k, 1], segments[k, 2],
-                                   segments[k, 3], segments[k, 4], segments[k, 5], R, tau)
-            if dt < best:
-                best, kind, ident = dt, EV_CUSHION, k
-        for k in range(jaws.shape[0]):
-            if _circle_off_box(box, i, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R):
-                continue
-            handled, dt = straight_circle_time(x, y, vx, vy, ax, ay, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
-            if not handled:
-                dt = ball_circle_time(x, y, vx, vy, ax, ay, jaws[k, 0], jaws[k, 1], jaws[k, 2] + R, tau)
-            if dt < best:
-                best, kind, ident = dt, EV_JAW, k
-    t_rail[i] = t + best
-    rail_kind[i] = kind
-    rail_id[i] = ident
-    bestp = INF
-    pid = -1
-    if moving:
-        for k in range(pockets.shape[0]):
-            if _circle_off_box(box, i, pockets[k, 0], pockets[k, 1], pockets[k, 2]):
-                continue
-            handled, dt = straight_circle_time(x, y, vx, vy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2], tau)
-            if not handled:
-                dt = ball_circle_time(x, y, vx, vy, ax, ay, pockets[k, 0], pockets[k, 1], pockets[k, 2], tau)
-            if dt < bestp:
-                bestp, pid = dt, k
-    t_pocket[i] = t + bestp
-    pocket_id[i] = pid
-
-
-@njit(cache=True)
-def _advance_all(pos, vel, spin, motion, dt, p):
-    """Move every ball dt seconds along its current closed-form trajectory."""
-    if dt <= 0.0:
-        return
-    for i in range(pos.shape[0]):
-        st = motion[i]
-        if st == STATIONARY or st >= POCKETED:
-            continue
-        x, y, vx, vy, wx, wy, wz = evolve(st, pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1],
-                                          spin[i, 0], spin[i, 1], spin[i, 2], dt, p)
-        pos[i, 0] = x
-        pos[i, 1] = y
-        vel[i, 0] = vx
-        vel[i, 1] = vy
-        spin[i, 0] = wx
-        spin[i, 1] = wy
-        spin[i, 2] = wz
-
-
-@njit(cache=True, inline="always")
-def _reclassify(i, vel, spin, motion, p):
-    motion[i] = classify(vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], spin[i, 2], p[P_R])
-    if motion[i] == STATIONARY:
-        vel[i, 0] = 0.0
-        vel[i, 1] = 0.0
-        spin[i, 0] = 0.0
-        spin[i, 1] = 0.0
-        spin[i, 2] = 0.0
-
-
-@njit(cache=True, inline="always")
-def _snap_to_rolling(i, vel, spin, p):
-    """Give ball i the rolling state its sliding phase would end in: v ← v − (2/7)u, ω_xy locked to v."""
-    R = p[P_R]
-    ux = vel[i, 0] - R * spin[i, 1]
-    uy = vel[i, 1] + R * spin[i, 0]
-    vel[i, 0] -= 2.0 / 7.0 * ux
-    vel[i, 1] -= 2.0 / 7.0 * uy
-    spin[i, 0] = -vel[i, 1] / R
-    spin[i, 1] = vel[i, 0] / R
-
-
-@njit(cache=True, inline="always")
-def _turn_away(i, nx, ny, target, vel, spin, p):
-    """Turn ball i's (rolling) velocity at constant speed so that v·n = target; stop it if too slow."""
-    R = p[P_R]
-    speed = math.hypot(vel[i, 0], vel[i, 1])
-    vn = vel[i, 0] * nx + vel[i, 1] * ny
-    if vn <= target:
-        return
-    if speed <= abs(target):
-        vel[i, 0] = 0.0
-        vel[i, 1] = 0.0
-    else:
-        tx, ty = -ny, nx
-        vt = vel[i, 0] * tx + vel[i, 1] * ty
-        new_vt = math.sqrt(speed * speed - target * target)
-        if vt < 0.0:
-            new_vt = -new_vt
-        vel[i, 0] = target * nx + new_vt * tx
-        vel[i, 1] = target * ny + new_vt * ty
-    spin[i, 0] = -vel[i, 1] / R
-    spin[i, 1] = vel[i, 0] / R
-
-
-@njit(cache=True)
-def _end_rail_contact(i, nx, ny, vel, spin, p):
-    """End ball i's sustained contact with a cushion of inward normal (nx, ny) as one contact phase.
-
-    The cloth ends the sliding, v ← v − (2/7)u; the cushion takes the velocity into it (a normal
-    impulse through the centre, inelastic, so no torque and no energy added), the ball rolls on
-    along the rail, turned at constant speed just enough to leave it at ZENO_PART (it stops if slower).
-    """
-    R = p[P_R]
-    _snap_to_rolling(i, vel, spin, p)
-    vn = vel[i, 0] * nx + vel[i, 1] * ny
-    if vn < 0.0:
-        vel[i, 0] -= vn * nx
-        vel[i, 1] -= vn * ny
-        spin[i, 0] = -vel[i, 1] / R
-        spin[i, 1] = vel[i, 0] / R
-    _turn_away(i, -nx, -ny, -ZENO_PART, vel, spin, p)
-
-
-@njit(cache=True, inline="always")
-def _sustained(i, contact, t, last_zeno_time, last_zeno_with, vel, spin):
-    """Note that ball i ended a sustained contact with ``contact`` at t; stop it when it is jammed."""
-    if t - last_zeno_time[i] <= JAM_WINDOW and last_zeno_with[i] != contact:
-        vel[i, 0] = 0.0
-        vel[i, 1] = 0.0
-        spin[i, 0] = 0.0
-        spin[i, 1] = 0.0
-    last_zeno_time[i] = t
-    last_zeno_with[i] = contact
-
-
-@njit(cache=True)
-def _part_pair(a, b, pos, vel, spin, p):
-    """Make balls a and b separate at ZENO_PART at least, turning (never speeding up) their velocities."""
-    nx = pos[b, 0] - pos[a, 0]
-    ny = pos[b, 1] - pos[a, 1]
-    d = math.hypot(nx, ny)
-    nx /= d
-    ny /= d
-    va = vel[a, 0] * nx + vel[a, 1] * ny
-    vb = vel[b, 0] * nx + vel[b, 1] * ny
-    if vb - va >= ZENO_PART:
-        return
-    # the ball that drives the approach more turns first, to part at half the margin each way
-    _turn_away(a, nx, ny, min(va, vb - ZENO_PART) if va > -vb else -0.5 * ZENO_PART, vel, spin, p)
-    va = vel[a, 0] * nx + vel[a, 1] * ny
-    if vb - va < ZENO_PART:
-        _turn_away(b, -nx, -ny, -(va + ZENO_PART), vel, spin, p)
-    va = vel[a, 0] * nx + vel[a, 1] * ny
-    vb = vel[b, 0] * nx + vel[b, 1] * ny
-    if vb - va < ZENO_PART:  # both too slow to part: stop both
-        for i in (a, b):
-            vel[i, 0] = 0.0
-            vel[i, 1] = 0.0
-            spin[i, 0] = 0.0
-            spin[i, 1] = 0.0
-
-
-@njit(cache=True, inline="always")
-def _next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket):
-    """The earliest cached event, ties in the fixed order of the module notes: (time, kind, ball a, ball b).
-
-    This and ``_safety_net`` are steps of ``simulate_kernel`` shared with the airborne loop (air_loop.py);
-    ``_resolve`` is the airborne loop's, while the flat kernel keeps its body written out inline (calling it
-    measured about 3 % slower on flat shots, in-process ``simulate``). test_physics_flat_identity runs the
-    flat reference shots through both loops: they must agree bit for bit.
-    """
-    n = t_trans.shape[0]
-    te = INF
-    kind = -1
-    a = -1
-    b = -1
-    for i in range(n):
-        if t_trans[i] < te:
-            te, kind, a, b = t_trans[i], 100, i, -1
-    for i in range(n):
-        for j in range(i + 1, n):
-            if t_pair[i, j] < te:
-                te, kind, a, b = t_pair[i, j], EV_BALL_BALL, i, j
-    for i in range(n):
-        if t_rail[i] < te:
-            te, kind, a, b = t_rail[i], rail_kind[i], i, -1
-    for i in range(n):
-        if t_pocket[i] < te:
-            te, kind, a, b = t_pocket[i], EV_POCKET, i, -1
-    return te, kind, a, b
-
-
-@njit(cache=True, inline="always")
-def _resolve(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, rail_id, pocket_id, last_pair_time,
-             last_rail_time, last_zeno_time, last_zeno_with, p):
-    """Resolve an event of balls on the cloth in place (a motion transition, a ball–ball contact, a cushion or
-    jaw impact, a pocket drop): returns (the kind to log, its target, and for a ball–ball contact the vertical
-    velocities its friction gave ball a and ball b, which the caller keeps or lets the cloth absorb)."""
-    target = -1
-    vza = 0.0
-    vzb = 0.0
-    if kind == 100:
-        st = motion[a]
-        nst, vx, vy, wx, wy, wz = end_transition(st, vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], p)
-        vel[a, 0] = vx
-        vel[a, 1] = vy
-        spin[a, 0] = wx
-        spin[a, 1] = wy
-        spin[a, 2] = wz
-        motion[a] = nst
-        if st == SLIDING:
-            kind = EV_SLIDE_ROLL
-        elif st == ROLLING:
-            kind = EV_ROLL_SPIN if nst == SPINNING else EV_ROLL_STOP
-        else:
-            kind = EV_SPIN_STOP
-    elif kind == EV_BALL_BALL:
-        since = t - last_pair_time[a, b]
-        chained = since <= CHAIN_WINDOW
-        last_pair_time[a, b] = t
-        approach = (vel[a, 0] - vel[b, 0]) * (pos[b, 0] - pos[a, 0]) + (vel[a, 1] - vel[b, 1]) * (pos[b, 1] - pos[a, 1])
-        zeno = since <= ZENO_WINDOW and approach < ZENO_SPEED * 2.0 * p[P_R]
-        e = 1.0 if chained else p[P_EB]
-        r = ball_ball(pos[a, 0], pos[a, 1], vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2],
-                      pos[b, 0], pos[b, 1], vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2], e, p)
-        vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2] = r[0], r[1], r[2], r[3], r[4]
-        vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2] = r[5], r[6], r[7], r[8], r[9]
-        vza, vzb = r[10], r[11]
-        if zeno:
-            _snap_to_rolling(a, vel, spin, p)
-            _snap_to_rolling(b, vel, spin, p)
-            _part_pair(a, b, pos, vel, spin, p)
-            _sustained(a, b, t, last_zeno_time, last_zeno_with, vel, spin)
-            _sustained(b, a, t, last_zeno_time, last_zeno_with, vel, spin)
-        _reclassify(a, vel, spin, motion, p)
-        _reclassify(b, vel, spin, motion, p)
-    elif kind == EV_CUSHION or kind == EV_JAW:
-        target = rail_id[a]
-        if kind == EV_CUSHION:
-            nx = segments[target, 4]
-            ny = segments[target, 5]
-        else:
-            nx = pos[a, 0] - jaws[target, 0]
-            ny = pos[a, 1] - jaws[target, 1]
-            d = math.hypot(nx, ny)
-            nx /= d
-            ny /= d
-        zeno = (t - last_rail_time[a] <= ZENO_WINDOW
-                and -(vel[a, 0] * nx + vel[a, 1] * ny) < ZENO_SPEED)
-        last_rail_time[a] = t
-        if kind == EV_CUSHION:
-            vx, vy, wx, wy, wz = ball_cushion(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny, p)
-        else:
-            vx, vy, wx, wy, wz = ball_jaw(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx, ny,
-                                          jaws[target, 2], p)
-        vel[a, 0] = vx
-        vel[a, 1] = vy
-        spin[a, 0] = wx
-        spin[a, 1] = wy
-        spin[a, 2] = wz
-        if zeno:
-            _end_rail_contact(a, nx, ny, vel, spin, p)
-            _sustained(a, (RAIL_CONTACT if kind == EV_CUSHION else JAW_CONTACT) + target, t, last_zeno_time,
-                       last_zeno_with, vel, spin)
-        _reclassify(a, vel, spin, motion, p)
-    else:  # pocket
-        target = pocket_id[a]
-        motion[a] = POCKETED
-        pocket[a] = target
-        vel[a, 0] = 0.0
-        vel[a, 1] = 0.0
-        spin[a, 0] = 0.0
-        spin[a, 1] = 0.0
-        spin[a, 2] = 0.0
-    return kind, target, vza, vzb
-
-
-@njit(cache=True)
-def _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
-                ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b):
-    """After the last event: a ball off the playing surface is flagged and taken off; one in a capture circle
-    drops. Returns (number of events, flags)."""
-    n = pos.shape[0]
-    for i in range(n):
-        if motion[i] >= POCKETED:
-            continue
-        code, k = ball_region(pos[i, 0], pos[i, 1], width, length, segments, jaws, pockets, p[P_R], CONTACT_BAND)
-        if code == OK:
-            continue
-        vel[i, 0] = vel[i, 1] = 0.0
-        spin[i, 0] = spin[i, 1] = spin[i, 2] = 0.0
-        if code == IN_POCKET:
-            motion[i] = POCKETED
-            pocket[i] = k
-            kind = EV_POCKET
-        else:
-            motion[i] = OFF_TABLE
-            pocket[i] = -1
-            kind = EV_OFF_TABLE
-            flags |= FLAG_UNRESOLVED
-        if count < ev_time.shape[0]:
-            _record(count, t, kind, i, -1, k, pos, vel, spin, motion,
-                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-        count += 1
-    return count, flags
+from physics.kernels.steps import (
+    CHAIN_WINDOW, INF, JAW_CONTACT, RAIL_CONTACT, ZENO_SPEED, ZENO_WINDOW, advance_all, end_rail_contact, new_caches,
+    next_event, part_pair, path_box, reclassify, record, refresh_ball, safety_net, snap_to_rolling, sustained,
+)
+from physics.params import P_E_STRIKE, P_E_TABLE, P_EB, P_G, P_R
 
 
 @njit(cache=True)
 def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, rail, p,
                     max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
     """Simulate one shot in place. Returns (number of events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP |
-    FLAG_UNRESOLVED | FLAG_AIRBORNE).
-
-    A ball–ball contact whose vertical friction impulse lifts a ball off the cloth (flight.leaves_cloth) hands the
-    shot over to the airborne loop at that event (air_loop.continue_in_air, with ``rail`` and the (rows, 4)
-    ``ev_air`` it zeroes and fills from there on; it may have no rows); otherwise neither is used.
+    FLAG_UNRESOLVED | FLAG_AIRBORNE | FLAG_IN_FLIGHT).
 
     pos (n, 2), vel (n, 2), spin (n, 3), motion (n,), pocket (n,) are updated in place; shot is
-    (V0, phi [rad], theta [rad], a, b), applied to ball 0 when ``strike``; p is PhysicsParams.to_array().
-    The first len(ev_time) events are written to the ev_* buffers; later ones are simulated but not
-    logged (the caller reruns with a larger log when it needs them all), so the physics never
-    depends on the log's size.
+    (V0, phi [rad], theta [rad], a, b), applied to ball 0 when ``strike``; p is PhysicsParams.to_array(); ``rail`` is
+    Table.rail. The first len(ev_time) events are written to the ev_* buffers; later ones are simulated but not
+    logged (the caller reruns with a larger log when it needs them all), so the physics never depends on the log's
+    size. At most ``max_events`` events are simulated. ``ev_air`` (rows, AIR_LOG_W; any contents, it may have no
+    rows) is zeroed when a ball leaves the cloth (FLAG_AIRBORNE) and gets the height of the bottom above the cloth and
+    the vertical velocity of ball_a and ball_b after each logged event, as far as it has rows; otherwise it is left
+    as it was.
     """
     n = pos.shape[0]
-    t_trans = np.full(n, INF)
-    t_pair = np.full((n, n), INF)
-    t_rail = np.full(n, INF)
-    rail_kind = np.full(n, -1, dtype=np.int64)
-    rail_id = np.full(n, -1, dtype=np.int64)
-    t_pocket = np.full(n, INF)
-    pocket_id = np.full(n, -1, dtype=np.int64)
-    acc = np.zeros((n, 2))
-    box = np.zeros((n, 4))
-    last_pair_time = np.full((n, n), -INF)
-    contact_memory = np.full((3, n), -INF)  # one allocation: per ball, last cushion time, last sustained contact
-    last_rail_time = contact_memory[0]  # time and with what (a contact id as a float)
-    last_zeno_time = contact_memory[1]
-    last_zeno_with = contact_memory[2]
+    (t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box, last_pair_time, memory, air,
+     over) = new_caches(n)
+    last_rail_time, last_zeno_time, last_zeno_with = memory[0], memory[1], memory[2]
+    hz = air[0]
+    vz = air[1]
+    e_table = p[P_E_TABLE]
     t = 0.0
     count = 0
     flags = 0
+    in_air = False  # a ball has left the cloth: the steps of air.py run from now on
     for i in range(n):
         if motion[i] < POCKETED:
-            _reclassify(i, vel, spin, motion, p)
+            reclassify(i, vel, spin, motion, p)
     if strike:
-        vx, vy, _vz, wx, wy, wz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)
+        vx, vy, vzs, wx, wy, wz = cue_strike(shot[0], shot[1], shot[2], shot[3], shot[4], p)
         vel[0, 0] = vx
         vel[0, 1] = vy
         spin[0, 0] = wx
         spin[0, 1] = wy
         spin[0, 2] = wz
-        _reclassify(0, vel, spin, motion, p)
+        jumped = False
+        if lifts_off(shot, p):  # driven into the slate, it bounces up
+            in_air = True
+            flags |= FLAG_AIRBORNE
+            ev_air[:] = 0.0
+            jumped = vertical(0, vzs, p[P_E_STRIKE], vel, spin, motion, hz, vz, p)
+        else:
+            reclassify(0, vel, spin, motion, p)
         if count < ev_time.shape[0]:
-            _record(count, 0.0, EV_STICK, 0, -1, -1, pos, vel, spin, motion,
-                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+            record(count, 0.0, EV_STICK, 0, -1, -1, pos, vel, spin, motion,
+                   ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+            if in_air:
+                record_air(count, 0, -1, hz, vz, ev_air)
         count += 1
+        if jumped and count < max_events:  # with room in the log (max_events = 1: the shot stops with it in the air)
+            if count < ev_time.shape[0]:
+                record(count, 0.0, EV_AIRBORNE, 0, -1, -1, pos, vel, spin, motion,
+                       ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+                record_air(count, 0, -1, hz, vz, ev_air)
+            count += 1
     # Transition times first, so that pair windows see every ball's own horizon.
     for i in range(n):
-        if motion[i] < POCKETED:
+        if motion[i] == AIRBORNE:
+            t_trans[i] = landing_time(hz[i], vz[i], p[P_G])
+            air_box(i, t_trans[i], pos, vel, box)
+        elif motion[i] < POCKETED:
             t_trans[i] = transition_time(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], spin[i, 2], p)
             ax, ay = acceleration(motion[i], vel[i, 0], vel[i, 1], spin[i, 0], spin[i, 1], p)
             acc[i, 0] = ax
             acc[i, 1] = ay
-            _path_box(i, t_trans[i], pos, vel, acc, motion, box)
+            path_box(i, t_trans[i], pos, vel, acc, motion, box)
     for i in range(n):
-        if motion[i] < POCKETED:  # caches start at inf: balls off the table need no refresh
-            _refresh_ball(i, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
-                          t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+        if motion[i] < POCKETED or motion[i] == AIRBORNE:  # caches start at inf: balls off the table need none
+            if in_air:
+                refresh(i, -1, t, pos, vel, spin, motion, hz, vz, over, rail, width, length, segments, jaws, pockets,
+                        p, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+            else:
+                refresh_ball(i, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+                             t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     while True:
-        te, kind, a, b = _next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket)
+        te, kind, a, b = next_event(t_trans, t_pair, t_rail, rail_kind, t_pocket)
         if te == INF:
             break
         if te > max_time:
-            _advance_all(pos, vel, spin, motion, max_time - t, p)
+            advance_all(pos, vel, spin, motion, max_time - t, p)
+            if in_air:
+                advance_air(pos, vel, motion, hz, vz, max_time - t, p)
             t = max_time
             flags |= FLAG_TIME_CAP
             break
         if count >= max_events:
             flags |= FLAG_EVENT_CAP
             break
-        _advance_all(pos, vel, spin, motion, te - t, p)
+        advance_all(pos, vel, spin, motion, te - t, p)
+        if in_air:
+            advance_air(pos, vel, motion, hz, vz, te - t, p)
         t = te
+        if in_air and in_the_air(kind, a, b, motion):
+            count = air_event(kind, a, b, t, count, max_events, pos, vel, spin, motion, pocket, segments, jaws, pockets,
+                              width, length, rail, p, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b,
+                              ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box,
+                              last_pair_time, air, over)
+            continue
+        # an event of balls on the cloth
         target = -1
-        if kind == 100:
+        vza = 0.0
+        vzb = 0.0
+        if kind == EV_TRANSITION:
             st = motion[a]
             nst, vx, vy, wx, wy, wz = end_transition(st, vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], p)
             vel[a, 0] = vx
@@ -589,20 +161,15 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
                           pos[b, 0], pos[b, 1], vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2], e, p)
             vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2] = r[0], r[1], r[2], r[3], r[4]
             vel[b, 0], vel[b, 1], spin[b, 0], spin[b, 1], spin[b, 2] = r[5], r[6], r[7], r[8], r[9]
+            vza, vzb = r[10], r[11]
             if zeno:
-                _snap_to_rolling(a, vel, spin, p)
-                _snap_to_rolling(b, vel, spin, p)
-                _part_pair(a, b, pos, vel, spin, p)
-                _sustained(a, b, t, last_zeno_time, last_zeno_with, vel, spin)
-                _sustained(b, a, t, last_zeno_time, last_zeno_with, vel, spin)
-            _reclassify(a, vel, spin, motion, p)
-            _reclassify(b, vel, spin, motion, p)
-            if leaves_cloth(r[10], p) or leaves_cloth(r[11], p):  # the follow-shot hop: the airborne loop takes the shot over from this contact on
-                return _air.continue_in_air(a, b, r[10], r[11], t, count, flags, pos, vel, spin, motion, pocket,
-                                            segments, jaws, pockets, width, length, rail, p, max_events, max_time,
-                                            ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air,
-                                            t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box,
-                                            last_pair_time, contact_memory)
+                snap_to_rolling(a, vel, spin, p)
+                snap_to_rolling(b, vel, spin, p)
+                part_pair(a, b, pos, vel, spin, p)
+                sustained(a, b, t, last_zeno_time, last_zeno_with, vel, spin)
+                sustained(b, a, t, last_zeno_time, last_zeno_with, vel, spin)
+            reclassify(a, vel, spin, motion, p)
+            reclassify(b, vel, spin, motion, p)
         elif kind == EV_CUSHION or kind == EV_JAW:
             target = rail_id[a]
             if kind == EV_CUSHION:
@@ -628,10 +195,10 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             spin[a, 1] = wy
             spin[a, 2] = wz
             if zeno:
-                _end_rail_contact(a, nx, ny, vel, spin, p)
-                _sustained(a, (RAIL_CONTACT if kind == EV_CUSHION else JAW_CONTACT) + target, t, last_zeno_time,
+                end_rail_contact(a, nx, ny, vel, spin, p)
+                sustained(a, (RAIL_CONTACT if kind == EV_CUSHION else JAW_CONTACT) + target, t, last_zeno_time,
                            last_zeno_with, vel, spin)
-            _reclassify(a, vel, spin, motion, p)
+            reclassify(a, vel, spin, motion, p)
         else:  # pocket
             target = pocket_id[a]
             motion[a] = POCKETED
@@ -641,18 +208,35 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             spin[a, 0] = 0.0
             spin[a, 1] = 0.0
             spin[a, 2] = 0.0
+        lifts = kind == EV_BALL_BALL and (leaves_cloth(vza, p) or leaves_cloth(vzb, p))
+        if in_air or lifts:  # the vertical part of a contact between two balls on the cloth, then log and refresh
+            if not in_air:  # the follow-shot hop: the air's steps from this contact on, the events so far kept
+                in_air = True
+                flags |= FLAG_AIRBORNE
+                ev_air[:] = 0.0
+            leaves_a = leaves_b = False
+            if kind == EV_BALL_BALL:
+                leaves_a = vertical(a, vza, e_table, vel, spin, motion, hz, vz, p)
+                leaves_b = vertical(b, vzb, e_table, vel, spin, motion, hz, vz, p)
+            count = finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, max_events, pos, vel, spin, motion,
+                                 pocket, hz, vz, over, rail, width, length, segments, jaws, pockets, p, ev_time,
+                                 ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air, t_trans, t_pair,
+                                 t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+            continue
         if count < ev_time.shape[0]:
-            _record(count, t, kind, a, b, target, pos, vel, spin, motion,
-                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
+            record(count, t, kind, a, b, target, pos, vel, spin, motion,
+                   ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
         count += 1
-        _refresh_ball(a, b, t, pos, vel, spin, motion, segments, jaws, pockets, p,
-                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+        refresh_ball(a, b, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+                     t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
         if b >= 0:
-            _refresh_ball(b, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
-                          t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
-    return _safety_net(t, count, flags, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, p,
-                       ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-
-
-# The hand-over's target; imported last, as it is built from this module's pieces (numba resolves it at compile time).
-import physics.kernels.air_loop as _air  # noqa: E402
+            refresh_ball(b, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
+                         t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+    if in_air:
+        for i in range(n):
+            if motion[i] == AIRBORNE:  # a cap stopped the shot with this ball in the air: where it comes down is not
+                # known, so the shot is unresolved; it stays AIRBORNE where it flies, and nothing is logged that the
+                # rules could read as a ball leaving the table
+                flags |= FLAG_IN_FLIGHT
+    return safety_net(t, count, flags, max_events, pos, vel, spin, motion, pocket, segments, jaws, pockets, width,
+                      length, p, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)

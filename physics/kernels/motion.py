@@ -14,9 +14,9 @@ import math
 import numpy as np
 from numba import njit
 
+from physics.kernels.codes import POCKETED, ROLLING, SLIDING, SPINNING, STATIONARY
 from physics.params import P_G, P_R, P_UR, P_US, P_USP
 
-STATIONARY, SPINNING, SLIDING, ROLLING, POCKETED = 0, 1, 2, 3, 4
 INF = np.inf
 # Below these a speed counts as zero when a ball's motion state is classified.
 V_EPS = 1e-9  # [m/s]

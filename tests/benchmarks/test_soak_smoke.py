@@ -1,56 +1,19 @@
-"""benchmarks/soak.py: its audit catches each kind of problem, and a short soak over the full Shot range is clean."""
+"""benchmarks/soak.py: a short soak over the full Shot range is clean (the audit itself: tests/physics/test_physics_audit)."""
 
 from __future__ import annotations
 
 import json
-import math
 
-import numpy as np
 import pytest
 
-import physics
 from benchmarks import soak
-
-TABLE, P = physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS
-
-
-def _audit(result: physics.SimResult, final: np.ndarray | None = None, rows: np.ndarray | None = None) -> dict:
-    audit = np.zeros(soak.N_AUDIT, dtype=np.int64)
-    rows = result.events.rows if rows is None else rows
-    soak.audit_shot(result.initial.packed(), rows, len(rows), result.state.packed() if final is None else final,
-                    False, np.linspace(0.0, result.duration, 16), P.to_array(), TABLE.width, TABLE.length,
-                    TABLE.segments, TABLE.jaws, TABLE.pockets, audit)
-    return {name: int(audit[k]) for k, name in enumerate(soak.AUDIT_NAMES)}
-
-
-def test_audit_flags_each_kind_of_problem() -> None:
-    state = physics.place_balls({0: (0.6, 0.6), 1: (0.6, 1.6), 2: (1.0, 2.0)})
-    result = physics.simulate(state, physics.Shot(4.0, 90.0, 0.0, 0.0, 0.3))
-    assert not any(_audit(result).values())
-    final = result.state.packed()
-    final[0, 0:2] = (3.83, 1.13)  # the issue's escaped cue ball
-    assert _audit(result, final=final)["outside_at_rest"] == 1
-    final = result.state.packed()
-    final[2, 0:2] = final[1, 0:2] + (2 * P.R - 1e-5, 0.0)
-    assert _audit(result, final=final)["overlap_at_rest"] == 1
-    final = result.state.packed()
-    final[1, 2] = np.nan
-    assert _audit(result, final=final)["nan"] == 1
-    rows = result.events.rows.copy()
-    rows[1, 7] = 5.3  # the cue ball keeps its speed after giving the 1 ball nearly all of it
-    assert _audit(result, rows=rows)["energy_rises"] == 1
-    rows = result.events.rows.copy()
-    rows[1, 5] = -0.5  # logged outside the cushions
-    assert _audit(result, rows=rows)["outside_sampled"] == 1
-    final = result.state.packed()
-    final[2, 7] = float(physics.Motion.SLIDING)
-    assert _audit(result, final=final)["not_at_rest_uncapped"] == 1
+from physics.audit import AIR_AUDIT_NAMES, AUDIT_NAMES
 
 
 def test_short_soak_over_the_full_shot_range_is_clean(capsys) -> None:
     report = soak.main(["--shots", "3000", "--seed", "11", "--chunk", "1000"])
     assert json.loads(capsys.readouterr().out)["shots"] == 3000
-    assert {name: report[name] for name in soak.AUDIT_NAMES} == dict.fromkeys(soak.AUDIT_NAMES, 0)
+    assert {name: report[name] for name in AUDIT_NAMES} == dict.fromkeys(AUDIT_NAMES, 0)
     assert report["event_caps"] == 0 and report["time_caps"] == 0 and report["unresolved"] == 0
     assert report["events_max"] > 50  # the layouts and shots do reach the hard cases
 
@@ -58,107 +21,12 @@ def test_short_soak_over_the_full_shot_range_is_clean(capsys) -> None:
 @pytest.mark.slow
 def test_soak_of_200_000_shots_is_clean() -> None:
     report = soak.run(200_000, seed=12)
-    assert {name: report[name] for name in soak.AUDIT_NAMES} == dict.fromkeys(soak.AUDIT_NAMES, 0)
+    assert {name: report[name] for name in AUDIT_NAMES} == dict.fromkeys(AUDIT_NAMES, 0)
     assert report["event_caps"] <= 2 and report["unresolved"] == 0
-
-
-def _air_audit(result: physics.SimResult, air: np.ndarray | None = None, rows: np.ndarray | None = None,
-               samples: int = 64) -> dict:
-    audit = np.zeros(soak.N_AIR_AUDIT, dtype=np.int64)
-    ev = result.events
-    rows = ev.rows if rows is None else rows
-    soak.audit_air_shot(result.initial.packed(), rows, ev.air if air is None else air, len(rows), result.state.packed(),
-                        np.linspace(0.0, result.duration, samples), P.to_array(), TABLE.width, TABLE.length,
-                        TABLE.segments, TABLE.jaws, TABLE.pockets, TABLE.rail, audit)
-    return {name: int(audit[k]) for k, name in enumerate(soak.AIR_AUDIT_NAMES)}
-
-
-def test_airborne_audit_flags_overlap_in_3d_and_energy_from_height() -> None:
-    """A jump over a ball is clean in 3-D; the same log with the cue ball's heights zeroed overlaps the ball it
-    passed over, and a landing logged higher than it was gains energy m·g·h."""
-    state = physics.place_balls({0: (0.6, 0.5), 1: (0.6, 0.8), 2: (0.6, 1.3)})
-    jump = physics.simulate(state, physics.Shot(V0=4.5, phi=90.0, theta=45.0, b=0.707))
-    assert jump.events.air is not None and not any(_air_audit(jump).values())
-    flat_air = jump.events.air.copy()
-    flat_air[:, :] = 0.0
-    flat_air[:, 1] = jump.events.air[:, 1]  # the vertical speeds kept, the heights lost: it flies through ball 1
-    assert _air_audit(jump, flat_air)["overlap_sampled"] == 1
-    higher = jump.events.air.copy()
-    land = int(np.flatnonzero(jump.events.kind == physics.EventKind.BALL_LANDING)[0])
-    higher[land, 0] = 0.2  # landed 20 cm up
-    assert _air_audit(jump, higher)["energy_rises"] == 1
-
-
-def test_airborne_audit_flags_a_ball_in_a_pocket_liner() -> None:
-    """A low hop into the corner pocket meets its liner and is clean; the same log with the contact moved 5 mm
-    farther back (into the liner's wall) is flagged."""
-    c, rl, axis = TABLE.liners[0, 0:2], TABLE.liners[0, 2], TABLE.liners[0, 3:5]
-    start = c - 0.4 * axis
-    shot = physics.Shot(V0=5.0, phi=math.degrees(math.atan2(axis[1], axis[0])), theta=10.0, b=math.sin(math.radians(10)))
-    r = physics.simulate(physics.place_balls({0: tuple(start)}), shot)
-    assert not any(_air_audit(r).values())
-    ev = r.events
-    k = int(np.flatnonzero(ev.kind == physics.EventKind.BALL_JAW)[0])
-    assert math.hypot(*(ev.state_a[k, :2] - c)) == pytest.approx(rl - P.R, abs=1e-9)
-    rows = ev.rows.copy()
-    rows[k, 5:7] += 0.005 * axis
-    assert _air_audit(r, rows=rows)["outside_sampled"] == 1
-
-
-def _without_row(r: physics.SimResult, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The shot's log and air log with event k taken out: the ball flies on through that contact as if it missed it."""
-    keep = np.arange(len(r.events)) != k
-    return r.events.rows[keep], r.events.air[keep]
-
-
-def test_airborne_audit_flags_a_ball_through_a_cushion_nose() -> None:
-    """Soak seed 10, shot 99686: a jump falls onto the nose of the head-left corner's facing and is clean; its log with
-    that nose contact taken out (the bug that let it through unseen) has the ball in the nose's rubber, and only
-    inside_nose names it (no jaw is near)."""
-    balls = {0: (0.16222266321570808, 0.38884600668381625), 1: (0.29286029700238536, 0.12643201820058772),
-             2: (0.7138617617751416, 1.8411028086225765), 3: (0.028575000001198347, 1.146931985697688),
-             4: (0.31305109331025427, 2.511401268060668), 5: (1.120426018348963, 1.8744439908076485)}
-    r = physics.simulate(physics.place_balls(balls), physics.Shot(8.599360751798171, 10.610087262130406,
-                                                                  88.6651878856041, 0.5927513906866944,
-                                                                  0.5983555876601244))
-    assert not any(_air_audit(r, samples=4000).values())
-    ev = r.events
-    k = int(np.flatnonzero((ev.kind == physics.EventKind.BALL_CUSHION) & (ev.target == 10))[0])
-    rows, air = _without_row(r, k)
-    bad = _air_audit(r, air=air, rows=rows, samples=4000)
-    assert bad["inside_nose"] == 1 and bad["inside_jaw"] == 0
-
-
-def test_airborne_audit_flags_a_ball_through_a_jaw() -> None:
-    """Soak run_airborne(3000, 0) shot 1189: the cue ball meets jaw 5's rounded top edge and is clean; its log with
-    that contact taken out has the ball through the jaw's top, and inside_jaw names it."""
-    balls = {0: (0.3722409366491092, 2.181158979842704), 1: (1.229025758562195, 2.5254298883413853),
-             2: (0.1881834245924212, 2.1257548092756307), 3: (1.2589062981040986, 1.30286997262975),
-             4: (0.02857500000175549, 1.3921356398924556), 5: (0.14482486023926563, 2.0695022160878747),
-             6: (0.30808616413710516, 0.62876848778793), 7: (0.42799853442383196, 2.193697432314689),
-             8: (0.8495593963417746, 1.6259893071658729)}
-    r = physics.simulate(physics.place_balls(balls), physics.Shot(7.3295931013963, -152.19481968238634,
-                                                                  19.144179461137465, -0.4001129959867478,
-                                                                  -0.04438070243296598))
-    assert not any(_air_audit(r, samples=4000).values())
-    ev = r.events
-    k = int(np.flatnonzero((ev.kind == physics.EventKind.BALL_JAW) & (ev.target == 5) & (ev.ball_a == 0))[0])
-    assert ev.state_a[k, 7] == physics.Motion.AIRBORNE
-    rows, air = _without_row(r, k)
-    assert _air_audit(r, air=air, rows=rows, samples=4000)["inside_jaw"] == 1
-
-
-def test_the_airborne_audit_refuses_a_short_counter_array() -> None:
-    r = physics.simulate(physics.place_balls({0: (0.6, 0.5)}), physics.Shot(V0=4.5, phi=90.0, theta=45.0, b=0.707))
-    ev = r.events
-    with pytest.raises(ValueError, match="N_AIR_AUDIT"):
-        soak.audit_air_shot(r.initial.packed(), ev.rows, ev.air, len(ev), r.state.packed(), np.linspace(0, 1, 4),
-                            P.to_array(), TABLE.width, TABLE.length, TABLE.segments, TABLE.jaws, TABLE.pockets,
-                            TABLE.rail, np.zeros(soak.N_AUDIT, dtype=np.int64))
 
 
 def test_a_short_airborne_soak_is_clean() -> None:
     report = soak.run_airborne(300, seed=0)
     assert report["with_a_ball_in_the_air"] > 100 and report["with_a_ball_off_the_table"] > 5
-    assert not any(report[name] for name in soak.AIR_AUDIT_NAMES), report["examples"]
+    assert not any(report[name] for name in AIR_AUDIT_NAMES), report["examples"]
     assert report["unresolved"] == 0 and report["caps"] == 0

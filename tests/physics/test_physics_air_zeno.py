@@ -1,6 +1,6 @@
 """Sustained contacts of an airborne ball lying on a ball that rests on the cloth, from the airborne soak: the
 series of ever closer BALL_BALL events must end (no event cap, no unresolved ball), with no energy added and no
-two balls ever overlapping, audited by the soak's own dense sampling of the closed-form flights."""
+two balls ever overlapping, audited by the physics audit's dense sampling of the closed-form flights."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import physics
-from benchmarks.soak import AIR_AUDIT_NAMES, N_AIR_AUDIT, audit_air_shot
 from physics import Motion
+from physics.audit import audit
 
 P = physics.DEFAULT_PARAMS
 TABLE = physics.DEFAULT_TABLE
@@ -61,21 +61,17 @@ def test_a_ball_landing_on_a_ball_by_a_jaw_comes_off_it(index, shot, balls) -> N
     physics.validate_state(r.state, TABLE, P)
     energies = _energies(r, balls)[1:]  # after the stick
     assert np.all(np.diff(energies) <= 1e-9 * energies[0])
-    ev = r.events
-    audit = np.zeros(N_AIR_AUDIT, dtype=np.int64)
-    samples = np.linspace(0.0, r.duration, 20001)[1:-1]
-    audit_air_shot(state.packed(), ev.rows, ev.air, len(ev), r.state.packed(), samples, P.to_array(), TABLE.width,
-                   TABLE.length, TABLE.segments, TABLE.jaws, TABLE.pockets, TABLE.rail, audit)
-    assert not audit.any(), [AIR_AUDIT_NAMES[a] for a in np.flatnonzero(audit)]
+    problems = audit(r, np.linspace(0.0, r.duration, 20001)[1:-1])
+    assert not any(problems.values()), problems
 
 
 def test_parting_a_ball_lying_on_one_that_drives_into_it_turns_both_at_constant_speed() -> None:
     """_part_air on an airborne ball lying on the shoulder of a ball on the cloth that rolls or slides into it faster
     than the upper one can get away: afterwards they part at ZENO_PART at least, every speed, spin magnitude and the
     lower ball's slip speed (so every energy) unchanged, the lower ball's velocity still horizontal."""
-    from physics.kernels.air_loop import _part_air
-    from physics.kernels.flight import AIRBORNE
-    from physics.kernels.loop import ZENO_PART
+    from physics.kernels.air import _part_air
+    from physics.kernels.codes import AIRBORNE
+    from physics.kernels.steps import ZENO_PART
 
     R = P.R
     rng = np.random.default_rng(87071)

@@ -133,21 +133,3 @@ def test_random_elevated_shots_stay_sound(seed: int) -> None:
         for i in np.flatnonzero(ev.kind == K.BALL_BALL):
             d = np.hypot(*(ev.state_a[i, 0:2] - ev.state_b[i, 0:2]))
             assert math.hypot(d, ev.air_a[i, 0] - ev.air_b[i, 0]) == pytest.approx(2 * R, abs=1e-8)
-
-
-def test_the_quick_lift_bound_never_misses_a_strike_that_lifts() -> None:
-    """api.may_lift short-cuts the kernel's lifts_off for flat strikes: it may say yes wrongly, never no."""
-    from physics.api import may_lift
-    from physics.kernels.air_loop import lifts_off
-
-    rng = np.random.default_rng(11)
-    p = params_array(P)
-    said_no = 0
-    for _ in range(3000):
-        a, b = rng.uniform(-0.6, 0.6, 2)
-        shot = physics.Shot(V0=float(rng.uniform(0.05, 12.0)), phi=0.0, theta=float(rng.choice([0.0, rng.uniform(0, 20),
-                            rng.uniform(0, 89)])), a=float(a), b=float(b))
-        if not may_lift(shot, P):
-            said_no += 1
-            assert not lifts_off(shot_array(shot), p), shot
-    assert said_no > 500

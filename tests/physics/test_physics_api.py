@@ -156,20 +156,6 @@ def test_sample_positions_matches_start_events_and_end():
         physics.sample_positions(result, np.array([1.0, 0.5]))
 
 
-def test_kernel_codes_match_the_public_enums():
-    from physics.kernels import loop, motion
-
-    for name, code in (("STICK_BALL", loop.EV_STICK), ("BALL_BALL", loop.EV_BALL_BALL),
-                       ("BALL_CUSHION", loop.EV_CUSHION), ("BALL_JAW", loop.EV_JAW), ("BALL_POCKET", loop.EV_POCKET),
-                       ("SLIDING_ROLLING", loop.EV_SLIDE_ROLL), ("ROLLING_SPINNING", loop.EV_ROLL_SPIN),
-                       ("ROLLING_STATIONARY", loop.EV_ROLL_STOP), ("SPINNING_STATIONARY", loop.EV_SPIN_STOP),
-                       ("BALL_OFF_TABLE", loop.EV_OFF_TABLE)):
-        assert physics.EventKind[name] == code
-    for name in ("STATIONARY", "SPINNING", "SLIDING", "ROLLING", "POCKETED"):
-        assert physics.Motion[name] == getattr(motion, name)
-    assert physics.Motion.OFF_TABLE == loop.OFF_TABLE
-
-
 def test_check_numbers_names_the_field_and_the_bound() -> None:
     from dataclasses import dataclass
 

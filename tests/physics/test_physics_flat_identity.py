@@ -1,7 +1,7 @@
 """Flat shots (no ball leaves the cloth) give bit-identical results to the flat-only simulator (main 843c733).
 
 A shot whose ball–ball contact lifts a ball off the cloth (the follow-shot hop, most power breaks) is the flat
-simulator's bit for bit up to that contact: there the flat loop hands it over to the airborne loop.
+simulator's bit for bit up to that contact: from there on the loop moves balls in the air too.
 """
 
 from __future__ import annotations
@@ -12,14 +12,13 @@ from pathlib import Path
 import numpy as np
 
 import physics
-from physics.kernels.air_loop import EV_AIRBORNE
-from physics.kernels.loop import EV_BALL_BALL
+from physics.kernels.codes import EV_AIRBORNE, EV_BALL_BALL, LOG_STATE_A, LOG_STATE_B, S_MOTION
 
 sys.path.insert(0, str(Path(__file__).parent / "data"))
 from make_flat_reference import LOG_COLS, reference_shots  # noqa: E402
 
 REFERENCE = Path(__file__).parent / "data" / "flat_reference.npz"
-MOTION_COLS = [12, 20]  # state_a, state_b motion codes (a ball that hops is AIRBORNE after the contact)
+MOTION_COLS = [LOG_STATE_A + S_MOTION, LOG_STATE_B + S_MOTION]  # a ball that hops is AIRBORNE after the contact
 
 
 def _hop_row(r: physics.SimResult) -> int:
@@ -57,37 +56,3 @@ def test_flat_shots_are_bit_identical_to_the_flat_simulator() -> None:
         assert not np.any(r.events.air[:contact]), "on the cloth until the contact"
     # the reference's ordinary shots (0.8–3 m/s) never hop; most of its 7–9 m/s breaks do (measured: 47 of 60)
     assert 0 < hopped < 60
-
-
-def test_the_airborne_loop_runs_flat_shots_as_the_flat_loop() -> None:
-    """The airborne loop's steps for balls on the cloth are the flat loop's (one model, two loops): the flat
-    reference shots, forced through the airborne loop from the start, give the same log and final state bit for
-    bit as the flat loop (which hands a shot over to the airborne loop when a contact lifts a ball)."""
-    from physics.api import params_array
-    from physics.kernels.air_loop import simulate_air_kernel
-    from physics.kernels.entry import LOG_W
-
-    table, p = physics.DEFAULT_TABLE, params_array(physics.DEFAULT_PARAMS)
-    ref = np.load(REFERENCE)
-    offsets = np.concatenate([[0], np.cumsum(ref["counts"])])
-    shots = reference_shots()
-    for k in list(range(0, 60, 2)) + list(range(60, len(shots), 5)):
-        state, shot = shots[k]
-        flat = physics.simulate(state, shot)
-        pos, vel, spin = state.pos.copy(), state.vel.copy(), state.spin.copy()
-        motion, pocket = state.motion.copy(), state.pocket.copy()
-        log = np.zeros((512, LOG_W))
-        air = np.zeros((512, 4))
-        count, flags = simulate_air_kernel(
-            pos, vel, spin, motion, pocket, physics.api.shot_array(shot), table.segments, table.jaws, table.pockets,
-            table.spec.width, table.spec.length, table.rail, p, 4000, 120.0, log[:, 0], log[:, 1], log[:, 2], log[:, 3],
-            log[:, 4], log[:, 5:13], log[:, 13:21], air)
-        assert count == len(flat.events), k
-        final = physics.BallState(pos, vel, spin, motion, pocket).packed()
-        np.testing.assert_array_equal(final, flat.state.packed(), err_msg=f"shot {k}")
-        np.testing.assert_array_equal(log[:count], flat.events.rows, err_msg=f"shot {k}")
-        if flat.events.air is None:
-            assert not np.any(air), "no ball left the cloth"
-            np.testing.assert_array_equal(log[:count], ref["logs"][offsets[k]:offsets[k + 1]], err_msg=f"shot {k}")
-        else:
-            np.testing.assert_array_equal(air[:count], flat.events.air, err_msg=f"shot {k}")

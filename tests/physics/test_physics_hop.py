@@ -1,8 +1,8 @@
 """The follow-shot hop: the vertical part of the ball–ball friction impulse lifts a ball off the cloth.
 
 A contact whose slip has a vertical part (the striking ball's topspin or draw; resolve.ball_ball) pushes one ball
-up and the other down into the slate. A ball that rises at least min_bounce_height leaves the cloth, and the flat
-loop hands the shot over to the airborne loop at that contact (air_loop.continue_in_air); below that the cloth
+up and the other down into the slate. A ball that rises at least min_bounce_height leaves the cloth, and the event
+loop takes the steps of balls in the air from that contact on (loop.py); below that the cloth
 absorbs it, as the flat model always did.
 """
 

@@ -171,3 +171,129 @@ def test_sample_positions_needs_real_times(times: object) -> None:
     result = physics.simulate(two_balls(), physics.Shot(2.0, 90.0))
     with pytest.raises(ValueError, match="times"):
         physics.sample_positions(result, times)
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 29: no ball in the air in an input state, pocket numbers that match the motion codes, a rail no lower than the
+# nose, ``max_events`` a hard cap on the log, a capped flight unresolved (never a ball taken off by the cap).
+
+JUMP = physics.Shot(V0=4.5, phi=90.0, theta=45.0, b=0.707)  # the cue ball jumps over ball 1 and lands beyond it
+
+
+def _jump_table() -> physics.BallState:
+    return physics.place_balls({0: (0.6, 0.5), 1: (0.6, 0.8), 2: (0.3, 1.6)})
+
+
+def _each_entry(state: physics.BallState, table: physics.Table = physics.DEFAULT_TABLE, params=P) -> list:
+    """``simulate``, ``simulate_batch``, ``simulate_batch_packed`` and ``validate_state`` on one state."""
+    return [lambda: physics.simulate(state, physics.Shot(2.0, 90.0), table, params),
+            lambda: physics.simulate_batch([state], [physics.Shot(2.0, 90.0)], table, params),
+            lambda: physics.simulate_batch_packed(state.packed()[None], np.array([[2.0, 90.0, 0.0, 0.0, 0.0]]), table,
+                                                  params),
+            lambda: physics.validate_state(state, table, params)]
+
+
+def test_a_ball_in_the_air_is_no_input() -> None:
+    """The issue's state: ball 1 AIRBORNE (a state has no heights), which the cue ball passed straight through."""
+    state = physics.place_balls({0: (0.6, 0.6), 1: (0.6, 1.8), 2: (0.3, 1.2)})
+    state.motion[1] = int(physics.Motion.AIRBORNE)
+    for call in _each_entry(state):
+        with pytest.raises(ValueError, match=r"state\.motion\[1\]: ball 1 is AIRBORNE"):
+            call()
+
+
+@pytest.mark.parametrize("motion", [physics.Motion.STATIONARY, physics.Motion.ROLLING, physics.Motion.OFF_TABLE])
+def test_a_pocket_number_on_a_ball_that_is_not_pocketed_is_rejected(motion: physics.Motion) -> None:
+    state = two_balls()
+    state.motion[1] = int(motion)
+    state.pocket[1] = 3
+    for call in _each_entry(state):
+        with pytest.raises(ValueError, match=rf"state\.pocket\[1\]: expected -1 for ball 1, which is not pocketed "
+                                             rf"\(motion {motion.name}\), got 3"):
+            call()
+
+
+def test_a_pocketed_ball_may_name_its_pocket_or_none() -> None:
+    state = two_balls()
+    state.remove(1)  # POCKETED, no pocket: off the table (``BallState.remove``)
+    for call in _each_entry(state):
+        call()
+    state.pocket[1] = 5
+    for call in _each_entry(state):
+        call()
+
+
+@pytest.mark.parametrize("table, params", [
+    (physics.Table.from_spec(physics.TableSpec(rail_height=1e-6)), P),
+    (physics.DEFAULT_TABLE, physics.PhysicsParams(R=0.06)),  # its nose (0.0762 m) is above the rail's top (0.0381 m)
+])
+def test_a_rail_lower_than_the_cushion_nose_is_rejected(table: physics.Table, params: physics.PhysicsParams) -> None:
+    state = physics.place_balls({0: (0.6, 0.6)})
+    for call in _each_entry(state, table, params):
+        with pytest.raises(ValueError, match=r"table\.spec\.rail_height, params\.R: the rail's top .* is below the "
+                                             r"cushion nose"):
+            call()
+    physics.validate_state(state, physics.Table.from_spec(physics.TableSpec(rail_height=P.cushion_height)), P)
+
+
+def _hop_break() -> tuple[physics.BallState, physics.Shot]:
+    """A flat 7 m/s break whose cue ball hops off the head ball (the loop goes on with balls in the air from that
+    contact)."""
+    state = physics.nine_ball_rack(np.random.default_rng(3))
+    state.place(0, 0.635, 0.5)
+    shot = physics.Shot(7.0, 90.0)
+    assert physics.simulate(state, shot).events.air is not None, "the break hops"
+    return state, shot
+
+
+@pytest.mark.parametrize("case", ["jump", "hop", "flat"])
+def test_max_events_is_a_hard_cap_on_the_log(case: str) -> None:
+    """With ``max_events`` = m the log holds at most m rows, exactly the first m of the uncapped shot's when it has
+    more (a take-off or a ball leaving the table that finds the log full is not logged: the ball stays in the air),
+    and the cap is flagged exactly then: 921a595 returned 3 events for a jump shot at max_events = 1."""
+    if case == "jump":
+        state, shot = _jump_table(), JUMP
+    elif case == "hop":
+        state, shot = _hop_break()
+    else:
+        state, shot = physics.place_balls({0: (0.6, 0.4), 1: (0.6, 1.6), 2: (0.65, 1.7)}), physics.Shot(6.0, 90.0)
+    full = physics.simulate(state, shot)
+    assert len(full.events) > 6 and not full.hit_event_cap
+    for m in range(1, len(full.events) + 2):
+        r = physics.simulate(state, shot, max_events=m)
+        assert len(r.events) == min(m, len(full.events)) and r.hit_event_cap == (len(full.events) > m), m
+        np.testing.assert_array_equal(r.events.rows, full.events.rows[:len(r.events)])
+        batch = physics.simulate_batch([state], [shot], max_events=m)
+        assert batch.n_events[0] == len(r.events) and batch.hit_event_cap[0] == r.hit_event_cap
+        assert batch.in_flight[0] == r.in_flight and batch.state(0) == r.state
+
+
+def test_a_capped_flight_is_unresolved_and_nothing_takes_the_ball_off() -> None:
+    """A cap that stops the shot with the cue ball in the air leaves it AIRBORNE where it flies (``in_flight``): no
+    BALL_OFF_TABLE that the rules would read as a scratch (921a595 took it off, unresolved), and its state is no
+    input (where the ball comes down is not known)."""
+    for kwargs in ({"max_events": 1}, {"max_events": 3}, {"max_time": 0.05}):
+        r = physics.simulate(_jump_table(), JUMP, **kwargs)
+        assert r.in_flight and (r.hit_event_cap or r.hit_time_cap) and not r.unresolved, kwargs
+        assert r.state.motion[0] == physics.Motion.AIRBORNE
+        assert physics.EventKind.BALL_OFF_TABLE not in r.events.kind
+        with pytest.raises(ValueError, match="AIRBORNE"):
+            physics.simulate(r.state, None)
+        batch = physics.simulate_batch([_jump_table()], [JUMP], **kwargs)
+        assert batch.in_flight[0] and batch.state(0) == r.state and batch.result(0).in_flight
+    uncapped = physics.simulate(_jump_table(), JUMP)
+    assert not uncapped.in_flight and uncapped.state.motion[0] == physics.Motion.STATIONARY
+
+
+def test_a_batch_result_of_a_jump_has_its_heights() -> None:
+    """``BatchResult.result(k)`` of a shot with a ball in the air is simulated alone (its heights are not in the batch's
+    log): 921a595 read them as zeros. A log built from a batch's rows refuses to read heights it does not hold."""
+    flat = physics.Shot(2.0, 90.0)
+    batch = physics.simulate_batch([_jump_table(), _jump_table()], [JUMP, flat])
+    assert batch.airborne.tolist() == [True, False]
+    alone = physics.simulate(_jump_table(), JUMP)
+    np.testing.assert_array_equal(batch.result(0).events.air_a, alone.events.air_a)
+    assert np.any(batch.result(0).events.air_a[:, 1] > 1.0)  # its take-off speed [m/s]
+    assert not np.any(batch.result(1).events.air_a)  # flat: zeros are the heights
+    with pytest.raises(ValueError, match="no heights"):
+        physics.EventLog(batch.logs[0, :batch.n_events[0]]).air_a

@@ -6,6 +6,9 @@ import numpy as np
 import pytest
 from rules_testkit import FOUR_TO_RAIL, check, state
 
+import physics
+from nineball_env.rules.facts import ShotFacts
+
 from nineball_env.rules import (
     Declaration,
     IllegalAction,
@@ -425,3 +428,61 @@ def test_decide_log_refuses_choices_and_forbidden_push_outs() -> None:
         decide_log(NORMAL, empty, "push-out")
     with pytest.raises(IllegalAction, match="R-PUSH-DECLARE"):
         decide_log(NORMAL, empty, "bank")
+
+
+# ------------------------------------------------------------------------------------------------
+# decide_log's rows (issue 29): what the rules kernel cannot read is a clear InvalidEventLog at the Python boundary,
+# never a numba TypingError or a silent ruling; a shot a cap stopped with a ball in the air is not ruled at all.
+
+_GOOD = np.array([[0.0, 0.0, 0, -1], [0.1, 1.0, 0, 1], [0.3, 2.0, 1, -1], [0.5, 4.0, 1, -1]])  # hit, rail, pocket
+
+
+def _bad(row: int, column: int, value: float) -> np.ndarray:
+    rows = _GOOD.copy()
+    rows[row, column] = value
+    return rows
+
+
+@pytest.mark.parametrize("rows, match", [
+    (None, r"rows: expected a 2-D array"), ("0 1 0 1", r"rows: expected a 2-D array"),
+    (_GOOD[1], r"rows: expected a 2-D array of event rows \(n, >= 4\), got shape \(4,\)"),
+    (_GOOD[:, :3], r"rows: expected at least 4 columns"), ([[0.0, "hit", 0, 1]], "numeric"),
+    (np.array([[1 + 1j, 1, 0, 1]]), "numeric"),
+    (_bad(3, 2, 10), r"rows\[3\]: expected ball_a a ball number 0..9"),  # the issue's "ball 10", ruled legal before
+    (_bad(3, 2, -1), r"rows\[3\]: expected ball_a"), (_bad(3, 2, 1.5), r"rows\[3\]: expected ball_a"),
+    (_bad(1, 3, 10), r"rows\[1\]: expected ball_a"), (_bad(1, 3, 0), r"rows\[1\]: expected ball_a"),
+    (_bad(1, 3, -1), r"rows\[1\]: expected ball_a"), (_bad(2, 1, 12), r"rows\[2\]: expected a whole event kind"),
+    (_bad(2, 1, 2.5), r"rows\[2\]: expected a whole event kind"), (_bad(2, 1, -1), "event kind"),
+    (_bad(2, 0, np.nan), r"rows\[2\]: expected a finite time"), (_bad(2, 0, 0.05), r"rows\[2\]: expected a finite time"),
+    (_bad(0, 0, -1.0), r"rows\[0\]: expected a finite time"), (_bad(3, 0, np.inf), "finite time"),
+])
+def test_decide_log_refuses_rows_it_cannot_read(rows, match) -> None:
+    with pytest.raises(InvalidEventLog, match=match):
+        decide_log(NORMAL, rows)
+
+
+def test_decide_log_reads_array_likes_as_their_array() -> None:
+    """A list of rows, integer or Fortran-ordered arrays and physics' 21-column rows are the same rows."""
+    ruled = decide_log(NORMAL, _GOOD)
+    assert ruled.pocketed == (1,) and not ruled.foul
+    for rows in (_GOOD.tolist(), np.asfortranarray(_GOOD), _GOOD.astype(np.float32), np.pad(_GOOD, ((0, 0), (0, 17)))):
+        assert decide_log(NORMAL, rows) == ruled
+
+
+def test_a_shot_stopped_with_a_ball_in_the_air_is_not_ruled() -> None:
+    """A jump shot that ``max_events`` stops with the cue ball in the air (``physics.SimResult.in_flight``) is
+    unresolved: 921a595 took the cue ball off there, and the rules ruled a scratch (R-FOUL-JUMP) on the user's cap;
+    now nothing logs it off, the facts hold no ball off the table, and decide_log refuses to rule it. The same shot
+    run to its end is ruled."""
+    table = physics.place_balls({0: (0.6, 0.5), 1: (0.6, 0.8), 2: (0.3, 1.6)})
+    jump = physics.Shot(V0=4.5, phi=90.0, theta=45.0, b=0.707)
+    capped = physics.simulate(table, jump, max_events=3)
+    assert capped.in_flight
+    facts = ShotFacts(1)
+    facts.read(capped.events.rows[None], np.array([len(capped.events)]), np.array([0]))
+    assert facts.n_off[0] == 0
+    with pytest.raises(InvalidEventLog, match=r"rows\[2\]: ball 0 is still in the air at the end of the log: a cap "
+                                              r"stopped the shot"):
+        decide_log(state(table=[1, 2, 9]), capped.events.rows)
+    whole = physics.simulate(table, jump)
+    assert not whole.in_flight and decide_log(state(table=[1, 2, 9]), whole.events.rows).cited
