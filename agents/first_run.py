@@ -14,11 +14,12 @@ import threading
 import time
 from typing import Any, TextIO
 
-#: Measured (issue 28, on 3cb3f0d with the shot kernels compiled once): ``NUMBA_CACHE_DIR=$(mktemp -d) bash -c 'time
-#: nineball match ghost random'`` spent 125-131 s of CPU, nearly all of it compiling on one core (4-8 min of wall time
-#: on a 2-core machine loaded by other work). Update the figure when the compile time changes.
-NOTICE = ("nineball: compiling the numba kernels for this machine, first run only: a few minutes (about 2 on a quiet "
-          "2-core machine); later runs load them from the cache in seconds...")
+#: Measured (issue 28, at c34099a: main's one event loop merged): ``NUMBA_CACHE_DIR=$(mktemp -d) bash -c 'time
+#: nineball match ghost random'`` spent 92 s of CPU (user), 93 s of it compiling on one core (72 s the physics, 15 s
+#: the env's and the agents' kernels, 6 s numba's own), 8 min of wall time on the 2-core machine loaded by other work
+#: (load 7-10). Update the figure when the compile time changes.
+NOTICE = ("nineball: compiling the numba kernels for this machine, first run only: a minute or more (about 1.5 on a "
+          "quiet 2-core machine); later runs load them from the cache in seconds...")
 PACKAGES = ("physics", "nineball_env", "agents")
 PROGRESS_EVERY_S = 30.0
 
