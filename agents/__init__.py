@@ -8,12 +8,15 @@ lazily, so ``import agents`` stays cheap (the CLI's ``shot`` command needs none 
 
 The package is a house of rooms by role; each room imports only the rooms below it, at module top::
 
-    cli.py, training/   the ``nineball`` command; PPO, SAC, RLlib, imitation, self-play, evaluation during training
+    cli.py, training/   the ``nineball`` command; PPO, SAC, RLlib, imitation, self-play, the value network, evaluation
+                        during training
     arena/              matches, series, seeding, records and their replay, animation, statistics, reports, Ray
     registry.py         agents by name ("ghost", "search:samples=8", "learned:PATH.npz", "ppo:PATH")
-    learned/            the learned policy: the macro-action layer, the numpy actor, the agents that play policies
+    learned/            the learned policy: the macro-action layer, the numpy actor, the agents that play policies,
+                        the value network and the search that plays with it
     players/            the hand-written players: random, ghost ball, Monte-Carlo search
-    shots/              shot geometry and valuation, no agent: aim, pots, jumps, candidates, outcomes, leaves, kernels
+    shots/              shot geometry and valuation, no agent: aim, pots, jumps, candidates, outcomes, leaves, kernels,
+                        playouts
     protocol.py         the agent protocol and the ``TableView`` searching agents read
                         (below all: ``nineball_env``, then ``physics``)
 
@@ -43,6 +46,7 @@ _EXPORTS = {
     "GhostBallAgent": "agents.players.ghost_ball", "GhostBallConfig": "agents.players.ghost_ball",
     "SearchAgent": "agents.players.search", "SearchConfig": "agents.players.search",
     "LearnedAgent": "agents.learned.agent",
+    "ValueSearchAgent": "agents.learned.value_agent", "ValueSearchConfig": "agents.learned.value_agent",
     "MacroActionWrapper": "agents.learned.macro", "MacroPlanner": "agents.learned.macro",
     "make_agent": "agents.registry",
     "MatchConfig": "agents.arena.match", "play_match": "agents.arena.match",

@@ -181,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 _AGENT_HELP = ("random, ghost, search (options: search:samples=8,candidates=32), "
                "learned (the shipped policy, numpy), learned:PATH.npz, "
+               "value (search with the shipped value network, numpy; options: value:samples=16,weights=PATH.npz), "
                "ppo:PATH.zip, sac:PATH.zip (saved stable-baselines3 models, needs the train extra), "
                "rllib:PATH (an RLlib checkpoint from agents.training.rllib, needs the ray extra).")
 

@@ -1,9 +1,10 @@
 """Agents by name, as the CLI spells them: ``random``, ``ghost``, ``search[:key=value,...]``, ``learned[:PATH.npz]``,
-``ppo:PATH``, ``sac:PATH``, ``rllib:PATH``.
+``value[:key=value,...]``, ``ppo:PATH``, ``sac:PATH``, ``rllib:PATH``.
 
 Options after the colon set config fields of the agent (``search:samples=8,candidates=40``);
 ``learned`` plays the policy shipped with the package (numpy, no torch), ``learned:PATH.npz`` an exported one
-(``python -m agents.learned.numpy_policy MODEL.zip PATH.npz``); ``ppo``/``sac`` take the path of a saved
+(``python -m agents.learned.numpy_policy MODEL.zip PATH.npz``); ``value`` searches with the value network shipped with
+the package (``value:weights=PATH.npz`` another, from ``agents.training.value``); ``ppo``/``sac`` take the path of a saved
 stable-baselines3 model (``ppo:checkpoints/ppo_final.zip``), ``rllib`` an RLlib checkpoint (``rllib:checkpoints/<run>/checkpoint``,
 from ``agents.training.rllib``).
 ``parse_options`` reads such options into any frozen config dataclass (the training scripts use it too).
@@ -16,12 +17,13 @@ from typing import Any, Callable
 
 from agents.learned.agent import LearnedAgent
 from agents.learned.rllib_agent import RLlibAgent, module_dir
+from agents.learned.value_agent import ValueSearchAgent, ValueSearchConfig
 from agents.players.ghost_ball import GhostBallAgent, GhostBallConfig
 from agents.players.random_agent import RandomAgent
 from agents.players.search import SearchAgent, SearchConfig
 from agents.protocol import Agent
 
-BUILT_IN = ("random", "ghost", "search", "learned")
+BUILT_IN = ("random", "ghost", "search", "learned", "value")
 LEARNED = ("ppo", "sac", "rllib")
 NAMES = BUILT_IN + LEARNED
 
@@ -74,6 +76,13 @@ def _search(opts: str) -> Agent:
     return SearchAgent(parse_options(opts, SearchConfig))
 
 
+def _value(opts: str) -> Agent:
+    try:
+        return ValueSearchAgent(parse_options(opts, ValueSearchConfig))
+    except (FileNotFoundError, ValueError) as err:
+        raise AgentSpecError(f"value: {err}") from None
+
+
 def _shipped(path: str) -> Agent:
     try:
         return LearnedAgent.load_numpy(path or None)
@@ -112,7 +121,7 @@ def _rllib(path: str) -> Agent:
 
 
 _BUILDERS: dict[str, Callable[[str], Agent]] = {"random": _random, "ghost": _ghost, "search": _search,
-                                                "learned": _shipped,
+                                                "learned": _shipped, "value": _value,
                                                 "ppo": _learned("ppo"), "sac": _learned("sac"), "rllib": _rllib}
 
 

@@ -98,6 +98,10 @@ def test_training_without_the_train_extra_is_a_hint(monkeypatch, capsys, script,
     import importlib
     import importlib.util
 
+    if hidden == "tensorboard" and importlib.util.find_spec("stable_baselines3") is not None:
+        # stable-baselines3 notes whether tensorboard imports when first imported: first imported here, with it
+        # hidden, it reports tensorboard missing to every later test of this process
+        importlib.import_module("stable_baselines3.common.logger")
     monkeypatch.setitem(sys.modules, hidden, None)
     module = importlib.import_module(script)
     assert module.main(["--total-timesteps", "10"]) == 2

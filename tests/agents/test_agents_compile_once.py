@@ -128,3 +128,32 @@ def test_pot_rows_compile_one_kernel_for_one_layout_and_many():
                  np.broadcast_to(on, (n, on.size)), np.ones(n, dtype=int), sigma_phi=sigma)
     assert len(K.pot_options_batch.signatures) == 1, K.pot_options_batch.signatures
 
+
+
+def test_the_playout_kernels_pass_no_literal_and_the_envs_types():
+    # the value player's kernels (agents.shots.playout_kernels): the same rules as the shot kernels above
+    from agents.shots import playout_kernels as PK
+    from agents.shots.playout import SHOT, Playout
+
+    state = physics.nine_ball_rack(np.random.default_rng(0))
+    rack = RackState(breaker=0, shooter=0, on_table=frozenset(range(1, 10)), phase="break", ball_in_hand="kitchen")
+    pool = Playout()
+    pool.play(state.packed()[None], rack.packed()[None], [0], [[8.0, 90.0, 0.0, 0.0, 0.0]], SHOT, 64)
+    pool.features(state.packed()[None], rack.packed()[None])
+    physics.simulate(state, physics.Shot(V0=8.0, phi=90.0))  # the env's path: run_arrays
+    env_types = _by_name(entry.run_arrays, entry.run_arrays.signatures[0])
+    todo = [(kernel, kernel.signatures[0]) for kernel in (PK.play_rows, PK.position_features)]
+    seen = set()
+    while todo:
+        kernel, signature = todo.pop()
+        for callee, argtypes in _calls(kernel, signature):
+            literals = {n: t for n, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}
+            assert not literals, f"{kernel.__name__} calls {callee.__name__} with literals {literals}"
+            if callee is entry.run_shot:
+                got = _by_name(entry.run_shot, argtypes)
+                shared = sorted(set(got) & set(env_types))
+                assert {k: got[k] for k in shared} == {k: env_types[k] for k in shared}
+            if callee.py_func.__module__ == PK.__name__ and callee.__name__ not in seen:
+                seen.add(callee.__name__)
+                todo.append((callee, argtypes))
+    assert "_pottability" in seen

@@ -87,18 +87,20 @@ def test_shipped_policy_fits_the_macro_spaces():
     assert agent.planner.style == MacroStyle(placement="leave", safety="search") and agent.rerank_samples == 6
 
 
-def test_learned_plays_without_torch():
-    """A base install has no torch: block its import and play a match with the shipped agent."""
-    code = textwrap.dedent("""
+@pytest.mark.parametrize("agent", ["learned", "value"])
+def test_shipped_agent_plays_without_torch(agent):
+    """A base install has no torch: block its import and play a match with a shipped agent (the numpy actor of
+    ``learned``, the numpy value network of ``value``)."""
+    code = textwrap.dedent(f"""
         import sys
         class Block:
             def find_spec(self, name, path=None, target=None):
                 if name.split(".")[0] in ("torch", "stable_baselines3"):
-                    raise ImportError(f"blocked: {name}")
+                    raise ImportError(f"blocked: {{name}}")
         sys.meta_path.insert(0, Block())
         from agents.arena.match import MatchConfig
         from agents.arena.series import run_series
-        result = run_series("learned", "random", 1, MatchConfig(race_to=1), seed=5, jobs=1, progress=False)
+        result = run_series("{agent}", "random", 1, MatchConfig(race_to=1), seed=5, jobs=1, progress=False)
         assert len(result.matches) == 1
         assert "torch" not in sys.modules and "stable_baselines3" not in sys.modules
         print("ok")
