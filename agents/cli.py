@@ -168,6 +168,14 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--fps", type=int, default=15, help="frames per second of simulated time (default 15)")
     rep.add_argument("--scale", type=float, default=200.0, help="pixels per metre (default 200, at least 100)")
     rep.set_defaults(func=_replay_command)
+
+    doc = sub.add_parser("doctor", help="versions, platform and numba's cache: what to paste into a bug report",
+                         description="Prints the versions of Python and the packages nineball uses (installed or not), "
+                                     "the platform, and where numba caches the compiled kernels and which it holds "
+                                     "(read from the cache's index: nothing is compiled or loaded).")
+    doc.add_argument("--kernels", action="store_true", help="also list every kernel with its cached versions")
+    doc.add_argument("--json", action="store_true", help="print the report as JSON")
+    doc.set_defaults(func=_doctor_command)
     return parser
 
 
@@ -370,6 +378,71 @@ def _replay_command(args: argparse.Namespace) -> int:
         print(f"wrote {args.mp4} ({len(shots)} shots, {n} frames)", file=sys.stderr)
     if args.window:
         animation.show_window(frames(), maker.size, args.fps)
+    return 0
+
+
+#: Distributions the doctor reports, as pip names them.
+DOCTOR_PACKAGES = ("numpy", "numba", "llvmlite", "gymnasium", "torch", "stable-baselines3", "ray", "pettingzoo", "tqdm")
+
+
+def doctor_report() -> dict:
+    """Versions, platform and numba's cache, as plain data (``nineball doctor``): nothing is compiled."""
+    import os
+    import platform
+    from importlib import metadata
+
+    import numba
+
+    from agents.arena import kernel_cache
+
+    def version(name: str) -> str | None:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return None
+
+    kernels = kernel_cache.cache_state()
+    cached = {k.name: k.cached for k in kernels}
+    return {
+        "nineball": __version__,
+        "python": f"{platform.python_version()} ({platform.python_implementation()}, {sys.executable})",
+        "platform": f"{platform.platform()}, {os.cpu_count()} CPUs",
+        "packages": {name: version(name) for name in DOCTOR_PACKAGES},
+        "numba_threads": numba.config.NUMBA_NUM_THREADS,
+        "numba_cache_dir": os.environ.get("NUMBA_CACHE_DIR") or None,
+        "cache_paths": sorted({k.path for k in kernels}),
+        "kernels": {k.name: k.cached for k in kernels},
+        "cold": any(cached[n] == 0 for n in kernel_cache.MATCH_KERNELS),
+    }
+
+
+def format_doctor(report: dict, kernels: bool = False) -> str:
+    """The doctor's report as text: one line per item, then the cache by module (and by kernel with ``kernels``)."""
+    lines = [f"{'nineball':<17} {report['nineball']}", f"{'python':<17} {report['python']}",
+             f"{'platform':<17} {report['platform']}"]
+    lines += [f"{name:<17} {v if v else 'not installed'}" for name, v in report["packages"].items()]
+    lines.append(f"{'numba threads':<17} {report['numba_threads']}")
+    where = report["numba_cache_dir"]
+    where = f"NUMBA_CACHE_DIR={where}" if where else "beside the sources (NUMBA_CACHE_DIR unset)"
+    lines.append(f"{'numba cache':<17} {where}:")
+    lines += [f"  {path}" for path in report["cache_paths"]]
+    modules: dict[str, list[int]] = {}
+    for name, n in report["kernels"].items():
+        modules.setdefault(name.rsplit(".", 1)[0], []).append(n)
+    lines += [f"  {module:<34} {sum(1 for n in ns if n)} of {len(ns)} kernels cached" for module, ns in modules.items()]
+    if kernels:
+        lines += [f"    {name} ({n} cached version{'s' if n != 1 else ''})" if n else f"    {name} (not cached)"
+                  for name, n in report["kernels"].items()]
+    state = ("cold: the next match compiles the kernels (minutes on the first run)" if report["cold"]
+             else "warm: a match loads the physics and env kernels from the cache")
+    lines.append(f"{'cache state':<17} {state}")
+    return "\n".join(lines)
+
+
+def _doctor_command(args: argparse.Namespace) -> int:
+    """Print versions, platform and numba's cache."""
+    report = doctor_report()
+    print(json.dumps(report, indent=2) if args.json else format_doctor(report, args.kernels))
     return 0
 
 

@@ -1,56 +1,137 @@
-"""The first-run notice: say once, on stderr, that the numba kernels are being compiled.
+"""The first-run notice: say on stderr that the numba kernels are compiling, how long that takes, and how far along.
 
-A cold numba cache makes the first command sit silent for about 20 s. Numba announces each real
-compilation (never a load from its on-disk cache) as a ``numba:compile`` event; the first such event
-of a ``nineball_env``/``physics``/``agents`` function prints ``NOTICE``, once per process.
+A cold numba cache makes the first command compile for minutes before anything happens (``NOTICE`` gives the measured
+time). Numba announces each real compilation (never a load from its on-disk cache) as a ``numba:compile`` event: the
+first such event of a ``physics`` / ``nineball_env`` / ``agents`` function prints ``NOTICE``, once per process; while
+a compilation runs, a line every ``PROGRESS_EVERY_S`` says how long it has taken so far and how many kernels are done;
+``uninstall`` ends with the total. Nothing is printed when every kernel comes from the cache.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from typing import Any, TextIO
 
-NOTICE = ("nineball: compiling the numba kernels for this machine (first run only, about 20-30 s; "
-          "later runs load them from the cache in about a second)...")
+#: Measured (issue 28, at c34099a: main's one event loop merged): ``NUMBA_CACHE_DIR=$(mktemp -d) bash -c 'time
+#: nineball match ghost random'`` spent 92 s of CPU (user), 93 s of it compiling on one core (72 s the physics, 15 s
+#: the env's and the agents' kernels, 6 s numba's own), 8 min of wall time on the 2-core machine loaded by other work
+#: (load 7-10). Update the figure when the compile time changes.
+NOTICE = ("nineball: compiling the numba kernels for this machine, first run only: a minute or more (about 1.5 on a "
+          "quiet 2-core machine); later runs load them from the cache in seconds...")
 PACKAGES = ("physics", "nineball_env", "agents")
+PROGRESS_EVERY_S = 30.0
 
 
-def install(stream: TextIO | None = None) -> Any:
-    """Print ``NOTICE`` to ``stream`` (stderr by default) the first time one of our kernels compiles.
+def _duration(seconds: float) -> str:
+    """``75.2`` -> ``1 min 15 s``; under a minute ``42 s``."""
+    minutes, secs = divmod(int(round(seconds)), 60)
+    return f"{minutes} min {secs:02d} s" if minutes else f"{secs} s"
 
-    Returns the listener (``uninstall`` removes it); nothing is printed when every kernel is in the cache."""
+
+class CompileNotice:
+    """Listens to ``numba:compile``: the notice once, progress while compiling, the total at the end."""
+
+    def __init__(self, stream: TextIO | None, every_s: float) -> None:
+        self.stream = stream
+        self.every_s = every_s
+        self.said = False
+        self.kernels = 0  # our functions compiled (each signature once)
+        self.depth = 0  # compilations in flight (they nest: a kernel compiles what it calls)
+        self.compile_s = 0.0  # wall time with a compilation in flight
+        self._outer_start = 0.0
+        self._last_line = 0.0
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+
+    def on_start(self, ev: Any) -> None:
+        ours = _ours(ev)
+        if self.depth == 0:
+            if not (ours or self.said):
+                return  # someone else's kernel before any of ours: not ours to time
+            self._outer_start = self._last_line = time.perf_counter()
+        self.depth += 1
+        if ours and not self.said:
+            self.said = True
+            self.say(NOTICE)
+            self._ticker = threading.Thread(target=self._tick, name="nineball-compile-progress", daemon=True)
+            self._ticker.start()
+
+    def on_end(self, ev: Any) -> None:
+        if self.depth == 0:
+            return
+        self.depth -= 1
+        if _ours(ev):
+            self.kernels += 1
+        if self.depth == 0:
+            self.compile_s += time.perf_counter() - self._outer_start
+
+    def progress(self) -> str:
+        """The progress line: time compiling so far and kernels done."""
+        now = self.compile_s + (time.perf_counter() - self._outer_start if self.depth else 0.0)
+        return f"nineball: still compiling ({_duration(now)} so far, {self.kernels} kernels done)..."
+
+    def summary(self) -> str | None:
+        """The closing line, or None when nothing of ours was compiled."""
+        if not self.said:
+            return None
+        return (f"nineball: compiled {self.kernels} kernels in {_duration(self.compile_s)}; later runs load them from "
+                "the cache")
+
+    def _tick(self) -> None:
+        while not self._stop.wait(min(1.0, self.every_s)):
+            if self.depth and time.perf_counter() - self._last_line >= self.every_s:
+                self._last_line = time.perf_counter()
+                self.say(self.progress())
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join()
+
+    def say(self, line: str) -> None:
+        if self.stream is None:  # above any progress bar on stderr, which tqdm then redraws
+            from tqdm import tqdm
+
+            tqdm.write(line, file=sys.stderr)
+        else:
+            print(line, file=self.stream, flush=True)
+
+
+def _ours(ev: Any) -> bool:
+    dispatcher = (ev.data or {}).get("dispatcher")
+    module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+    return module.split(".")[0] in PACKAGES
+
+
+def install(stream: TextIO | None = None, every_s: float = PROGRESS_EVERY_S) -> Any:
+    """Print ``NOTICE`` to ``stream`` (stderr by default) the first time one of our kernels compiles, then a progress
+    line every ``every_s`` seconds while compiling. Returns the listener (``uninstall`` removes it and prints the
+    total); nothing is printed when every kernel is in the cache."""
     from numba.core import event
 
-    class CompileNotice(event.Listener):
-        """Listens to ``numba:compile`` and speaks once."""
-
+    class Listener(event.Listener):
         def __init__(self) -> None:
-            self.said = False
+            self.notice = CompileNotice(stream, every_s)
 
         def on_start(self, ev: Any) -> None:
-            if self.said:
-                return
-            dispatcher = (ev.data or {}).get("dispatcher")
-            module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
-            if module.split(".")[0] in PACKAGES:
-                self.said = True
-                if stream is None:  # above any progress bar on stderr, which tqdm then redraws
-                    from tqdm import tqdm
-
-                    tqdm.write(NOTICE, file=sys.stderr)
-                else:
-                    print(NOTICE, file=stream, flush=True)
+            self.notice.on_start(ev)
 
         def on_end(self, ev: Any) -> None:
-            pass
+            self.notice.on_end(ev)
 
-    listener = CompileNotice()
+    listener = Listener()
     event.register("numba:compile", listener)
     return listener
 
 
 def uninstall(listener: Any) -> None:
-    """Stop the listener of ``install``."""
+    """Stop the listener of ``install`` and print how long compiling took (if anything was compiled)."""
     from numba.core import event
 
     event.unregister("numba:compile", listener)
+    listener.notice.stop()
+    line = listener.notice.summary()
+    if line is not None:
+        listener.notice.say(line)

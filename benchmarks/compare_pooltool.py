@@ -220,6 +220,12 @@ class Outcome:
     gap_violations: int = 0
     impact_diffs: dict[str, float] = field(default_factory=dict)
 
+    @property
+    def in_the_air(self) -> bool:
+        """A ball left the cloth (a ``BALL_AIRBORNE`` event): only nineball flies balls; pooltool 0.6.0 keeps them
+        on the cloth, so such a shot is not the same shot in both simulators."""
+        return self.kinds.get("BALL_AIRBORNE", 0) > 0
+
 
 def compare_outcomes(nb: Outcome, pt: Outcome, pos_tol_mm: float) -> dict[str, Any]:
     """First contact, pocketed balls with pockets, and final positions of the balls left in both."""
@@ -757,20 +763,25 @@ def agreement_rates(comps: Sequence[dict[str, Any]], pos_tol_mm: float) -> dict[
 
 
 def random_report(records: Sequence[ShotRecord], pos_tol_mm: float, max_listed: int = 10) -> dict[str, Any]:
-    """Agreement over the random shots: all of them, and those where neither simulator had a
-    ball–ball gap violation; the first few disagreements are listed."""
+    """Agreement over the random shots: all of them, those where neither simulator had a ball–ball gap violation,
+    and those where no ball left the cloth (the shots both simulators can simulate: ``Outcome.in_the_air``); the
+    first few disagreements are listed."""
     if not records or records[0].nb is None:
         return {}
     comps = [compare_outcomes(r.nb, r.pt, pos_tol_mm) for r in records]
     clean = [c for r, c in zip(records, comps) if r.nb.gap_violations == 0 and r.pt.gap_violations == 0]
+    flat = [c for r, c in zip(records, comps) if not (r.nb.in_the_air or r.pt.in_the_air)]
     listed = [
         {"name": r.case.name, **{k: c[k] for k in ("first_contact", "pocketed", "max_final_pos_diff_mm")},
-         "gap_violations": {"nineball": r.nb.gap_violations, "pooltool": r.pt.gap_violations}}
+         "gap_violations": {"nineball": r.nb.gap_violations, "pooltool": r.pt.gap_violations},
+         "in_the_air": r.nb.in_the_air or r.pt.in_the_air}
         for r, c in zip(records, comps) if not c["agree"]
     ]
     return {
         **agreement_rates(comps, pos_tol_mm),
         "without_gap_violations": agreement_rates(clean, pos_tol_mm),
+        "on_the_cloth": {**agreement_rates(flat, pos_tol_mm), "n_disagreements": sum(not c["agree"] for c in flat)},
+        "shots_in_the_air": len(comps) - len(flat),
         "shots_with_gap_violations": {
             "nineball": sum(1 for r in records if r.nb.gap_violations),
             "pooltool": sum(1 for r in records if r.pt.gap_violations),

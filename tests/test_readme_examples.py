@@ -38,25 +38,24 @@ def test_examples_are_collected():
     assert any(w.startswith("README.md") for w in where) and any(w.startswith("docs/environment.md") for w in where)
 
 
-@pytest.mark.parametrize("where, block", _python_blocks(), ids=[w for w, _ in _python_blocks()])
-def test_python_example_runs(where, block, tmp_path, monkeypatch):
-    for module in ("stable_baselines3", "pettingzoo"):
-        if f"import {module}" in block or f"from {module}" in block or (
-                module == "pettingzoo" and "nineball_env.aec" in block):
-            pytest.importorskip(module)
+def _needs_train(block: str) -> bool:
+    return "import stable_baselines3" in block or "from stable_baselines3" in block
+
+
+@pytest.mark.parametrize("where, block", [pytest.param(w, b, id=w, marks=[pytest.mark.extra("train")] * _needs_train(b))
+                                          for w, b in _python_blocks()])
+def test_python_example_runs(where, block, tmp_path, monkeypatch):  # pettingzoo's examples: the test extra
     monkeypatch.chdir(tmp_path)  # examples may save files
     exec(compile(block, where, "exec"), {})
 
 
+@pytest.mark.extra("video")  # the GIF and the MP4 of the README's commands
 def test_record_and_replay_commands_run(tmp_path, monkeypatch, capsys):
     from agents.cli import main
 
     block = re.search(r"```bash\n(.*?)```", _section(TEXT, "Watching matches: record and replay"), flags=re.S).group(1)
     commands = [shlex.split(line.split("#")[0]) for line in block.strip().splitlines()]
     assert [c[:2] for c in commands] == [["nineball", "match"]] + [["nineball", "replay"]] * 3
-    pytest.importorskip("PIL")
-    if any("--mp4" in c for c in commands):
-        pytest.importorskip("imageio_ffmpeg")
     monkeypatch.chdir(tmp_path)
     for argv in commands:
         assert main([*argv[1:], *(["--no-progress"] if argv[1] == "match" else [])]) == 0, argv

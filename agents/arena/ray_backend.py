@@ -11,6 +11,7 @@ nineball installed). Ray is imported only here.
 
 from __future__ import annotations
 
+import pickle
 import socket
 from typing import Any, Iterator, Sequence
 
@@ -43,9 +44,21 @@ def _pair(spec_a: str, spec_b: str) -> tuple[Agent, Agent]:
     return _PAIRS[key]
 
 
-def play_job(job: MatchJob) -> MatchRecord:
-    """Task body: one match with this worker's agents for the pairing."""
-    spec_a, spec_b, config, seed, index, record_dir = job
+def pack_job(job: MatchJob) -> bytes:
+    """A job as the task's argument: pickled, as a process pool sends it. Ray hands a task the numpy arrays of its
+    arguments read-only (zero-copy from its object store), and numba compiles every kernel again for read-only
+    arrays: the table's, in ``MatchConfig``, compiled the whole physics once more in each worker on a cold cache."""
+    return pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def unpack_job(blob: bytes) -> MatchJob:
+    """The job ``pack_job`` packed, its arrays writable (copies in the pickle's own bytes)."""
+    return pickle.loads(blob)
+
+
+def play_job(blob: bytes) -> MatchRecord:
+    """Task body: one match (a ``pack_job``) with this worker's agents for the pairing."""
+    spec_a, spec_b, config, seed, index, record_dir = unpack_job(blob)
     agent_a, agent_b = _pair(spec_a, spec_b)
     return play_match(agent_a, agent_b, config, seed, index, record_dir=record_dir)
 
@@ -98,7 +111,7 @@ class RayBackend:
 
     def submit(self, jobs: Sequence[MatchJob]) -> Iterator[MatchRecord]:
         """Start a task per job now; yield the records as the tasks finish."""
-        pending = [self._task.remote(job) for job in jobs]
+        pending = [self._task.remote(pack_job(job)) for job in jobs]
         self._unread.update(pending)
         return self._finished(pending)
 

@@ -3,7 +3,8 @@
 Match ``index`` of a series seeded ``seed`` plays from its own seeds (``agents.arena.seeding``), so a series gives
 the same results whatever the number of worker processes. Matches run in this process, in a local process pool
 (``jobs``) or on a ``MatchBackend`` (Ray: ``agents.arena.ray_backend``); the records are the same on all of them.
-Agents are named by their ``agents.registry`` specs, so every worker builds its own.
+Agents are named by their ``agents.registry`` specs, so every worker builds its own. On a cold numba cache the first
+match is played here before the pool starts, so the kernels are compiled once, not once per worker.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Iterator, Protocol, Sequence
 
+from agents.arena import kernel_cache
 from agents.arena.match import MatchConfig, MatchRecord, Tally, play_match
 from agents.protocol import Agent
 from agents.registry import LEARNED, make_agent, parse_spec
@@ -121,12 +123,17 @@ def _records(spec_a: str, spec_b: str, n: int, config: MatchConfig, seed: int, j
             yield play_match(agents[0], agents[1], config, seed, i, record_dir=record_dir)
         return
     jobs = min(jobs, n, os.cpu_count() or 1)
+    todo = series_jobs(spec_a, spec_b, n, config, seed, record_dir)
+    if jobs > 1 and kernel_cache.cold():
+        # On a cold numba cache every worker would compile the same kernels at once (minutes of every core): play
+        # the first match here, which compiles them once and writes the cache the workers then load.
+        yield _run_one(todo.pop(0))
     # Children that run torch must not be forked from a parent whose torch threads already started, nor from
     # a Ray driver (a forked child inherits its threads and sockets and dies on its SIGTERM): spawn them.
     learned = any(parse_spec(spec)[0] in LEARNED for spec in (spec_a, spec_b))
     method = "spawn" if learned or _ray_driver() or "fork" not in mp.get_all_start_methods() else "fork"
     with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context(method)) as pool:
-        yield from pool.map(_run_one, series_jobs(spec_a, spec_b, n, config, seed, record_dir))
+        yield from pool.map(_run_one, todo)
 
 
 def _ray_driver() -> bool:

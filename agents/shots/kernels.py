@@ -38,6 +38,18 @@ COMBO_REACH = 0.6  # [m] the 9 must lie this close to the lowest ball for a comb
 COMBO_MAX_CUT = 45.0  # [deg] the widest cut on the 9 of a combination
 STATIONARY, ROLLING = 0, 3  # physics.Motion codes
 _SHOT = int(DeclarationCode.SHOT)
+# numba compiles a kernel once per distinct argument types, and a literal (``True``, ``64``, ``0``) is a type of its
+# own: a kernel called with a literal where another call passes a variable is compiled twice, with all it calls. A
+# variable set to a literal and changed later (``n = 0`` ... ``n += 1``) is first typed as the literal while numba
+# infers types, so its callee is compiled for the literal too, a version that never runs. Values passed to kernels
+# are therefore typed (np.int64, np.bool_), never literals (tests/agents/test_agents_compile_once.py).
+#: ``run_shot``'s strike flag and the aim's event cap, typed as the env passes them (bool, int64).
+STRIKE = np.bool_(True)
+AIM_MAX_EVENTS = np.int64(64)
+AIM_MAX_TIME = 2.0  # [s]
+CUE_BALL, NINE_BALL, NO_BALL = np.int64(0), np.int64(NINE), np.int64(-1)
+NO_COMBOS = np.bool_(False)
+ROW0 = np.int64(0)  # the row of a one-row output
 
 
 @njit(cache=True)
@@ -121,8 +133,8 @@ def pot_options_row(cx, cy, pos, on, lowest, aims, axes, m, width, length, R, si
     ``pos`` (n, 2) and ``on`` (n,) describe the balls (``cx, cy`` may differ from ``pos[0]`` with ball in hand)."""
     others = np.empty((N_BALLS, 2))
     no_nine = np.empty((N_BALLS, 2))
-    n_others = 0
-    n_no_nine = 0
+    n_others = np.int64(0)
+    n_no_nine = np.int64(0)
     for b in range(1, pos.shape[0]):
         if on[b] and b != lowest:
             others[n_others, 0], others[n_others, 1] = pos[b, 0], pos[b, 1]
@@ -152,7 +164,7 @@ def pot_options_row(cx, cy, pos, on, lowest, aims, axes, m, width, length, R, si
                 d9 = math.hypot(tx - nx, ty - ny)
                 # a miss e at the 9's ghost turns the 9 by e/(2R cos cut9): the window there is that much smaller
                 eff_half = half * 2.0 * R * math.cos(math.radians(cut9)) / max(d9, 2.0 * R)
-                if _direct(cx, cy, ox, oy, gx, gy, eff_half, lowest, NINE, k, others, n_others, no_nine, n_no_nine,
+                if _direct(cx, cy, ox, oy, gx, gy, eff_half, lowest, NINE_BALL, k, others, n_others, no_nine, n_no_nine,
                            width, length, R, sigma_phi, max_cut, m, d9, out[n]):
                     n += 1
     for i in range(1, n):  # stable insertion sort, easiest first
@@ -180,7 +192,7 @@ def leave_ease(state, aims, axes, m, width, length, R, sigma_phi):
     n = state.shape[0]
     pos = np.empty((n, 2))
     on = np.zeros(n, dtype=np.bool_)
-    lowest = -1
+    lowest = NO_BALL
     for b in range(n):
         pos[b, 0], pos[b, 1] = state[b, 0], state[b, 1]
         on[b] = state[b, 7] <= ROLLING
@@ -189,7 +201,7 @@ def leave_ease(state, aims, axes, m, width, length, R, sigma_phi):
     if not on[0] or lowest < 0:
         return 1.0
     out = np.empty((MAX_OPTIONS, OPT_W))
-    k = pot_options_row(pos[0, 0], pos[0, 1], pos, on, lowest, aims, axes, m, width, length, R, sigma_phi, False,
+    k = pot_options_row(pos[0, 0], pos[0, 1], pos, on, lowest, aims, axes, m, width, length, R, sigma_phi, NO_COMBOS,
                         80.0, out)
     return out[0, O_EASE] if k > 0 else 0.0
 
@@ -212,7 +224,7 @@ def corrected_phi_batch(template, cue, obj, target, direction, shots, iterations
     collision, and moves the ghost ball to cancel its difference from ``direction[i]`` (each of ``iterations`` one
     simulation, stopping within 0.01°). ``template`` is an empty packed state (n, 9); aims into ``out``."""
     state = np.empty_like(template)
-    log = np.empty((64, LOG_W))
+    log = np.empty((AIM_MAX_EVENTS, LOG_W))
     shot = np.empty(5)
     for i in range(cue.shape[0]):
         R = p[P_R]
@@ -221,19 +233,19 @@ def corrected_phi_batch(template, cue, obj, target, direction, shots, iterations
         want = direction[i]
         for _ in range(iterations):
             state[:] = template
-            _place(state, 0, cue[i, 0], cue[i, 1])
+            _place(state, CUE_BALL, cue[i, 0], cue[i, 1])
             _place(state, t, obj[i, 0], obj[i, 1])
             shot[0] = shots[i, 0]
             shot[1] = math.radians(phi)
             shot[2] = math.radians(shots[i, 2])
             shot[3] = shots[i, 3]
             shot[4] = shots[i, 4]
-            count, _, code, _, _ = run_shot(state, shot, True, segments, jaws, pockets, p, width, length, rail, tol,
-                                            64, 2.0, log)
+            count, _, code, _, _ = run_shot(state, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
+                                            AIM_MAX_EVENTS, AIM_MAX_TIME, log)
             if code != 0:
                 break
             got = np.nan
-            for e in range(min(count, 64)):
+            for e in range(min(count, AIM_MAX_EVENTS)):
                 a, b = int(log[e, 2]), int(log[e, 3])
                 if int(log[e, 1]) == E.BALL_BALL and (a == 0 or b == 0):  # the first collision of the cue ball
                     if t == a or t == b:
@@ -286,12 +298,12 @@ def shot_values_batch(states, racks, which, shots, aims, axes, m, sigma_phi, seg
         shot[2] = math.radians(shots[i, 2])
         shot[3] = shots[i, 3]
         shot[4] = shots[i, 4]
-        count, _, code, _, _ = run_shot(state, shot, True, segments, jaws, pockets, p, width, length, rail, tol,
+        count, _, code, _, _ = run_shot(state, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
                                         max_events, max_time, log)
         if code != 0:
             out[i] = 0.0
             continue
-        summarize_rows(log, min(count, max_events), 0, simultaneous, first_bits, first_time, cushion_bits, pocketed,
+        summarize_rows(log, min(count, max_events), ROW0, simultaneous, first_bits, first_time, cushion_bits, pocketed,
                        n_pocketed, off, n_off)
         rule_batch(racks[j:j + 1], decl, first_bits, cushion_bits, pocketed, n_pocketed, off, n_off, after, fouls,
                    cited, n_cited, spotted)

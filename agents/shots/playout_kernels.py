@@ -15,8 +15,8 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.shots.kernels import MAX_OPTIONS, O_CUT, O_D_CUE, O_EASE, OPT_W, pocket_target, pot_options_row, \
-    pot_probability
+from agents.shots.kernels import MAX_OPTIONS, NO_COMBOS, O_CUT, O_D_CUE, O_EASE, OPT_W, ROW0, STRIKE, pocket_target, \
+    pot_options_row, pot_probability
 from nineball_env.kernels.aiming import path_clear
 from nineball_env.kernels.codes import RACK_W, BallInHandCode, PhaseCode
 from nineball_env.kernels.codes import RackCol as C
@@ -31,6 +31,8 @@ ROLLING = 3  # physics.Motion codes up to this one are on the table
 STATIONARY = 0
 #: The rack row a rejected layout gets in column SHOOTER (never a player, never NO_PLAYER).
 REJECTED = -2
+#: ``pot_options_row``'s combination flag, typed (a literal compiles the callee once more: ``agents.shots.kernels``).
+COMBOS = np.bool_(True)
 #: Distance [m] behind a ball at which ``position_features`` puts a cue ball to rate how pottable the ball is.
 POTTABLE_FROM = 0.3
 #: Slots of object balls in ``position_features`` (the lowest first) and how many of them get a pottability.
@@ -99,14 +101,14 @@ def play_rows(states, racks, which, shots, declaration, segments, jaws, pockets,
         shot[2] = math.radians(shots[i, 2])
         shot[3] = shots[i, 3]
         shot[4] = shots[i, 4]
-        count, flags, code, _, _ = run_shot(state, shot, True, segments, jaws, pockets, p, width, length, rail, tol,
+        count, flags, code, _, _ = run_shot(state, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
                                             max_events, max_time, log)
         if code != 0 or flags & FLAG_IN_FLIGHT:
             out_states[i] = states[j]
             out_after[i] = racks[j]
             out_after[i, C.SHOOTER] = REJECTED
             continue
-        summarize_rows(log, min(count, max_events), 0, simultaneous, first_bits, first_time, cushion_bits, pocketed,
+        summarize_rows(log, min(count, max_events), ROW0, simultaneous, first_bits, first_time, cushion_bits, pocketed,
                        n_pocketed, off, n_off)
         decl[0] = declaration[i]
         rule_batch(racks[j:j + 1], decl, first_bits, cushion_bits, pocketed, n_pocketed, off, n_off, after, fouls,
@@ -122,7 +124,7 @@ def _pottability(pos, on, ball, aims, axes, m, R, sigma_phi):
     """How pottable ball ``ball`` is wherever the cue ball is: the best chance over the pockets of a straight pot
     from ``POTTABLE_FROM`` behind it whose object-ball path is clear, and how many pockets are clear."""
     obstacles = np.empty((N_BALLS, 2))
-    n_obs = 0
+    n_obs = np.int64(0)
     for b in range(1, pos.shape[0]):
         if on[b] and b != ball:
             obstacles[n_obs, 0], obstacles[n_obs, 1] = pos[b, 0], pos[b, 1]
@@ -194,14 +196,14 @@ def position_features(states, racks, aims, axes, m, width, length, R, sigma_phi,
         if left == 0 or not on[0]:
             continue
         lowest = order[0]
-        k = pot_options_row(pos[0, 0], pos[0, 1], pos, on, lowest, aims, axes, m, width, length, R, sigma_phi, False,
-                            80.0, options)
+        k = pot_options_row(pos[0, 0], pos[0, 1], pos, on, lowest, aims, axes, m, width, length, R, sigma_phi,
+                            NO_COMBOS, 80.0, options)
         if k > 0:
             out[i, F_EASE] = options[0, O_EASE]
             out[i, F_OPTIONS] = k / 6.0
             out[i, F_CUT] = options[0, O_CUT] / 90.0
             out[i, F_DIST] = options[0, O_D_CUE] / length
-        n_obs = 0
+        n_obs = np.int64(0)
         for b in range(1, n):
             if on[b] and b != lowest:
                 obstacles[n_obs, 0], obstacles[n_obs, 1] = pos[b, 0], pos[b, 1]
@@ -210,7 +212,7 @@ def position_features(states, racks, aims, axes, m, width, length, R, sigma_phi,
                                  (2.0 * R) ** 2)
         out[i, F_BLOCKED] = 1.0 if blocked else 0.0
         out[i, F_TO_LOWEST] = math.hypot(pos[lowest, 0] - pos[0, 0], pos[lowest, 1] - pos[0, 1]) / length
-        k = pot_options_row(pos[0, 0], pos[0, 1], pos, on, lowest, aims, axes, m, width, length, R, sigma_phi, True,
+        k = pot_options_row(pos[0, 0], pos[0, 1], pos, on, lowest, aims, axes, m, width, length, R, sigma_phi, COMBOS,
                             80.0, options)
         if k > 0:
             out[i, F_COMBO] = options[0, O_EASE]

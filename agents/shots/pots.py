@@ -150,18 +150,20 @@ def pot_rows(cue: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: np.ndarra
     """``pot_options`` for N layouts in one compiled call: cue (N, 2), pos (N, n, 2), on (N, n), lowest (N,) and
     sigma_phi [deg] (a number or (N,)); the options as rows (N, MAX_OPTIONS, OPT_W) of ``kernels.O_*``
     columns, easiest first, and their counts (N,)."""
-    cue = np.ascontiguousarray(cue, dtype=np.float64).reshape(-1, 2)
+    # contiguous and writable (a copy of a read-only broadcast view): a read-only array is another type to numba,
+    # which would compile the kernel again
+    cue = np.require(cue, np.float64, "CW").reshape(-1, 2)
     N = cue.shape[0]
-    pos = np.ascontiguousarray(pos, dtype=np.float64)
-    on = np.ascontiguousarray(on, dtype=np.bool_)
-    lowest = np.ascontiguousarray(lowest, dtype=np.int64).reshape(-1)
+    pos = np.require(pos, np.float64, "CW")
+    on = np.require(on, np.bool_, "CW")
+    lowest = np.require(lowest, np.int64, "CW").reshape(-1)
     if pos.ndim != 3 or pos.shape[0] != N or pos.shape[2] != 2 or pos.shape[1] < NINE + 1:
         raise ValueError(f"pos: expected shape ({N}, n >= 10, 2), got {pos.shape}")
     if on.shape != pos.shape[:2]:
         raise ValueError(f"on: expected shape {pos.shape[:2]}, got {on.shape}")
     if lowest.shape != (N,) or (N and not (1 <= lowest.min() and lowest.max() <= NINE)):
         raise ValueError(f"lowest: expected {N} ball numbers in 1..9, got {lowest.tolist()}")
-    sigma = np.ascontiguousarray(np.broadcast_to(np.asarray(sigma_phi, dtype=np.float64), (N,)))
+    sigma = np.require(np.broadcast_to(np.asarray(sigma_phi, dtype=np.float64), (N,)), np.float64, "CW")
     if not (np.isfinite(cue).all() and np.isfinite(pos).all() and np.isfinite(sigma).all()):
         raise ValueError("cue, pos, sigma_phi: expected finite numbers")
     out = np.empty((N, K.MAX_OPTIONS, K.OPT_W))

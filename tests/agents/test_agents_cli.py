@@ -22,8 +22,7 @@ def test_match_json_and_csv(tmp_path, capsys):
     assert path.read_text().count("\n") == 3
 
 
-def test_match_plot(tmp_path):
-    pytest.importorskip("matplotlib")
+def test_match_plot(tmp_path):  # matplotlib: the test extra
     png = tmp_path / "m.png"
     assert main(["match", "ghost", "random", "--race", "1", "--matches", "1", "--no-progress", "--plot",
                  str(png)]) == 0
@@ -33,12 +32,11 @@ def test_match_plot(tmp_path):
 def test_tournament_prints_elo(capsys, tmp_path):
     png = tmp_path / "elo.png"
     args = ["tournament", "random", "ghost", "search:candidates=8,top=2,samples=2,refine=1,placements=1",
-            "--race", "1", "--matches", "1", "--no-progress"]
-    if pytest.importorskip("matplotlib"):
-        args += ["--plot", str(png)]
+            "--race", "1", "--matches", "1", "--no-progress", "--plot", str(png)]  # matplotlib: the test extra
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "Elo" in out and "random vs ghost" in out
+    assert png.read_bytes()[:4] == b"\x89PNG"
 
 
 def test_tournament_json_with_elo_intervals(capsys):

@@ -41,8 +41,7 @@ def test_project_files_agree_with_the_version():
 
 @pytest.fixture(scope="module")
 def ppo_zip(tmp_path_factory):
-    """A saved (untrained) PPO model on the macro-action wrapper."""
-    pytest.importorskip("stable_baselines3")
+    """A saved (untrained) PPO model on the macro-action wrapper (the tests that use it need the train extra)."""
     import gymnasium as gym
     from stable_baselines3 import PPO
 
@@ -56,6 +55,7 @@ def ppo_zip(tmp_path_factory):
     return path
 
 
+@pytest.mark.extra("train")
 def test_a_ppo_model_played_as_sac_is_a_message(ppo_zip, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["match", f"sac:{ppo_zip}", "ghost"])
@@ -72,6 +72,7 @@ def test_a_file_that_is_not_a_model_is_a_message(tmp_path, capsys):
     assert exc.value.code == 2 and "not a saved stable-baselines3 model" in capsys.readouterr().err
 
 
+@pytest.mark.extra("train")
 def test_long_model_paths_get_short_labels_in_the_table(ppo_zip, capsys):
     assert main(["match", f"ppo:{ppo_zip}", "ghost", "--race", "1", "--matches", "1", "--no-progress"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -92,14 +93,24 @@ def test_plot_without_matplotlib_fails_before_playing(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("script", ["agents.training.ppo", "agents.training.sac", "agents.train_ppo"])
-def test_training_without_stable_baselines3_is_a_hint(monkeypatch, capsys, script):
+@pytest.mark.parametrize("hidden", ["torch", "stable_baselines3", "tensorboard"])
+def test_training_without_the_train_extra_is_a_hint(monkeypatch, capsys, script, hidden):
     import importlib
+    import importlib.util
 
-    monkeypatch.setitem(sys.modules, "stable_baselines3", None)
+    if hidden == "tensorboard" and importlib.util.find_spec("stable_baselines3") is not None:
+        # stable-baselines3 notes whether tensorboard imports when first imported: first imported here, with it
+        # hidden, it reports tensorboard missing to every later test of this process
+        importlib.import_module("stable_baselines3.common.logger")
+    monkeypatch.setitem(sys.modules, hidden, None)
     module = importlib.import_module(script)
     assert module.main(["--total-timesteps", "10"]) == 2
     err = capsys.readouterr().err
-    assert "stable_baselines3" in err and "download.pytorch.org/whl/cpu" in err and 'pip install -e ".[train]"' in err
+    # the hint names the first module of the extra that cannot be imported: the hidden one, or one missing before it
+    order = ["torch", "stable_baselines3", "tensorboard"]
+    named = next(m for m in order if m == hidden or importlib.util.find_spec(m) is None)
+    assert f"training needs {named}, which cannot be imported" in err
+    assert "download.pytorch.org/whl/cpu" in err and 'pip install -e ".[train]"' in err
 
 
 def test_shot_events_rows_name_their_fields(capsys):
@@ -115,8 +126,7 @@ def test_shot_events_rows_name_their_fields(capsys):
 
 
 def test_shot_png_has_a_legend_strip(tmp_path):
-    pytest.importorskip("PIL")
-    from PIL import Image
+    from PIL import Image  # the test extra
 
     from nineball_env.render import Renderer
 
@@ -157,14 +167,67 @@ def test_first_run_notice_speaks_once_and_only_for_our_kernels():
         first_run.uninstall(listener)
 
 
+def _compile_event(module: str):
+    """A stand-in for numba's ``numba:compile`` event of a function of ``module``."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(data={"dispatcher": SimpleNamespace(py_func=SimpleNamespace(__module__=module))})
+
+
+def test_first_run_notice_shows_progress_while_compiling_and_the_total_at_the_end():
+    import io
+    import time
+
+    from agents import first_run
+
+    buf = io.StringIO()
+    notice = first_run.CompileNotice(buf, every_s=0.05)
+    notice.on_start(_compile_event("physics.kernels.entry"))
+    notice.on_start(_compile_event("numba.np.arrayobj"))  # numba's own helpers nest inside ours: not counted
+    notice.on_end(_compile_event("numba.np.arrayobj"))
+    notice.on_start(_compile_event("physics.kernels.loop"))
+    time.sleep(0.3)
+    notice.on_end(_compile_event("physics.kernels.loop"))
+    notice.on_end(_compile_event("physics.kernels.entry"))
+    lines = buf.getvalue().splitlines()
+    notice.stop()
+    assert lines[0] == first_run.NOTICE
+    assert len(lines) >= 2 and all(re.fullmatch(r"nineball: still compiling \(0 s so far, [01] kernels done\)\.\.\.", x)
+                                   for x in lines[1:]), lines
+    assert notice.kernels == 2 and 0.3 <= notice.compile_s < 5.0
+    assert notice.summary() == "nineball: compiled 2 kernels in 0 s; later runs load them from the cache"
+    time.sleep(0.2)
+    assert buf.getvalue().splitlines() == lines  # no progress once nothing compiles
+
+
+def test_first_run_notice_is_silent_when_every_kernel_comes_from_the_cache():
+    import io
+
+    from agents import first_run
+
+    buf = io.StringIO()
+    notice = first_run.CompileNotice(buf, every_s=0.05)
+    notice.on_start(_compile_event("numba.np.arrayobj"))  # someone else's compilation
+    notice.on_end(_compile_event("numba.np.arrayobj"))
+    notice.stop()
+    assert buf.getvalue() == "" and notice.summary() is None and notice.kernels == 0
+
+
+def test_first_run_durations_read_as_minutes_and_seconds():
+    from agents.first_run import _duration
+
+    assert [_duration(s) for s in (0.4, 42.0, 59.6, 60.0, 75.2, 3600.0)] == [
+        "0 s", "42 s", "1 min 00 s", "1 min 00 s", "1 min 15 s", "60 min 00 s"]
+
+
 def test_elo_says_when_there_are_too_few_games(capsys):
     assert main(["tournament", "random", "ghost", "--race", "1", "--matches", "2", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert out.count("too few games for an interval") == 2 and "[1500.0, 1500.0]" not in out
 
 
+@pytest.mark.extra("train")
 def test_a_time_capped_training_bar_runs_on_the_clock(tmp_path, capsys):
-    pytest.importorskip("stable_baselines3")
     from agents.training.ppo import Args, train
 
     args = Args(total_timesteps=100_000, max_minutes=0.02, n_envs=1, n_steps=32, batch_size=32, n_epochs=1,
@@ -174,3 +237,36 @@ def test_a_time_capped_training_bar_runs_on_the_clock(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "of 0.02 min" in err  # the bar counts seconds of the cap ...
     assert "/100000" not in err.replace(",", "") and "step/s" not in err  # ... not steps of a total never reached
+
+
+def test_doctor_reports_versions_platform_and_the_cache_without_compiling(capsys):
+    from importlib import metadata
+
+    import numba
+    from numba.core import event
+
+    from agents.arena import kernel_cache
+
+    def overloads() -> int:
+        return sum(len(getattr(m, k).overloads) for m in kernel_cache._kernel_modules() for k in vars(m)
+                   if isinstance(getattr(m, k), numba.core.dispatcher.Dispatcher))
+
+    before = overloads()
+    with event.install_recorder("numba:compile") as recorded:
+        assert main(["doctor", "--kernels"]) == 0
+    assert recorded.buffer == [] and overloads() == before  # read from the index: nothing compiled, nothing loaded
+    text = capsys.readouterr().out
+    assert text.startswith(f"nineball          {agents.__version__}\n")
+    for dist in ("numpy", "numba", "gymnasium", "torch", "stable-baselines3", "ray", "pettingzoo"):
+        try:
+            version = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            version = "not installed"
+        assert re.search(rf"^{re.escape(dist)} +{re.escape(version)}$", text, flags=re.M), dist
+    assert "platform" in text and "numba cache" in text and re.search(r"^cache state +(cold|warm)", text, flags=re.M)
+    assert re.search(r"^    physics\.kernels\.entry\.run_arrays \((not cached|\d+ cached versions?)\)$", text, flags=re.M)
+
+    assert main(["doctor", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["packages"]["numba"] == numba.__version__ and isinstance(report["cold"], bool)
+    assert {k.name: k.cached for k in kernel_cache.cache_state()} == report["kernels"]

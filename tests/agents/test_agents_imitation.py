@@ -96,8 +96,8 @@ def test_recorder_plays_legal_actions():
     assert len(data) == 1 and data.x.shape[1] == MACRO_OBS_SIZE + (macro_obs_size(True) - MACRO_OBS_SIZE)
 
 
+@pytest.mark.extra("train")
 def test_behaviour_cloning_fits_the_labels():
-    pytest.importorskip("stable_baselines3")
     import gymnasium as gym
     from stable_baselines3 import PPO
 
@@ -140,8 +140,8 @@ def test_dagger_round_labels_the_students_positions(tmp_path):
                                   generate(2, seed=5, config=TINY_SEARCH).x[len(search_played):])
 
 
+@pytest.mark.extra("train")
 def test_training_with_a_warm_start_saves_the_cloned_policy(tmp_path):
-    pytest.importorskip("stable_baselines3")
     import json
 
     from agents.training.ppo import Args, train

@@ -42,9 +42,9 @@ def test_macro_slot_zero_is_the_easiest_pot():
     assert planner.last_slot == 3
 
 
+@pytest.mark.extra("train")
 @pytest.mark.parametrize("algo", ["ppo", "sac"])
 def test_tiny_training_run_saves_and_reloads(tmp_path, algo):
-    pytest.importorskip("stable_baselines3")
     from agents.arena.match import MatchConfig
     from agents.arena.series import run_series
     from agents.learned.agent import LearnedAgent
@@ -79,8 +79,8 @@ def test_tiny_training_run_saves_and_reloads(tmp_path, algo):
     assert len(result.matches) == 2
 
 
+@pytest.mark.extra("train")
 def test_training_args_from_the_command_line():
-    pytest.importorskip("stable_baselines3")
     from agents.training.common import parse_args
     from agents.training.ppo import Args
 

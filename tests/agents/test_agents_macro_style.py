@@ -118,8 +118,8 @@ def test_styled_learned_agent_plays_legal_actions():
         assert action.shape == (actions.N_ACTION,) and np.all(np.abs(action) <= 1.0)
 
 
+@pytest.mark.extra("train")
 def test_training_exports_the_policy_with_its_style(tmp_path):
-    pytest.importorskip("stable_baselines3")
     from agents.training.ppo import Args, train
 
     args = Args(total_timesteps=16, n_envs=1, n_steps=16, batch_size=16, n_epochs=1, opponent="random", leaves=True,

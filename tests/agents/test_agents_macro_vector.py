@@ -51,8 +51,8 @@ def test_vector_wrapper_rejects_bad_input():
         venv.step(np.zeros((3, MACRO_DIM)))
 
 
+@pytest.mark.extra("train")
 def test_training_runs_on_both_vector_paths(tmp_path):
-    pytest.importorskip("stable_baselines3")
     from agents.training.common import make_vec_env
     from agents.training.ppo import Args, train
 

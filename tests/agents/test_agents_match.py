@@ -35,6 +35,27 @@ def test_worker_processes_give_the_same_results():
     assert [m.racks for m in one.matches] == [m.racks for m in two.matches]
 
 
+@pytest.mark.parametrize("cold", [True, False])
+def test_a_cold_cache_plays_the_first_match_here_before_the_workers_start(monkeypatch, cold):
+    # Workers would all compile the same kernels at once on a cold numba cache: the first match compiles them here.
+    import agents.arena.series as series
+
+    here = []
+    play = series.play_match
+
+    def counted(*args, **kwargs):
+        here.append(args[4])  # the match index (in a forked worker the list is the worker's copy)
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(series.kernel_cache, "cold", lambda: cold)
+    monkeypatch.setattr(series, "play_match", counted)
+    two = run_series("random", "random", 3, MatchConfig(race_to=1), seed=3, jobs=2, progress=False)
+    assert here == ([0] if cold else [])
+    one = run_series("random", "random", 3, MatchConfig(race_to=1), seed=3, jobs=1, progress=False)
+    assert [m.index for m in two.matches] == [0, 1, 2]
+    assert [m.racks for m in one.matches] == [m.racks for m in two.matches]
+
+
 def test_tallies_are_consistent():
     result = run_series("ghost", "ghost:safety_below=0.5", 4, CONFIG, seed=2, progress=False)
     a, b = result.tally(0), result.tally(1)

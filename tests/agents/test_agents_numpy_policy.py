@@ -28,7 +28,7 @@ class _Spaces(gym.Env):
 
 @pytest.fixture(scope="module")
 def torch_model():
-    pytest.importorskip("stable_baselines3")
+    """An SB3 PPO policy (the tests that use it need the train extra)."""
     import torch
     from stable_baselines3 import PPO
 
@@ -39,6 +39,7 @@ def torch_model():
     return model
 
 
+@pytest.mark.extra("train")
 def test_exported_policy_matches_the_torch_policy(torch_model, tmp_path):
     from agents.learned.numpy_policy import export_sb3
 

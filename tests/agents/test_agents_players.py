@@ -113,12 +113,30 @@ def test_view_from_observation_matches_the_game():
     physics.validate_state(view.balls, physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS)  # rounding undone
 
 
-@pytest.mark.parametrize("opponent", [GhostBallAgent(), RandomAgent(1), SearchAgent(SMALL, seed=0)])
-def test_agents_play_as_env_opponents(opponent):
-    env = gym.make("NineBall-v0", opponent=opponent, noise="icga")
-    obs, _ = env.reset(seed=0)
-    for _ in range(3):
-        obs, _, term, trunc, _ = env.step(GhostBallAgent().act(obs))
+@pytest.mark.parametrize("make", [GhostBallAgent, lambda: RandomAgent(1), lambda: SearchAgent(SMALL, seed=0)])
+def test_agents_play_as_env_opponents(make):
+    # the env asks the agent for every opponent decision it reports (and for those of racks it deals again, when the
+    # opponent wins one before the learner's first decision: info["redeals"]), and each answer is a legal action
+    opponent, learner = make(), GhostBallAgent()
+    answers = []
+
+    def act(obs, *args, **kwargs):
+        action = type(opponent).act(opponent, obs, *args, **kwargs)
+        answers.append(action)
+        return action
+
+    opponent.act = act
+    env = gym.make("NineBall-v0", opponent=opponent, noise="icga", first_breaker="opponent")
+    obs, info = env.reset(seed=0)
+    decided = info["opponent"]["decisions"]
+    for _ in range(20):
+        if decided >= 3:
+            break
+        obs, _, term, trunc, info = env.step(learner.act(obs))
+        decided += info["opponent"]["decisions"]
         if term or trunc:
-            obs, _ = env.reset()
+            obs, info = env.reset()
+            decided += info["opponent"]["decisions"]
     env.close()
+    assert decided >= 3 and len(answers) >= decided
+    assert all(env.action_space.contains(np.asarray(a, dtype=np.float32)) for a in answers)

@@ -113,8 +113,7 @@ def test_replay_lists_the_shots(recorded, capsys):
 
 
 def test_replay_writes_a_small_gif_of_one_shot(recorded, tmp_path):
-    pytest.importorskip("PIL")
-    from PIL import Image
+    from PIL import Image  # the test extra
 
     folder, _ = recorded
     gif = tmp_path / "shot.gif"
@@ -178,7 +177,6 @@ def test_a_gif_too_big_to_build_is_refused_before_drawing(recorded, monkeypatch,
 
 
 def test_frame_count_is_what_the_frames_are(recorded):
-    pytest.importorskip("PIL")
     from agents.arena.animation import FrameMaker
     from agents.arena.recording import game_config
 

@@ -107,8 +107,8 @@ def test_batched_opponent_plays_as_each_table_alone_and_is_asked_once_per_round(
         SelfPlayOpponent(pool).bind(venv)
 
 
+@pytest.mark.extra("train")
 def test_tiny_self_play_training_adds_snapshots(tmp_path):
-    pytest.importorskip("stable_baselines3")
     from agents.training.ppo import Args, train
 
     args = Args(total_timesteps=96, n_envs=2, n_steps=16, batch_size=32, n_epochs=1, opponent="selfplay",
@@ -117,8 +117,8 @@ def test_tiny_self_play_training_adds_snapshots(tmp_path):
     assert train(args).exists()
 
 
+@pytest.mark.extra("train")
 def test_training_logs_evaluations_with_intervals(tmp_path):
-    pytest.importorskip("stable_baselines3")
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     from agents.training.ppo import Args, train

@@ -19,6 +19,8 @@ from nineball_env.game import Game, GameConfig
 from nineball_env.noise import make_noise, perturb
 from nineball_env.rules import RackState
 
+from extrakit import require_extra
+
 SMALL = ValueSearchConfig(candidates=24, safeties=12, top_pots=3, top_safeties=1, samples=3, refine=1, placements=1,
                           break_samples=2, weights="ease")
 
@@ -31,7 +33,7 @@ def _random_net(seed: int, hidden=(32, 16)) -> ValueNet:
 
 
 def _torch_values(net: ValueNet, x: np.ndarray) -> np.ndarray:
-    torch = pytest.importorskip("torch")
+    torch = require_extra("train", "torch")
     layers = []
     for i, (w, b) in enumerate(zip(net.weights, net.biases)):
         lin = torch.nn.Linear(*w.shape)
@@ -52,7 +54,7 @@ def test_numpy_inference_matches_torch(net):
 
 def test_fit_exports_what_torch_computes():
     """The training's own export: the fitted torch module and the ``ValueNet`` it returns agree."""
-    pytest.importorskip("torch")
+    require_extra("train", "torch")
 
     pos = self_play((3, 0, 2, "ease", SMALL))
     net = fit(pos, FitConfig(hidden=(16,), epochs=2, holdout=0.0), 0)
@@ -171,7 +173,7 @@ def test_ease_value_is_searchs_leaf_value():
 
 
 def test_tiny_training_run_writes_a_network_that_plays(tmp_path):
-    pytest.importorskip("torch")
+    require_extra("train", "torch")
     out = tmp_path / "v.npz"
     assert main(["--generations", "2", "--racks", "2", "--epochs", "1", "--hidden", "8", "--seed", "3",
                  "--search", "candidates=16,safeties=8,top_pots=2,top_safeties=1,samples=2,refine=1,placements=1",

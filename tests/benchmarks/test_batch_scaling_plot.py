@@ -2,8 +2,6 @@
 
 import json
 
-import pytest
-
 from benchmarks import batch_scaling
 
 RUN = {"threads_available": 2, "sizes": [1, 4, 16],
@@ -12,8 +10,7 @@ RUN = {"threads_available": 2, "sizes": [1, 4, 16],
 
 
 def test_the_legend_covers_no_panel():
-    pytest.importorskip("matplotlib")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # the test extra
 
     fig = batch_scaling.figure(RUN)
     fig.canvas.draw()
@@ -26,7 +23,6 @@ def test_the_legend_covers_no_panel():
 
 
 def test_replot_redraws_a_saved_run(tmp_path):
-    pytest.importorskip("matplotlib")
     saved = tmp_path / "run.json"
     saved.write_text(json.dumps(RUN))
     png = tmp_path / "plot.png"

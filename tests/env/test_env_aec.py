@@ -8,14 +8,11 @@ import warnings
 import numpy as np
 import pytest
 from envkit import MISS, pot_action, position
+from pettingzoo.test import api_test  # pettingzoo: the test extra
 
-pytest.importorskip("pettingzoo")
-
-from pettingzoo.test import api_test  # noqa: E402
-
-from nineball_env import observation  # noqa: E402
-from nineball_env.aec import NineBallAEC, env as make_env  # noqa: E402
-from nineball_env.aiming import AimingPolicy  # noqa: E402
+from nineball_env import observation
+from nineball_env.aec import NineBallAEC, env as make_env
+from nineball_env.aiming import AimingPolicy
 
 
 def test_pettingzoo_api_test_passes_without_warnings():

@@ -41,8 +41,10 @@ def test_gymnasium_check_env_passes_without_warnings():
     assert [str(w.message) for w in caught] == []
 
 
+@pytest.mark.extra("train")
 def test_sb3_check_env_passes_without_warnings():
-    sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    import stable_baselines3.common.env_checker as sb3_checker
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         sb3_checker.check_env(NineBallEnv(), warn=True)

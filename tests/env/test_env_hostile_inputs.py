@@ -64,8 +64,7 @@ def test_vector_env_rejects_them_and_changes_nothing(bad):
 
 
 def test_aec_step_rejects_them():
-    pytest.importorskip("pettingzoo")
-    from nineball_env.aec import NineBallAEC
+    from nineball_env.aec import NineBallAEC  # pettingzoo: the test extra
 
     aec = NineBallAEC()
     aec.reset(seed=1)

@@ -71,7 +71,7 @@ def test_human_mode_without_pygame_fails_clearly():
 
 
 def test_record_video(tmp_path):
-    pytest.importorskip("moviepy")
+    # moviepy (RecordVideo's writer): the test extra
     from gymnasium.wrappers import RecordVideo
 
     folder = tmp_path / "videos"  # a new folder: RecordVideo warns when it overwrites one

@@ -22,8 +22,9 @@ def test_async_vector_env_runs():
         envs.close()
 
 
+@pytest.mark.extra("train")
 def test_sb3_subproc_vec_env_runs():
-    vec = pytest.importorskip("stable_baselines3.common.vec_env")
+    import stable_baselines3.common.vec_env as vec
     from stable_baselines3.common.env_util import make_vec_env
 
     # Fresh worker processes: "module:id" makes Gymnasium import nineball_env (and so register the id) first.
@@ -37,8 +38,10 @@ def test_sb3_subproc_vec_env_runs():
         envs.close()
 
 
+@pytest.mark.extra("train")
 def test_short_ppo_run_completes():
-    sb3 = pytest.importorskip("stable_baselines3")
+    import stable_baselines3 as sb3
+
     env = gym.make("NineBall-v0")
     model = sb3.PPO("MlpPolicy", env, n_steps=512, batch_size=128, n_epochs=2, seed=0, device="cpu", verbose=0)
     model.learn(total_timesteps=2048)

@@ -130,8 +130,10 @@ def test_a_rejected_strict_placement_changes_nothing():
     assert venv.step(act)[0].shape == (2, 54)
 
 
+@pytest.mark.extra("train")
 def test_sb3_adapter_ppo_smoke():
-    sb3 = pytest.importorskip("stable_baselines3")
+    import stable_baselines3 as sb3
+
     from nineball_env.sb3_vec import SB3VecEnvAdapter
 
     vec = SB3VecEnvAdapter(NineBallVectorEnv(4, max_episode_steps=5))

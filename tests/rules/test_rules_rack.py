@@ -20,6 +20,7 @@ from nineball_env.rules import (
     rail,
     spot_nine,
 )
+import physics.rack
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, Table, TableSpec
 
 G = DEFAULT_TABLE
@@ -49,10 +50,9 @@ def test_r_rack_is_reproducible_from_the_seed() -> None:
 
 def test_r_rack_draw_matches_the_physics_layout() -> None:
     """The same generator state gives the physics core's rack the same order, so the env can combine them."""
-    physics_rack = pytest.importorskip("physics.rack")
-    slots = physics_rack.rack_positions()
+    slots = physics.rack.rack_positions()
     for seed in range(5):
-        balls = physics_rack.nine_ball_rack(np.random.default_rng(seed))
+        balls = physics.rack.nine_ball_rack(np.random.default_rng(seed))
         order = rack_order(np.random.default_rng(seed))
         for slot, ball in enumerate(order):
             assert balls.pos[ball] == pytest.approx(slots[slot])

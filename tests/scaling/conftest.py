@@ -2,12 +2,12 @@
 
 import pytest
 
-from raykit import require
+from extrakit import require_extra
 
 
 @pytest.fixture(scope="session")
 def local_ray():
-    ray = require("ray")
+    ray = require_extra("ray", "ray")
     from agents.arena.ray_backend import ONE_THREAD_PER_CPU
 
     if ray.is_initialized():

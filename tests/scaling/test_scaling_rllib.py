@@ -4,9 +4,9 @@ vector env; ``agents.training.rllib --iterations 1`` trains, saves a checkpoint,
 import numpy as np
 import pytest
 
-from raykit import require
+from extrakit import require_extra
 
-require("ray.rllib")
+require_extra("ray", "ray.rllib")
 
 from agents.players.ghost_ball import GhostBallAgent  # noqa: E402
 from nineball_env.rllib import SELF_PLAY, SINGLE_AGENT, NineBallMultiAgentEnv, register, single_agent_env  # noqa: E402

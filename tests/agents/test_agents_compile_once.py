@@ -1,0 +1,159 @@
+"""The agents' kernels call the physics with the env's argument types, so one compiled physics serves both.
+
+numba compiles a function once per distinct argument types, and a literal argument (``True``, ``64``) is a type of its
+own: when the aim kernel called ``run_shot(..., True, ..., 64, ...)`` the whole physics (the flat and the airborne
+loop) was compiled a second time on a cold cache (issue 28: a cold ``nineball match ghost random`` took 168 s of CPU
+with it, 131 s without it and the other literals these tests forbid). The call types are read while numba compiles a
+fresh copy of the calling kernel (its callees come from the cache).
+"""
+
+import inspect
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+from numba.core import types
+from numba.core.dispatcher import Dispatcher
+
+import physics
+import agents.shots
+from agents.shots import kernels as K
+from agents.shots.aim import corrected_phi
+from agents.shots.leaves import shot_value
+from agents.shots.pots import pot_rows
+from agents.protocol import TableView
+from nineball_env import observation
+from nineball_env.noise import make_noise
+from nineball_env.rules import Match, RackState
+from physics.kernels import entry
+
+
+def _calls(caller, signature=None) -> list[tuple[object, tuple[types.Type, ...]]]:
+    """(callee kernel, argument types) of every call of one of our kernels that numba resolves while it compiles
+    ``caller`` for ``signature`` (default: its only compiled one), each time it resolves one. A fresh, uncached copy
+    of ``caller`` is compiled, as on a cold cache: a variable set to a literal and changed later (``n = 0`` ...
+    ``n += 1``) is resolved with the literal first, and that version of the callee is compiled too."""
+    if signature is None:
+        (signature,) = caller.signatures
+    found = []
+    resolve = Dispatcher.get_call_template
+
+    def recording(self, args, kws):
+        if self.py_func.__module__.split(".")[0] in ("physics", "nineball_env", "agents"):  # not numba's own
+            found.append((self, tuple(args)))
+        return resolve(self, args, kws)
+
+    Dispatcher.get_call_template = recording
+    try:
+        numba.njit(caller.py_func).compile(signature)
+    finally:
+        Dispatcher.get_call_template = resolve
+    return found
+
+
+def _by_name(dispatcher, argtypes) -> dict[str, types.Type]:
+    return dict(zip(inspect.signature(dispatcher.py_func).parameters, argtypes))
+
+
+@pytest.fixture(scope="module")
+def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]]:
+    """The calls of every shot kernel (the three the Python API calls, and the shot kernels they call), by caller,
+    after the public API has run them."""
+    state = physics.nine_ball_rack(np.random.default_rng(0))
+    corrected_phi(state, state.pos[0], 1, 90.0, physics.Shot(V0=2.0, phi=90.0))
+    rack = RackState(breaker=1, shooter=0, on_table=frozenset({1, 9}), phase="normal", ball_in_hand="none")
+    balls = physics.place_balls({0: (0.5, 0.5), 1: (0.3, 0.3), 9: (0.9, 1.9)})
+    view = TableView.from_observation(observation.encode(balls.pos, balls.on_table(), rack, Match(race_to=1), 0,
+                                                         1.27, 2.54), noise=make_noise("icga"))
+    shot_value(view, view.balls.copy(), physics.Shot(V0=2.0, phi=225.0))
+    pot_rows(state.pos[0][None], state.pos[None], state.on_table()[None], np.ones(1, dtype=int))
+    todo = [(kernel, kernel.signatures[0]) for kernel in (K.corrected_phi_batch, K.shot_values_batch,
+                                                          K.pot_options_batch)]
+    calls: dict = {}
+    while todo:
+        kernel, signature = todo.pop()
+        found = calls.setdefault(kernel.__name__, [])
+        for callee, argtypes in _calls(kernel, signature):
+            found.append((callee, argtypes))
+            if callee.py_func.__module__ == K.__name__ and not any(c is callee for c, _ in todo) \
+                    and callee.__name__ not in calls:
+                todo.append((callee, argtypes))
+    return calls
+
+
+def test_the_agents_kernels_call_the_physics_with_the_envs_types(shot_kernel_calls):
+    state = physics.nine_ball_rack(np.random.default_rng(0))
+    physics.simulate(state, physics.Shot(V0=8.0, phi=90.0))  # the env's path: run_arrays
+    (env_sig,) = entry.run_arrays.signatures
+    env_types = _by_name(entry.run_arrays, env_sig)
+    for caller in ("corrected_phi_batch", "shot_values_batch"):
+        calls = [args for callee, args in shot_kernel_calls[caller] if callee is entry.run_shot]
+        assert calls, f"{caller} no longer calls run_shot: update this test"
+        for argtypes in calls:
+            got = _by_name(entry.run_shot, argtypes)
+            shared = sorted(set(got) & set(env_types))
+            assert {"strike", "max_events", "max_time", "p", "log"} <= set(shared)
+            assert {k: got[k] for k in shared} == {k: env_types[k] for k in shared}, caller
+
+
+def test_no_shot_kernel_passes_a_literal_to_a_kernel(shot_kernel_calls):
+    # A literal argument, or a variable set to a literal and changed later (numba types it as the literal first),
+    # compiles the callee once more (and everything it calls) for a version that is never or rarely needed.
+    assert set(shot_kernel_calls) >= {"corrected_phi_batch", "shot_values_batch", "pot_options_batch",
+                                      "pot_options_row", "leave_ease", "_direct"}
+    for caller, calls in shot_kernel_calls.items():
+        for callee, argtypes in calls:
+            literals = {name: t for name, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}
+            assert not literals, f"{caller} calls {callee.__name__} with literals {literals}"
+
+
+def test_the_shot_kernels_cache_is_dropped_when_a_kernel_they_compile_in_changes():
+    # numba checks a cached function against its own file only; the shot kernels embed the physics' and the env's
+    # kernels, so every one of their files must be watched (agents.shots.KERNEL_SOURCES), else an edit to the
+    # physics left the aims of the agents on the old physics.
+    compiled_in = {Path(m.__file__).resolve() for name, m in sys.modules.items()
+                   if name.startswith(("physics.kernels", "nineball_env.kernels")) and getattr(m, "__file__", None)}
+    assert Path(entry.__file__).resolve() in compiled_in
+    assert compiled_in <= set(agents.shots.KERNEL_SOURCES)
+
+
+def test_pot_rows_compile_one_kernel_for_one_layout_and_many():
+    # one layout with a scalar sigma made read-only arrays (a broadcast view), another type to numba than many layouts
+    pos = physics.nine_ball_rack(np.random.default_rng(1)).pos
+    on = np.ones(pos.shape[0], dtype=bool)
+    for n, sigma in ((1, 0.125), (3, 0.125), (3, np.full(3, 0.2))):
+        pot_rows(np.tile([[0.6, 0.5]], (n, 1)), np.broadcast_to(pos, (n, *pos.shape)),
+                 np.broadcast_to(on, (n, on.size)), np.ones(n, dtype=int), sigma_phi=sigma)
+    assert len(K.pot_options_batch.signatures) == 1, K.pot_options_batch.signatures
+
+
+
+def test_the_playout_kernels_pass_no_literal_and_the_envs_types():
+    # the value player's kernels (agents.shots.playout_kernels): the same rules as the shot kernels above
+    from agents.shots import playout_kernels as PK
+    from agents.shots.playout import SHOT, Playout
+
+    state = physics.nine_ball_rack(np.random.default_rng(0))
+    rack = RackState(breaker=0, shooter=0, on_table=frozenset(range(1, 10)), phase="break", ball_in_hand="kitchen")
+    pool = Playout()
+    pool.play(state.packed()[None], rack.packed()[None], [0], [[8.0, 90.0, 0.0, 0.0, 0.0]], SHOT, 64)
+    pool.features(state.packed()[None], rack.packed()[None])
+    physics.simulate(state, physics.Shot(V0=8.0, phi=90.0))  # the env's path: run_arrays
+    env_types = _by_name(entry.run_arrays, entry.run_arrays.signatures[0])
+    todo = [(kernel, kernel.signatures[0]) for kernel in (PK.play_rows, PK.position_features)]
+    seen = set()
+    while todo:
+        kernel, signature = todo.pop()
+        for callee, argtypes in _calls(kernel, signature):
+            literals = {n: t for n, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}
+            assert not literals, f"{kernel.__name__} calls {callee.__name__} with literals {literals}"
+            if callee is entry.run_shot:
+                got = _by_name(entry.run_shot, argtypes)
+                shared = sorted(set(got) & set(env_types))
+                assert {k: got[k] for k in shared} == {k: env_types[k] for k in shared}
+            if callee.py_func.__module__ == PK.__name__ and callee.__name__ not in seen:
+                seen.add(callee.__name__)
+                todo.append((callee, argtypes))
+    assert "_pottability" in seen
