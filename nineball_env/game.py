@@ -29,7 +29,7 @@ from nineball_env.kernels.draws import GEN_W, generator_row
 from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.rack import deal as deal_kernel
 from nineball_env.kernels.rack import score as score_kernel
-from nineball_env.kernels.shot import ADDRESS as PHYSICS
+from nineball_env.kernels.shot import physics_address
 from nineball_env.kernels.turn import deal_tables, play_turns
 from nineball_env.noise import LIMITS, PRESETS, NoiseConfig
 from nineball_env.placement import GAP
@@ -553,7 +553,8 @@ class TableBatch:
         claiming the next table when free); how many tables stopped short (FULL or an error)."""
         claimed = np.zeros(1, dtype=np.int64)
         args = (order, claimed, self._acts, self._has_act, self._shots, self._has_shot, self._gens, noise_gens, seats,
-                self.dealt, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static, PHYSICS,
+                self.dealt, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static,
+                physics_address(),
                 self._logs, self.rec_i, self.rec_f, self.n_rec, self.n_opp, self.parts, self.redeals, self.status,
                 self.obs)
         threads = self.threads or numba.config.NUMBA_NUM_THREADS

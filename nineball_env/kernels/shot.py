@@ -4,10 +4,13 @@ numba builds a separate machine-code copy of every compiled function a kernel ca
 library, so each kernel of the turn that reached ``run_shot`` directly carried another copy of the whole physics
 and paid its code generation on a cold cache (tens of seconds each). Here the physics is compiled once, as a C
 callback (``numba.cfunc``, cached), and the turn calls it through its address (``simulate``): its kernels link
-none of the physics, and they run the same machine code as ``physics.simulate_batch``.
+none of the physics, and they run the same machine code as ``physics.simulate_batch``. The callback is built on
+first use (``physics_address``), not at import: importing the env compiles nothing.
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 from llvmlite import ir
 from numba import carray, cfunc, njit, types
@@ -39,7 +42,6 @@ def _readonly(typingctx, array):
     return sig, codegen
 
 
-@cfunc(types.int64(*_ARGS), cache=True)
 def run_shot_c(state, shot, strike, n_balls, segments, n_segments, jaws, n_jaws, pockets, n_pockets, p, n_p, width,
                length, rail, n_rail, tol, max_events, max_time, log, log_rows, out):
     """``run_shot`` on raw arrays: the packed state (n_balls, 9) simulated in place, (n_events) returned and
@@ -77,7 +79,8 @@ def _call(typingctx, address, state, shot, strike, n_balls, segments, n_segments
 @njit(cache=True)
 def simulate(address, state, shot, strike, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time,
              log, out):
-    """``run_shot`` (same arguments, C-contiguous arrays) through the C function at ``address`` (``ADDRESS``):
+    """``run_shot`` (same arguments, C-contiguous arrays) through the C function at ``address``
+    (``physics_address()``):
     (n_events, flags, layout code, i, j), ``out`` (4,) int64 a scratch buffer."""
     count = _call(address, state.ctypes.data, shot.ctypes.data, 1 if strike else 0, state.shape[0],
                   segments.ctypes.data, segments.shape[0], jaws.ctypes.data, jaws.shape[0], pockets.ctypes.data,
@@ -86,4 +89,13 @@ def simulate(address, state, shot, strike, segments, jaws, pockets, p, width, le
     return count, out[0], out[1], out[2], out[3]
 
 
-ADDRESS = run_shot_c.address  # where the compiled turn finds the physics (valid in this process)
+@cache
+def _callback():
+    """``run_shot_c`` as a C callback, compiled (or loaded from numba's cache) once; kept alive here, since its
+    machine code lives as long as this object."""
+    return cfunc(types.int64(*_ARGS), cache=True)(run_shot_c)
+
+
+def physics_address() -> int:
+    """Where the compiled turn finds the physics in this process (the callback built on the first call)."""
+    return _callback().address
