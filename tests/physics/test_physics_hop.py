@@ -20,6 +20,7 @@ import physics
 from physics import EventKind as K
 from physics import Motion
 from physics.api import sample_positions
+from physics.samples import break_shots
 
 P = physics.DEFAULT_PARAMS
 R = P.R
@@ -200,8 +201,6 @@ def test_a_hop_is_deterministic_and_the_batch_agrees() -> None:
         np.testing.assert_array_equal(batch.state(k).packed(), a.state.packed())
         np.testing.assert_array_equal(batch.logs[k, : batch.n_events[k]], a.events.rows)
     # a break that hops: the cue strike is flat, the hop comes at the rack
-    from benchmarks.physics_throughput import break_shots
-
     rack, shot = break_shots(1, 101)[0]
     one = physics.simulate(rack, shot)
     assert one.events.air is not None and K.BALL_AIRBORNE in one.events.kind and one.events.kind[1] != K.BALL_AIRBORNE
@@ -282,8 +281,6 @@ def test_a_flat_shot_that_hops_is_simulated_once(monkeypatch: pytest.MonkeyPatch
     zeroes the air log at the hand-over, so one run gives the whole log, and garbage in the buffer (a spare reused
     from earlier shots) does not leak into the rows logged on the cloth."""
     import physics.api as api
-
-    from benchmarks.physics_throughput import break_shots
 
     rack, shot = break_shots(1, 101)[0]
     reference = physics.simulate(rack, shot)
