@@ -151,7 +151,7 @@ def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, rail, p,
 
 
 @kernel
-def _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box):
+def pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box):
     """3-D contact times of ball i on the cloth with every airborne ball (loop.refresh_ball leaves them inf)."""
     R = p[P_R]
     g = p[P_G]
@@ -208,7 +208,7 @@ def refresh(i, skip, t, pos, vel, spin, motion, hz, vz, over, rail, width, lengt
     refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                   t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     if motion[i] < POCKETED:
-        _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box)
+        pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box)
 
 
 @kernel
