@@ -151,7 +151,7 @@ def _refresh_air(i, skip, t, pos, vel, motion, hz, vz, segments, jaws, rail, p,
 
 
 @kernel
-def pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box):
+def _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box):
     """3-D contact times of ball i on the cloth with every airborne ball (loop.refresh_ball leaves them inf)."""
     R = p[P_R]
     g = p[P_G]
@@ -208,7 +208,7 @@ def refresh(i, skip, t, pos, vel, spin, motion, hz, vz, over, rail, width, lengt
     refresh_ball(i, skip, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                   t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     if motion[i] < POCKETED:
-        pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box)
+        _pairs_with_air(i, skip, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box)
 
 
 @kernel
@@ -438,6 +438,17 @@ def finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, max_events, p
         refresh(b, -1, t, pos, vel, spin, motion, hz, vz, over, rail, width, length, segments, jaws, pockets, p,
                  t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     return count
+
+
+@kernel(inline="always")
+def any_airborne(motion):
+    """Whether a ball is in the air. When none is, the event loop takes the flat steps again (a hopping break's balls
+    land within its first events; the air's steps cost about twice as much per event): their results are the same for
+    balls on the cloth, and the air log's rows, zeroed when the first ball left the cloth, are zero for them."""
+    for i in range(motion.shape[0]):
+        if motion[i] == AIRBORNE:
+            return True
+    return False
 
 
 @kernel(inline="always")

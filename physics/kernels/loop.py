@@ -5,8 +5,10 @@ in the air).
 A shot runs on the cloth (the flat model) until a ball leaves it: the cue strike drives the cue ball into the slate
 and it jumps (``air.lifts_off``), or a contact between two balls on the cloth gives one a vertical velocity that lifts
 it (flight.leaves_cloth: the follow-shot hop). From then on the loop also moves balls in the air and resolves their
-events (``air.in_the_air``, ``air.air_event``), and logs heights and vertical velocities in ``ev_air``. Until then
-nothing of the air is touched, so a shot in which no ball leaves the cloth is the flat model bit for bit. The event
+events (``air.in_the_air``, ``air.air_event``), and logs heights and vertical velocities in ``ev_air``, until every
+ball is down again (``air.any_airborne``): then it takes the flat steps again, which give balls on the cloth the same
+results at half the cost per event (their rows of ``ev_air`` stay zero, as the air's steps would log them). Until a
+ball leaves the cloth nothing of the air is touched, so a shot in which none does is the flat model bit for bit. The event
 body for balls on the cloth is written out here, once, for both (an inlined function's array arguments cost
 reference counts every event: steps.py).
 """
@@ -14,8 +16,7 @@ reference counts every event: steps.py).
 import math
 
 from physics.kernels.air import (
-    advance_air, air_box, air_event, finish_event, in_the_air, lifts_off, pairs_with_air, record_air, refresh,
-    vertical,
+    advance_air, air_box, air_event, any_airborne, finish_event, in_the_air, lifts_off, record_air, refresh, vertical,
 )
 from physics.kernels.codes import (
     AIRBORNE, EV_AIRBORNE, EV_BALL_BALL, EV_CUSHION, EV_JAW, EV_ROLL_SPIN, EV_ROLL_STOP, EV_SLIDE_ROLL, EV_SPIN_STOP, EV_STICK,
@@ -57,7 +58,7 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
     t = 0.0
     count = 0
     flags = 0
-    in_air = False  # a ball has left the cloth: the steps of air.py run from now on
+    in_air = False  # a ball is in the air: the steps of air.py run, until every ball is down again (any_airborne)
     for i in range(n):
         if motion[i] < POCKETED:
             reclassify(i, vel, spin, motion, p)
@@ -130,6 +131,7 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
                               width, length, rail, p, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b,
                               ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box,
                               last_pair_time, air, over)
+            in_air = any_airborne(motion)
             continue
         # an event of balls on the cloth
         target = -1
@@ -209,43 +211,31 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
             spin[a, 1] = 0.0
             spin[a, 2] = 0.0
         lifts = kind == EV_BALL_BALL and (leaves_cloth(vza, p) or leaves_cloth(vzb, p))
-        if in_air or lifts:  # the vertical part of a contact between two balls on the cloth
+        if in_air or lifts:  # the vertical part of a contact between two balls on the cloth, then log and refresh
             if not in_air:  # the follow-shot hop: the air's steps from this contact on, the events so far kept
                 in_air = True
-                flags |= FLAG_AIRBORNE
-                ev_air[:] = 0.0
+                if not flags & FLAG_AIRBORNE:  # the first ball to leave the cloth in this shot
+                    flags |= FLAG_AIRBORNE
+                    ev_air[:] = 0.0
+            leaves_a = leaves_b = False
             if kind == EV_BALL_BALL:
                 leaves_a = vertical(a, vza, e_table, vel, spin, motion, hz, vz, p)
                 leaves_b = vertical(b, vzb, e_table, vel, spin, motion, hz, vz, p)
-                if leaves_a or leaves_b:  # logged with its take-offs, and refreshed, by the air's steps
-                    count = finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, max_events, pos, vel, spin,
-                                         motion, pocket, hz, vz, over, rail, width, length, segments, jaws, pockets, p,
-                                         ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air,
-                                         t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
-                    continue
-        # log and refresh an event that left every ball on the cloth (air.finish_event's steps for it, written out:
-        # most of a hopping break's events come after the hop, and a call per event costs as much as the event)
+            count = finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, max_events, pos, vel, spin, motion,
+                                 pocket, hz, vz, over, rail, width, length, segments, jaws, pockets, p, ev_time,
+                                 ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air, t_trans, t_pair,
+                                 t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
+            in_air = any_airborne(motion)
+            continue
         if count < ev_time.shape[0]:
             record(count, t, kind, a, b, target, pos, vel, spin, motion,
                    ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
-            if in_air:
-                record_air(count, a, b, hz, vz, ev_air)
         count += 1
-        flying = False  # a ball in the air: the event's balls on the cloth get their 3-D contact times with it
-        if in_air:
-            for j in range(n):
-                if motion[j] == AIRBORNE:
-                    flying = True
-                    break
         refresh_ball(a, b, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                      t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
-        if flying and motion[a] < POCKETED:
-            pairs_with_air(a, b, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box)
         if b >= 0:
             refresh_ball(b, -1, t, pos, vel, spin, motion, segments, jaws, pockets, p,
                          t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
-            if flying and motion[b] < POCKETED:
-                pairs_with_air(b, -1, t, pos, vel, motion, hz, vz, p, t_trans, t_pair, acc, box)
     if in_air:
         for i in range(n):
             if motion[i] == AIRBORNE:  # a cap stopped the shot with this ball in the air: where it comes down is not
