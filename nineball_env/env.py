@@ -221,7 +221,7 @@ def batch_of(config: GameConfig, rngs: list[np.random.Generator], noise: NoiseCo
     aiming = turns.aiming_parameters(seats.opponents[compiled[0]]) if compiled else None
     if compiled and any(turns.aiming_parameters(seats.opponents[k])[1] != aiming[1] for k in compiled):
         for k in compiled:  # aiming policies that break differently: asked as Python opponents
-            seats.kinds[k, turns.OPPONENT] = turns.Seat.EXTERNAL
+            seats.set_kind(k, turns.Seat.EXTERNAL)
         aiming = None
     tables = TableBatch(config, rngs, noise, scale, shaping=(shaping.pot, shaping.foul, shaping.opponent_pot,
                                                              shaping.opponent_foul),

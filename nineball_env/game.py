@@ -392,12 +392,13 @@ class TableBatch:
         self._static = (self._cfg, *_layouts(t, p), np.ascontiguousarray(aims, dtype=np.float64), t.segments, t.jaws,
                         np.ascontiguousarray(t.pockets, dtype=np.float64), params_array(p), t.rail, OVERLAP_TOL,
                         int(config.max_events))
+        self._turn_args: tuple | None = None  # what every call of the compiled turn passes after ``seats`` (``_run``)
         for k, breaker in enumerate(breakers or ()):
             self.deal(k, breaker)
 
     def __getstate__(self) -> dict:
         """The tables without the generators' addresses (they mean nothing in a copy) or the shot log buffer."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("_gens", "_logs", "_pool")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_gens", "_logs", "_pool", "_turn_args")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
@@ -406,6 +407,7 @@ class TableBatch:
             generator_row(rng, self._gens[k])
         self._logs = np.empty((len(self._rngs), min(self.log_capacity, self.config.max_events), LOG_W))
         self._pool = None
+        self._turn_args = None
 
     # -- state --------------------------------------------------------------------------------------
 
@@ -471,7 +473,10 @@ class TableBatch:
     def begin(self, ks: np.ndarray | list[int]) -> None:
         """Tables ``ks`` start a step: no decisions, reward parts or redeals yet."""
         if len(self._rngs) == 1:  # a lone table: whole arrays are cheaper than fancy indexing
-            ks = _ALL
+            self.n_rec[0] = self.n_opp[0] = self.redeals[0] = 0
+            self.parts.fill(0.0)
+            self.dealt[0] = False
+            return
         self.n_rec[ks] = 0
         self.n_opp[ks] = 0
         self.parts[ks] = 0.0
@@ -520,8 +525,9 @@ class TableBatch:
         noise. Returns the tables' ``Status``; raises the error of a table that failed (``raise_for``), the tables
         left as far as they got (the caller restores them)."""
         order = np.asarray(order, dtype=np.int64)
+        lone = len(self._rngs) == 1  # a lone table: no fancy indexing
         if acts is not None and len(acts):
-            acting = order[:len(acts)] if len(self._rngs) > 1 else _ALL  # (a lone table: no fancy indexing)
+            acting = order[:len(acts)] if not lone else _ALL
             self._acts[acting] = acts
             self._has_act[acting] = True
         noise_gens = self._gens
@@ -543,7 +549,7 @@ class TableBatch:
                 order = full
         finally:
             if acts is not None:
-                self._has_act[order] = False  # (a table that was over keeps no action for later)
+                self._has_act[order if not lone else _ALL] = False  # (a table that was over keeps no action for later)
             if shots is not None:
                 self._has_shot[:] = False
         return self.status
@@ -552,11 +558,12 @@ class TableBatch:
         """One pass of the compiled turn over ``order`` on ``threads`` threads (this one and pool workers, each
         claiming the next table when free); how many tables stopped short (FULL or an error)."""
         claimed = np.zeros(1, dtype=np.int64)
+        if self._turn_args is None:  # the same arrays on every call, until ``_grow`` replaces the records
+            self._turn_args = (self.dealt, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static,
+                               physics_address(), self._logs, self.rec_i, self.rec_f, self.n_rec, self.n_opp,
+                               self.parts, self.redeals, self.status, self.obs)
         args = (order, claimed, self._acts, self._has_act, self._shots, self._has_shot, self._gens, noise_gens, seats,
-                self.dealt, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static,
-                physics_address(),
-                self._logs, self.rec_i, self.rec_f, self.n_rec, self.n_opp, self.parts, self.redeals, self.status,
-                self.obs)
+                *self._turn_args)
         threads = self.threads or numba.config.NUMBA_NUM_THREADS
         helpers = min(threads, order.size) - 1
         if helpers <= 0:
@@ -575,6 +582,7 @@ class TableBatch:
             new = np.zeros((n, 2 * d, old.shape[2]), dtype=old.dtype)
             new[:, :d] = old
             setattr(self, name, new)
+        self._turn_args = None
 
     def raise_for(self, ks: np.ndarray) -> None:
         """Raise the error of the first table of ``ks`` whose turn failed (``Status`` past OVER), if any."""
