@@ -222,7 +222,10 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
                                                       length, rail, tol, np.int64(cfg[Cfg.REPLAY_EVENTS]),
                                                       cfg[Cfg.REPLAY_TIME], physics)
             if flags & FLAG_IN_FLIGHT:  # still in the air: the shot is void, the table stays as it was
-                _void(ri, player, declaration[0], before, placed, adjusted, n_events)
+                # no ruling: no fouls, nothing cited or pocketed (the rows are still -1), the rack after it the one before
+                _write_record(ri, player, declaration[0], np.int64(0), pocketed[0], np.int64(0), pocketed[0],
+                              np.int64(0), off[0], np.int64(0), False, before[0], before[0], placed, adjusted,
+                              n_events, True, True, True)
                 n_rec[k] = r + 1
                 return Status.STOP
         summarize_rows(rows, rows.shape[0], 0, cfg[Cfg.SIMULTANEOUS], first_bits, first_time, cushion_bits, pocketed,
@@ -248,28 +251,8 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
         balls[k, 0, 8] = -1.0
     if after[0, C.PHASE] == PhaseCode.RACK_OVER:
         score(k, gen, balls, rack, won, next_breaker, done, cfg, slots, start_rows, off_table)
-    # the record
-    ri[RecI.PLAYER] = player
-    ri[RecI.DECLARATION] = declaration[0]
-    ri[RecI.FOULS] = fouls[0]
-    ri[RecI.N_CITED] = n_cited[0]
-    for j in range(MAX_CITED):
-        ri[RecI.CITED + j] = cited[0, j] if j < n_cited[0] else -1
-    ri[RecI.N_POCKETED] = n_pocketed[0]
-    ri[RecI.N_OFF] = n_off[0]
-    for j in range(N_BALLS):
-        ri[RecI.POCKETED + j] = pocketed[0, j]
-        ri[RecI.OFF + j] = off[0, j]
-    ri[RecI.SPOTTED] = spotted[0]
-    for j in range(RACK_W):
-        ri[RecI.BEFORE + j] = before[0, j]
-        ri[RecI.AFTER + j] = after[0, j]
-    ri[RecI.PLACED] = placed
-    ri[RecI.ADJUSTED] = adjusted
-    ri[RecI.N_EVENTS] = n_events
-    ri[RecI.SHOT] = shot
-    ri[RecI.REPLAYED] = replayed
-    ri[RecI.VOIDED] = False
+    _write_record(ri, player, declaration[0], fouls[0], cited[0], n_cited[0], pocketed[0], n_pocketed[0], off[0],
+                  n_off[0], spotted[0], before[0], after[0], placed, adjusted, n_events, shot, replayed, False)
     n_rec[k] = r + 1
     # the reward parts (``rewards.REWARD_PARTS``: rack, pot, foul, opponent_pot, opponent_foul), the learner is player 0
     mine = player == 0
@@ -293,26 +276,31 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
 
 
 @njit(cache=True)
-def _void(ri, player, declaration, before, placed, adjusted, n_events):
-    """Write the record of a void shot: no ruling (no fouls, nothing pocketed, the rack after it the rack before)."""
-    for j in range(ri.shape[0]):
-        ri[j] = 0
+def _write_record(ri, player, declaration, fouls, cited, n_cited, pocketed, n_pocketed, off, n_off, spotted, before,
+                  after, placed, adjusted, n_events, shot, replayed, voided):
+    """Write a decision's record (``codes.RecI``) into ``ri``: every column, -1 after the last cited rule and in
+    ``pocketed``/``off`` after their last ball (as the rules leave them)."""
     ri[RecI.PLAYER] = player
     ri[RecI.DECLARATION] = declaration
+    ri[RecI.FOULS] = fouls
+    ri[RecI.N_CITED] = n_cited
     for j in range(MAX_CITED):
-        ri[RecI.CITED + j] = -1
+        ri[RecI.CITED + j] = cited[j] if j < n_cited else -1
+    ri[RecI.N_POCKETED] = n_pocketed
+    ri[RecI.N_OFF] = n_off
     for j in range(N_BALLS):
-        ri[RecI.POCKETED + j] = -1
-        ri[RecI.OFF + j] = -1
+        ri[RecI.POCKETED + j] = pocketed[j]
+        ri[RecI.OFF + j] = off[j]
+    ri[RecI.SPOTTED] = spotted
     for j in range(RACK_W):
-        ri[RecI.BEFORE + j] = before[0, j]
-        ri[RecI.AFTER + j] = before[0, j]
+        ri[RecI.BEFORE + j] = before[j]
+        ri[RecI.AFTER + j] = after[j]
     ri[RecI.PLACED] = placed
     ri[RecI.ADJUSTED] = adjusted
     ri[RecI.N_EVENTS] = n_events
-    ri[RecI.SHOT] = True
-    ri[RecI.REPLAYED] = True
-    ri[RecI.VOIDED] = True
+    ri[RecI.SHOT] = shot
+    ri[RecI.REPLAYED] = replayed
+    ri[RecI.VOIDED] = voided
 
 
 @njit(cache=True)
