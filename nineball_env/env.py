@@ -194,7 +194,8 @@ class NineBallEnv(GameEnv, gym.Env):
         super().reset(seed=seed)
         tables = self._tables
         turns.step(tables, self._seats, _NONE, None, _TABLE0)
-        self._game = Game.view(tables)
+        if self._game is None:
+            self._game = Game.view(tables)
         info = turns.info(tables, 0, False, dict.fromkeys(rewards.REWARD_PARTS, 0.0))
         if self.render_mode == "human":
             self.render()

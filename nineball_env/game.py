@@ -30,7 +30,7 @@ from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.rack import deal as deal_kernel
 from nineball_env.kernels.rack import score as score_kernel
 from nineball_env.kernels.shot import physics_address
-from nineball_env.kernels.turn import deal_tables, play_turns
+from nineball_env.kernels.turn import play_turns
 from nineball_env.noise import LIMITS, PRESETS, NoiseConfig
 from nineball_env.placement import GAP
 from nineball_env.rules.facts import SIMULTANEOUS_S
@@ -376,6 +376,7 @@ class TableBatch:
         self._shots = np.zeros((n, 5))
         self._has_shot = np.zeros(n, dtype=np.bool_)
         self.dealt = np.zeros(n, dtype=np.bool_)  # dealt this step, the learner yet to decide (a redeal may follow)
+        self._to_deal = np.zeros(n, dtype=np.bool_)  # to be dealt by the next turn first (``deal_drawn``)
         self.rec_i = np.zeros((n, _RECORDS, RECI_W), dtype=np.int64)  # this step's decisions, in order, per table
         self.rec_f = np.zeros((n, _RECORDS, RECF_W))
         self.n_rec = np.zeros(n, dtype=np.int64)
@@ -393,6 +394,7 @@ class TableBatch:
                         np.ascontiguousarray(t.pockets, dtype=np.float64), params_array(p), t.rail, OVERLAP_TOL,
                         int(config.max_events))
         self._turn_args: tuple | None = None  # what every call of the compiled turn passes after ``seats`` (``_run``)
+        self._claimed = np.zeros(1, dtype=np.int64)
         for k, breaker in enumerate(breakers or ()):
             self.deal(k, breaker)
 
@@ -475,13 +477,14 @@ class TableBatch:
         if len(self._rngs) == 1:  # a lone table: whole arrays are cheaper than fancy indexing
             self.n_rec[0] = self.n_opp[0] = self.redeals[0] = 0
             self.parts.fill(0.0)
-            self.dealt[0] = False
+            self.dealt[0] = self._to_deal[0] = False
             return
         self.n_rec[ks] = 0
         self.n_opp[ks] = 0
         self.parts[ks] = 0.0
         self.redeals[ks] = 0
         self.dealt[ks] = False
+        self._to_deal[ks] = False
 
     # -- dealing ------------------------------------------------------------------------------------
 
@@ -493,9 +496,9 @@ class TableBatch:
 
     def deal_drawn(self, ks: np.ndarray) -> None:
         """New matches on tables ``ks``, each broken by the turn's ``first_breaker`` (drawn from the table's generator
-        when it is -1, as ``integers(2)`` draws), in one call; they may be dealt again in this step's turn."""
-        deal_tables(ks, self._gens, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static[:4])
-        self.n_rec[ks] = 0
+        when it is -1, as ``integers(2)`` draws), dealt by the compiled turn that follows (``turn``; no call of their
+        own: a reset is one call); it may deal them again (a redeal)."""
+        self._to_deal[ks] = True
         self.dealt[ks] = True
 
     def _score(self, k: int, after: np.ndarray) -> None:
@@ -538,8 +541,8 @@ class TableBatch:
         if shots is not None:
             self._shots[order[:len(shots)]] = shots
             self._has_shot[order[:len(shots)]] = True
-        if order.size > 1:  # breaks cost ten shots: they go to the threads first
-            order = order[np.argsort(self.rack[order, _PHASE] != _BREAK, kind="stable")]
+        if order.size > 1:  # breaks (and new deals) cost ten shots: they go to the threads first
+            order = order[np.argsort((self.rack[order, _PHASE] != _BREAK) & ~self._to_deal[order], kind="stable")]
         try:
             while self._run(order, seats, noise_gens):  # some tables stopped short: FULL ones get room and play on
                 full = order[self.status[order] == _FULL]
@@ -557,13 +560,16 @@ class TableBatch:
     def _run(self, order: np.ndarray, seats: np.ndarray, noise_gens: np.ndarray) -> int:
         """One pass of the compiled turn over ``order`` on ``threads`` threads (this one and pool workers, each
         claiming the next table when free); how many tables stopped short (FULL or an error)."""
-        claimed = np.zeros(1, dtype=np.int64)
+        claimed = self._claimed  # the tables' shared counter (one pass of the turn at a time)
+        claimed[0] = 0
         if self._turn_args is None:  # the same arrays on every call, until ``_grow`` replaces the records
             self._turn_args = (self.dealt, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static,
                                physics_address(), self._logs, self.rec_i, self.rec_f, self.n_rec, self.n_opp,
                                self.parts, self.redeals, self.status, self.obs)
         args = (order, claimed, self._acts, self._has_act, self._shots, self._has_shot, self._gens, noise_gens, seats,
-                *self._turn_args)
+                self._to_deal, *self._turn_args)
+        if order.size <= 1:
+            return play_turns(*args)
         threads = self.threads or numba.config.NUMBA_NUM_THREADS
         helpers = min(threads, order.size) - 1
         if helpers <= 0:

@@ -4,7 +4,8 @@ A step, in order (each line names what does it):
 
 1. the learner's actions are checked (``actions.check_action``; the vector env's ``_check_actions``);
 2. tables that reset are dealt: an opponent with ``seed()`` is re-seeded from the table's generator and its table
-   dealt alone (``TableBatch.deal``), the others in one call (``TableBatch.deal_drawn``, ``kernels.rack.deal``);
+   dealt alone (``TableBatch.deal``), the others by the compiled turn itself before their decisions
+   (``TableBatch.deal_drawn`` marks them);
 3. one call of the compiled turn (``TableBatch.turn``, ``kernels.turn.play_turns``) plays every table: the
    learner's decision (decode, noise, placement, physics, rules, the 9 spotted, the cue ball taken up, a rack
    scored and the next dealt), then each decision of a compiled opponent (``AimingPolicy``), until every table
@@ -99,7 +100,8 @@ def step(tables: TableBatch, seats: Seats, stepping: np.ndarray, acts: np.ndarra
     back as they were and it is raised."""
     stepping = np.asarray(stepping, dtype=np.int64)
     resetting = _NO_TABLES if len(resetting) == 0 else np.asarray(resetting, dtype=np.int64)
-    order = np.concatenate([stepping, resetting]) if resetting.size else stepping
+    order = stepping if not resetting.size else resetting if not stepping.size else np.concatenate([stepping,
+                                                                                                  resetting])
     external = seats.external
     saved = tables.snapshot() if external or tables.config.strict_placement else None
     try:

@@ -304,12 +304,13 @@ def _write_record(ri, player, declaration, fouls, cited, n_cited, pocketed, n_po
 
 
 @njit(cache=True)
-def deal_tables(ks, gens, balls, rack, won, next_breaker, done, cfg, slots, start_rows, off_table):
-    """New matches on tables ``ks``, broken by ``cfg[FIRST_BREAKER]`` (-1: drawn as ``Generator.integers(2)``)."""
+def _deal_match(k, gens, balls, rack, won, next_breaker, done, cfg, slots, start_rows, off_table, n_rec):
+    """A new match on table k, broken by ``cfg[FIRST_BREAKER]`` (-1: drawn as ``Generator.integers(2)``); no
+    decisions recorded yet."""
     first = cfg[Cfg.FIRST_BREAKER]
-    for k in ks:
-        breaker = bounded_int(gens[k], 2) if first < 0.0 else np.int64(first)
-        deal(k, breaker, gens[k], balls, rack, won, next_breaker, done, slots, start_rows, off_table)
+    breaker = bounded_int(gens[k], 2) if first < 0.0 else np.int64(first)
+    deal(k, breaker, gens[k], balls, rack, won, next_breaker, done, slots, start_rows, off_table)
+    n_rec[k] = 0
 
 
 # -- a table's turn, and B of them ------------------------------------------------------------------------------------
@@ -328,10 +329,11 @@ def _claim(typingctx, counter):
 
 
 @njit(cache=True, nogil=True)
-def play_turns(order, claimed, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won,
-               next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol,
+def play_turns(order, claimed, acts, has_act, shots, has_shot, gens, noise_gens, seats, to_deal, dealt, balls, rack,
+               won, next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol,
                max_events, physics, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals, status, obs):
-    """Each table's turn (the module docstring), for the tables of ``order``: the given action if ``has_act[k]``,
+    """Each table's turn (the module docstring), for the tables of ``order``: a new match first if ``to_deal[k]``
+    (``_deal_match``; the flag is cleared), the given action if ``has_act[k]``,
     then every decision of an AIMING seat, until a STOP or EXTERNAL seat is to move or the match is decided;
     ``status[k]`` says which (or what went wrong) and ``obs[k]`` is then the learner's (player 0's) observation. A
     table ``dealt`` this step that the opponent wins outright is dealt again (``redeals[k]`` counts).
@@ -353,6 +355,9 @@ def play_turns(order, claimed, acts, has_act, shots, has_shot, gens, noise_gens,
             return short
         k = order[i]
         ks[0] = k
+        if to_deal[k]:
+            to_deal[k] = False
+            _deal_match(k, gens, balls, rack, won, next_breaker, done, cfg, slots, start_rows, off_table, n_rec)
         code = Status.STOP
         while True:
             if done[k]:
@@ -363,10 +368,7 @@ def play_turns(order, claimed, acts, has_act, shots, has_shot, gens, noise_gens,
                 if redeals[k] > MAX_REDEALS:
                     code = Status.REDEALS
                     break
-                first = cfg[Cfg.FIRST_BREAKER]
-                breaker = bounded_int(gens[k], 2) if first < 0.0 else np.int64(first)
-                deal(k, breaker, gens[k], balls, rack, won, next_breaker, done, slots, start_rows, off_table)
-                n_rec[k] = 0
+                _deal_match(k, gens, balls, rack, won, next_breaker, done, cfg, slots, start_rows, off_table, n_rec)
                 n_opp[k] = 0
                 for j in range(parts.shape[1]):
                     parts[k, j] = 0.0
