@@ -399,11 +399,15 @@ class TableBatch:
             self.deal(k, breaker)
 
     def __getstate__(self) -> dict:
-        """The tables without the generators' addresses (they mean nothing in a copy) or the shot log buffer."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("_gens", "_logs", "_pool", "_turn_args")}
+        """The tables without the generators' addresses (they mean nothing in a copy), the shot log buffer or the
+        turn's scratch."""
+        skip = ("_gens", "_logs", "_pool", "_turn_args", "_claimed")
+        return {k: v for k, v in self.__dict__.items() if k not in skip}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("_to_deal", np.zeros(len(self._rngs), dtype=np.bool_))  # (a copy from before it)
+        self._claimed = np.zeros(1, dtype=np.int64)
         self._gens = np.zeros((len(self._rngs), GEN_W), dtype=np.int64)
         for k, rng in enumerate(self._rngs):
             generator_row(rng, self._gens[k])

@@ -222,7 +222,7 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
                                                       length, rail, tol, np.int64(cfg[Cfg.REPLAY_EVENTS]),
                                                       cfg[Cfg.REPLAY_TIME], physics)
             if flags & FLAG_IN_FLIGHT:  # still in the air: the shot is void, the table stays as it was
-                # no ruling: no fouls, nothing cited or pocketed (the rows are still -1), the rack after it the one before
+                # no ruling: no fouls, nothing cited or pocketed (the rows are still -1), the rack after = before
                 _write_record(ri, player, declaration[0], np.int64(0), pocketed[0], np.int64(0), pocketed[0],
                               np.int64(0), off[0], np.int64(0), False, before[0], before[0], placed, adjusted,
                               n_events, True, True, True)
