@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import physics  # noqa: E402
-from benchmarks.physics_throughput import break_shots, ordinary_shots  # noqa: E402
+from physics.samples import break_shots, ordinary_shots  # noqa: E402
 
 
 def shots_per_second(cases, batch: int, threads: int, repeats: int) -> float:

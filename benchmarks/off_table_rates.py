@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import physics  # noqa: E402
-from benchmarks.physics_throughput import break_shots, ordinary_shots  # noqa: E402
+from physics.samples import break_shots, ordinary_shots  # noqa: E402
 
 OFF = physics.EventKind.BALL_OFF_TABLE
 AIR = physics.EventKind.BALL_AIRBORNE

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import statistics
@@ -31,42 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 import physics  # noqa: E402
 from physics.params import CUSHION_MODELS, PhysicsParams  # noqa: E402
-
-
-def break_shots(n: int, seed: int) -> list[tuple[physics.BallState, physics.Shot]]:
-    """n racks with a firm break from the kitchen at the 1 ball, slightly varied."""
-    rng = np.random.default_rng(seed)
-    table = physics.DEFAULT_TABLE
-    out = []
-    for _ in range(n):
-        cx = rng.uniform(0.3, table.width - 0.3)
-        state = physics.nine_ball_rack(rng, cue_position=(cx, table.head_string_y * 0.8))
-        fx, fy = table.foot_spot
-        phi = math.degrees(math.atan2(fy - state.pos[0, 1], fx - cx)) + rng.normal(0, 0.2)
-        out.append((state, physics.Shot(V0=float(rng.uniform(7.0, 9.0)), phi=float(phi), b=float(rng.uniform(-0.2, 0.2)))))
-    return out
-
-
-def ordinary_shots(n: int, seed: int) -> list[tuple[physics.BallState, physics.Shot]]:
-    """Random layouts of 2–9 balls and a shot aimed at a random object ball with moderate speed and spin."""
-    rng = np.random.default_rng(seed)
-    table, R = physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS.R
-    out = []
-    while len(out) < n:
-        k = int(rng.integers(2, 10))
-        pts: list[tuple[float, float]] = []
-        while len(pts) < k:
-            p = (rng.uniform(R, table.width - R), rng.uniform(R, table.length - R))
-            if all((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 > (2.05 * R) ** 2 for q in pts):
-                pts.append(p)
-        balls = [0, *sorted(rng.choice(np.arange(1, 10), size=k - 1, replace=False).tolist())]
-        state = physics.place_balls(dict(zip(balls, pts)))
-        target = pts[1 + int(rng.integers(0, k - 1))]
-        phi = math.degrees(math.atan2(target[1] - pts[0][1], target[0] - pts[0][0])) + rng.normal(0, 2.0)
-        shot = physics.Shot(V0=float(rng.uniform(0.8, 3.0)), phi=float(phi),
-                            a=float(rng.uniform(-0.3, 0.3)), b=float(rng.uniform(-0.4, 0.4)))
-        out.append((state, shot))
-    return out
+from physics.samples import break_shots, ordinary_shots  # noqa: E402
 
 
 def time_shots(shots, repeats: int, params: list[PhysicsParams] | None = None) -> tuple[list[list[float]], list[int]]:

@@ -400,11 +400,10 @@ def _take_off(i, motion, pocket, vel, spin, hz, vz):
 
 @kernel
 def finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, max_events, pos, vel, spin, motion, pocket, hz, vz,
-                  over, rail, width, length, segments, jaws, pockets, p, ev_time, ev_kind, ev_a, ev_b, ev_target,
-                  ev_state_a, ev_state_b, ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc,
-                  box):
-    """Log a resolved event (``kind`` < 0: none), then BALL_AIRBORNE for each of its balls that left the cloth, take
-    off a ball that met another over the rail, and refresh the event's balls: returns the number of events.
+                 over, rail, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
+    """Log a resolved event (``kind`` < 0: none), then BALL_AIRBORNE for each of its balls that left the cloth, and take
+    off a ball that met another over the rail: returns the number of events. The loop then refreshes the event's balls
+    (``refresh``): called from here, every kernel on the way compiled the refresh in again.
 
     The log holds at most ``max_events`` rows (the caller logs an event only below that): a take-off or a ball leaving
     the table that finds it full is not logged, and the ball stays in the air (the shot stops at the event cap)."""
@@ -432,12 +431,18 @@ def finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, max_events, p
                             ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b)
                     record_air(count, q, -1, hz, vz, ev_air)
                 count += 1
-    refresh(a, b, t, pos, vel, spin, motion, hz, vz, over, rail, width, length, segments, jaws, pockets, p,
-             t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
-    if b >= 0:
-        refresh(b, -1, t, pos, vel, spin, motion, hz, vz, over, rail, width, length, segments, jaws, pockets, p,
-                 t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box)
     return count
+
+
+@kernel(inline="always")
+def any_airborne(motion):
+    """Whether a ball is in the air. When none is, the event loop takes the flat steps again (a hopping break's balls
+    land within its first events; the air's steps cost about twice as much per event): their results are the same for
+    balls on the cloth, and the air log's rows, zeroed when the first ball left the cloth, are zero for them."""
+    for i in range(motion.shape[0]):
+        if motion[i] == AIRBORNE:
+            return True
+    return False
 
 
 @kernel(inline="always")
@@ -452,11 +457,10 @@ def in_the_air(kind, a, b, motion):
 
 
 @kernel
-def air_event(kind, a, b, t, count, max_events, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length,
-              rail, p, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air, t_trans, t_pair, t_rail,
-              rail_kind, rail_id, t_pocket, pocket_id, acc, box, last_pair_time, air, over):
-    """Resolve, log and refresh an event of a ball in the air (``in_the_air``) at time t, every ball advanced to it:
-    returns the number of events."""
+def air_event(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, pockets, width, length, rail, p, rail_id,
+              last_pair_time, air, over):
+    """Resolve an event of a ball in the air (``in_the_air``) at time t, every ball advanced to it: returns what the loop
+    logs (``finish_event``), (kind, target, leaves_a, leaves_b), kind -1 for an event not logged."""
     hz = air[0]
     vz = air[1]
     e_table = p[P_E_TABLE]
@@ -606,7 +610,4 @@ def air_event(kind, a, b, t, count, max_events, pos, vel, spin, motion, pocket, 
         # rail (of the jaw's cushion) and leaves the table when it comes down on it or passes it (not logged now)
         over[a] = rail_id[a] if kind == EV_CLEAR else rail_id[a] // 2
         kind = -1
-    return finish_event(kind, a, b, target, leaves_a, leaves_b, t, count, max_events, pos, vel, spin, motion, pocket,
-                         hz, vz, over, rail, width, length, segments, jaws, pockets, p, ev_time, ev_kind, ev_a, ev_b,
-                         ev_target, ev_state_a, ev_state_b, ev_air, t_trans, t_pair, t_rail, rail_kind, rail_id,
-                         t_pocket, pocket_id, acc, box)
+    return kind, target, leaves_a, leaves_b

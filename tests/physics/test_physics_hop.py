@@ -20,6 +20,7 @@ import physics
 from physics import EventKind as K
 from physics import Motion
 from physics.api import sample_positions
+from physics.samples import break_shots
 
 P = physics.DEFAULT_PARAMS
 R = P.R
@@ -200,8 +201,6 @@ def test_a_hop_is_deterministic_and_the_batch_agrees() -> None:
         np.testing.assert_array_equal(batch.state(k).packed(), a.state.packed())
         np.testing.assert_array_equal(batch.logs[k, : batch.n_events[k]], a.events.rows)
     # a break that hops: the cue strike is flat, the hop comes at the rack
-    from benchmarks.physics_throughput import break_shots
-
     rack, shot = break_shots(1, 101)[0]
     one = physics.simulate(rack, shot)
     assert one.events.air is not None and K.BALL_AIRBORNE in one.events.kind and one.events.kind[1] != K.BALL_AIRBORNE
@@ -283,8 +282,6 @@ def test_a_flat_shot_that_hops_is_simulated_once(monkeypatch: pytest.MonkeyPatch
     from earlier shots) does not leak into the rows logged on the cloth."""
     import physics.api as api
 
-    from benchmarks.physics_throughput import break_shots
-
     rack, shot = break_shots(1, 101)[0]
     reference = physics.simulate(rack, shot)
     calls = []
@@ -348,3 +345,33 @@ def test_a_chattering_vertical_slip_lifts_neither_ball_in_the_mathavan_model(ste
     cue = np.flatnonzero(lifted & (ev.ball_a == 0))
     assert cue.size == 1 and ev.air_a[cue[0], 1] == pytest.approx(0.1382, abs=2e-3)
     assert ev.air_a[cue[0], 1] < 0.12 * _mu(0.0, model) * _normal_impulse(ev, 12.0)
+
+
+def _airborne_after_each_event(events: physics.EventLog) -> list[frozenset[int]]:
+    """The balls in the air after each logged event, read from the log's motion columns."""
+    air: set[int] = set()
+    out = []
+    for i in range(len(events)):
+        for who, state in ((int(events.ball_a[i]), events.state_a[i]), (int(events.ball_b[i]), events.state_b[i])):
+            if who >= 0:
+                (air.add if int(state[7]) == Motion.AIRBORNE else air.discard)(who)
+        out.append(frozenset(air))
+    return out
+
+
+def test_a_break_that_hops_twice_keeps_the_first_hops_heights():
+    # The loop takes the flat steps again when every ball is down and the air's at the next hop (issue 25: a break's
+    # balls land within its first events). The air log is zeroed at the first hop only: the first hop's heights stay,
+    # an event after which no ball is in the air logs zeros (its balls lie on the cloth), and the batch agrees.
+    rack, shot = break_shots(4, 101)[3]
+    one = physics.simulate(rack, shot)
+    air = _airborne_after_each_event(one.events)
+    starts = [i for i in range(len(air)) if air[i] and (i == 0 or not air[i - 1])]
+    assert len(starts) >= 2, "this break no longer hops twice: pick another"
+    first = range(starts[0], next(i for i in range(starts[0], len(air)) if not air[i]))
+    assert np.any(one.events.air[first, 0] > 0.0)  # heights of the first hop
+    down = [i for i in range(len(air)) if not air[i] and i > starts[0]]
+    np.testing.assert_array_equal(one.events.air[down], 0.0)
+    batch = physics.simulate_batch([rack], [shot], log_capacity=512)
+    np.testing.assert_array_equal(batch.state(0).packed(), one.state.packed())
+    np.testing.assert_array_equal(batch.logs[0, : batch.n_events[0]], one.events.rows)

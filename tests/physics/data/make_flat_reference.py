@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
 import physics  # noqa: E402
-from benchmarks.physics_throughput import break_shots, ordinary_shots  # noqa: E402
+from physics.samples import break_shots, ordinary_shots  # noqa: E402
 
 LOG_COLS = 21  # time, kind, ball_a, ball_b, target, state_a (8), state_b (8): the columns of the flat log
 
