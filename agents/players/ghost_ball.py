@@ -86,6 +86,17 @@ class GhostBallAgent(ViewAgent):
 
     # -- decisions --------------------------------------------------------------------------------
 
+    def act_batch(self, obs: np.ndarray) -> np.ndarray:
+        """The actions (n, 9) for observations (n, 54), as an env opponent (the views rebuilt with the config's
+        ``assumed_noise`` in one compiled call); their intents in ``self.intents``."""
+        views = TableView.from_observations(obs, noise=self.config.assumed_noise)
+        out, intents = [], []
+        for view in views:
+            out.append(self.decide(view))
+            intents.append(self.intent)
+        self.intents = np.array(intents, dtype=object)
+        return np.stack(out) if out else np.zeros((0, actions.N_ACTION), dtype=np.float32)
+
     def decide(self, view: TableView) -> np.ndarray:
         """The action for the position in ``view``."""
         rack = view.rack

@@ -1,0 +1,68 @@
+"""GhostBall decides many tables at once (``act_batch``) exactly as it decides one (``act``), and as it did.
+
+``data/ghost_decisions.npz`` holds recorded decisions (f99e323, before GhostBall was batched): 236 observations of
+a vector env with GhostBall as the opponent (noise icga, and none) and 83 ``TableView``s of seeded ghost-vs-ghost
+matches (noise icga), a stratified sample over every intent, with the actions and intents that code gave.
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.players.ghost_ball import GhostBallAgent
+from agents.protocol import INTENTS, TableView, observed_layouts
+from nineball_env.noise import make_noise
+from nineball_env.rules import RackState
+from physics import DEFAULT_PARAMS, BallState
+
+DATA = np.load(Path(__file__).parent / "data" / "ghost_decisions.npz")
+
+
+def _views() -> list[TableView]:
+    return [TableView(BallState.from_packed(s), RackState.from_packed(r), int(p), noise=make_noise("icga"))
+            for s, r, p in zip(DATA["view_states"], DATA["view_racks"], DATA["view_players"])]
+
+
+def test_the_recorded_sample_covers_every_intent():
+    assert set(DATA["obs_intents"]) | set(DATA["view_intents"]) == set(INTENTS)
+
+
+def test_act_gives_the_recorded_actions_bit_for_bit():
+    agent = GhostBallAgent()
+    for obs, want, intent in zip(DATA["obs"], DATA["obs_actions"], DATA["obs_intents"]):
+        assert np.array_equal(agent.act(obs), want) and agent.intent == intent
+    for view, want, intent in zip(_views(), DATA["view_actions"], DATA["view_intents"]):
+        assert np.array_equal(agent.act(None, view), want) and agent.intent == intent
+
+
+@pytest.mark.parametrize("rows", [2, 8, 64])
+def test_act_batch_equals_act_row_by_row(rows):
+    batch, single = GhostBallAgent(), GhostBallAgent()
+    obs = DATA["obs"]
+    for start in range(0, len(obs), rows):
+        chunk = obs[start:start + rows]
+        got = batch.act_batch(chunk)
+        assert got.shape == (len(chunk), 9)
+        for row, action, intent in zip(chunk, got, batch.intents):
+            assert np.array_equal(single.act(row), action) and single.intent == intent
+    assert batch.jumps == single.jumps and sum(batch.jumps.values()) > 0
+
+
+def test_act_batch_of_no_rows():
+    assert GhostBallAgent().act_batch(np.zeros((0, 54), dtype=np.float32)).shape == (0, 9)
+
+
+def test_observed_layouts_rejects_a_wrong_shape():
+    with pytest.raises(ValueError, match="obs: expected shape"):
+        observed_layouts(np.zeros((3, 50), dtype=np.float32))
+
+
+def test_observed_layouts_separates_overlapping_balls():
+    obs = DATA["obs"][:1].copy()
+    obs[0, 0:4] = (0.5, 0.5, 0.5, 0.5)  # the cue ball and the 1 at the same point
+    obs[0, 20:22] = 1.0
+    pos, on = observed_layouts(obs)
+    R = DEFAULT_PARAMS.R
+    assert on[0, 0] and on[0, 1]
+    assert np.hypot(*(pos[0, 1] - pos[0, 0])) >= 2.0 * R
