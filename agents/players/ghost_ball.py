@@ -13,16 +13,17 @@ seed: the agent stays deterministic) score it higher. It never looks ahead.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 import physics
 from agents.protocol import TableView, ViewAgent
-from agents.shots.aim import corrected_phi, direction_deg, path_clear
+from agents.shots.aim import corrected_phis, direction_deg, path_clear
 from agents.shots.jumps import JumpCandidate, jump_candidates
-from agents.shots.outcome import judge, simulate_resolved
-from agents.shots.pots import PotOption, aim_sigma, cue_spots, pot_options, rolling_speed_for
+from agents.shots.outcome import judge_rows, resolved_logs
+from agents.shots.pots import PotOption, aim_sigma, cue_spots, pot_options, pot_rows, rolling_speed_for
 from nineball_env import actions, placement
 from nineball_env.noise import perturb
 from nineball_env.rules import Phase
@@ -76,64 +77,101 @@ class GhostBallConfig:
 
 
 class GhostBallAgent(ViewAgent):
-    """The geometric baseline (see the module docstring); deterministic, so ``seed`` changes nothing."""
+    """The geometric baseline (see the module docstring); deterministic, so ``seed`` changes nothing.
+
+    ``act_batch`` decides many tables at once. As an env opponent one object serves every table of a vector env
+    (``__deepcopy__`` returns itself: the env keeps one opponent and asks it once per round for all its tables);
+    ``jumps`` then counts the jumps of all of them."""
 
     name = "ghost"
 
     def __init__(self, config: GhostBallConfig | None = None, seed: int | None = None) -> None:
         super().__init__(seed)
         self.config = config or GhostBallConfig()
+        #: the intents of the latest ``act_batch`` / ``decide_batch`` rows (INTENTS names)
+        self.intents = np.empty(0, dtype=object)
+
+    def __deepcopy__(self, memo: dict) -> "GhostBallAgent":
+        return self  # deterministic: one object decides for every table of a vector env in one act_batch call
 
     # -- decisions --------------------------------------------------------------------------------
 
     def act_batch(self, obs: np.ndarray) -> np.ndarray:
         """The actions (n, 9) for observations (n, 54), as an env opponent (the views rebuilt with the config's
         ``assumed_noise`` in one compiled call); their intents in ``self.intents``."""
-        views = TableView.from_observations(obs, noise=self.config.assumed_noise)
-        out, intents = [], []
-        for view in views:
-            out.append(self.decide(view))
-            intents.append(self.intent)
-        self.intents = np.array(intents, dtype=object)
-        return np.stack(out) if out else np.zeros((0, actions.N_ACTION), dtype=np.float32)
+        out, intents = self.decide_batch(TableView.from_observations(obs, noise=self.config.assumed_noise))
+        self.intents = intents
+        return out
 
     def decide(self, view: TableView) -> np.ndarray:
-        """The action for the position in ``view``."""
-        rack = view.rack
-        if rack.phase is Phase.PUSH_OUT_CHOICE:
-            self.intent = "choice"
-            best = self.options(view, view.balls.pos[0])
-            ease = best[0].ease if best else 0.0
-            return actions.choice_action(pass_back=ease < self.config.pass_back_below)
-        if rack.phase is Phase.BREAK:
-            self.intent = "break"
-            spot, shot = self.break_shot(view)
-            return self._encode(view, shot, spot)
-        spot = self.place(view) if view.cue_in_hand else None
-        cue = np.asarray(spot if spot is not None else view.balls.pos[0], dtype=float)
-        options = self.options(view, cue)
-        best = self.choose(options)
-        if rack.phase is Phase.PUSH_OUT_ALLOWED and (best is None or best.ease < self.config.push_below):
-            push = self.push_out(view, cue)
-            if push is not None:
-                self.intent = "push-out"
-                return self._encode(view, push, spot, push_out=True)
-        if best is None or best.ease < self.config.safety_below:
-            safety = self.safety(view, cue)
-            jump = self.jump(view, cue, safety) if self.config.jumps else None
+        """The action for the position in ``view`` (``decide_batch`` of one view); its intent in ``self.intent``."""
+        out, intents = self.decide_batch([view])
+        self.intent, self.intents = intents[0], intents
+        return out[0]
+
+    def decide_batch(self, views: Sequence[TableView]) -> tuple[np.ndarray, np.ndarray]:
+        """The actions (n, 9) float32 for the positions in ``views`` and their intents (n,), stage by stage over
+        every view that reaches the stage (each stage's simulations and geometry one compiled call for all)."""
+        cfg = self.config
+        n = len(views)
+        if any(v.table != views[0].table or v.params != views[0].params for v in views):
+            raise ValueError("views: expected one table and one set of physics parameters for the whole batch")
+        out = np.empty((n, actions.N_ACTION), dtype=np.float32)
+        intents = np.empty(n, dtype=object)
+        phases = [v.rack.phase for v in views]
+        choice = [i for i in range(n) if phases[i] is Phase.PUSH_OUT_CHOICE]
+        for i, options in zip(choice, self.options_batch([views[i] for i in choice],
+                                                         [views[i].balls.pos[0] for i in choice])):
+            ease = options[0].ease if options else 0.0
+            out[i], intents[i] = actions.choice_action(pass_back=ease < cfg.pass_back_below), "choice"
+        for i in range(n):
+            if phases[i] is Phase.BREAK:
+                spot, shot = self.break_shot(views[i])
+                out[i], intents[i] = self._encode(views[i], shot, spot), "break"
+        play = [i for i in range(n) if phases[i] not in (Phase.PUSH_OUT_CHOICE, Phase.BREAK)]
+        spots: dict[int, tuple[float, float] | None] = dict.fromkeys(play)
+        in_hand = [i for i in play if views[i].cue_in_hand]
+        spots.update(zip(in_hand, self.place_batch([views[i] for i in in_hand])))
+        cues = {i: np.asarray(spots[i] if spots[i] is not None else views[i].balls.pos[0], dtype=float) for i in play}
+        best = {i: self.choose(o) for i, o in zip(play, self.options_batch([views[i] for i in play],
+                                                                          [cues[i] for i in play]))}
+        rest = []
+        for i in play:
+            if phases[i] is Phase.PUSH_OUT_ALLOWED and (best[i] is None or best[i].ease < cfg.push_below):
+                push = self.push_out(views[i], cues[i])
+                if push is not None:
+                    out[i], intents[i] = self._encode(views[i], push, spots[i], push_out=True), "push-out"
+                    continue
+            rest.append(i)
+        weak = [i for i in rest if best[i] is None or best[i].ease < cfg.safety_below]
+        safeties = [self.safety(views[i], cues[i]) for i in weak]
+        jumps = (self.jump_batch([views[i] for i in weak], [cues[i] for i in weak], safeties) if cfg.jumps
+                 else [None] * len(weak))
+        for i, safety, jump in zip(weak, safeties, jumps):
             if jump is not None:
-                self.intent = "jump" if jump.pocket is None else "jump-pot"
-                self.jumps[self.intent] += 1
-                return self._encode(view, jump.shot, spot)
-            self.intent = "safety"
-            return self._encode(view, safety, spot)
-        self.intent = "pot"
-        return self._encode(view, self.pot_shot(view, cue, best), spot)
+                intents[i] = "jump" if jump.pocket is None else "jump-pot"
+                self.jumps[intents[i]] += 1
+                out[i] = self._encode(views[i], jump.shot, spots[i])
+            else:
+                out[i], intents[i] = self._encode(views[i], safety, spots[i]), "safety"
+        pots = [i for i in rest if not (best[i] is None or best[i].ease < cfg.safety_below)]
+        for i, shot in zip(pots, self.pot_shots([views[i] for i in pots], [cues[i] for i in pots],
+                                                [best[i] for i in pots])):
+            out[i], intents[i] = self._encode(views[i], shot, spots[i]), "pot"
+        return out, intents
+
+    def options_batch(self, views: Sequence[TableView], cues: Sequence[np.ndarray]) -> list[list[PotOption]]:
+        """``options`` of every view (cue position ``cues[i]``) in one compiled call."""
+        if not views:
+            return []
+        rows, counts = pot_rows(np.stack(cues), np.stack([v.balls.pos for v in views]), np.stack([v.on for v in views]),
+                                [v.rack.lowest for v in views], views[0].table, views[0].params,
+                                np.array([aim_sigma(v.noise) for v in views]))
+        return [[PotOption.from_row(r) for r in rows[k, :int(counts[k])]] for k in range(len(views))]
 
     def options(self, view: TableView, cue: np.ndarray) -> list[PotOption]:
-        """Every clear pot from cue position ``cue``, easiest first."""
-        return pot_options(cue, view.balls.pos, view.on, view.rack.lowest, view.table, view.params,
-                           aim_sigma(view.noise))
+        """Every clear pot from cue position ``cue``, easiest first (``options_batch`` of one view)."""
+        return self.options_batch([view], [cue])[0]
 
     def choose(self, options: list[PotOption]) -> PotOption | None:
         """The easiest direct pot, or a combination on the 9 when it is easy and easier still."""
@@ -145,16 +183,24 @@ class GhostBallAgent(ViewAgent):
         return direct
 
     def pot_shot(self, view: TableView, cue: np.ndarray, option: PotOption) -> Shot:
-        """Speed for the distance, a little draw on straight shots, aim corrected for throw."""
-        V = min(max(rolling_speed_for(option.d_cue, option.d_obj, option.cut, self.config.arrive_speed,
-                                      view.params), GHOST_MIN_SPEED), GHOST_MAX_SPEED)
-        b = -0.3 if option.cut < self.config.stun_cut else 0.0
-        shot = Shot(V0=V, phi=option.phi, b=b)
-        if not self.config.correct_throw:
-            return shot
-        state = _with_cue(view, cue)
-        return Shot(V0=V, phi=corrected_phi(state, cue, option.target, option.direction, shot, view.table,
-                                            view.params), b=b)
+        """Speed for the distance, a little draw on straight shots, aim corrected for throw (``pot_shots`` of one)."""
+        return self.pot_shots([view], [cue], [option])[0]
+
+    def pot_shots(self, views: Sequence[TableView], cues: Sequence[np.ndarray], options: Sequence[PotOption]
+                  ) -> list[Shot]:
+        """``pot_shot`` of every view, the throw corrections simulated in one compiled call (``corrected_phis``)."""
+        shots = []
+        for view, option in zip(views, options):
+            V = min(max(rolling_speed_for(option.d_cue, option.d_obj, option.cut, self.config.arrive_speed,
+                                          view.params), GHOST_MIN_SPEED), GHOST_MAX_SPEED)
+            shots.append(Shot(V0=V, phi=option.phi, b=-0.3 if option.cut < self.config.stun_cut else 0.0))
+        if not self.config.correct_throw or not shots:
+            return shots
+        phis = corrected_phis(np.stack(cues), np.stack([v.balls.pos[o.target] for v, o in zip(views, options)]),
+                              [o.target for o in options], [o.direction for o in options],
+                              np.array([(s.V0, s.phi, s.theta, s.a, s.b) for s in shots]), views[0].table,
+                              views[0].params, n_balls=views[0].balls.n_balls)
+        return [Shot(V0=s.V0, phi=float(phi), b=s.b) for s, phi in zip(shots, phis)]
 
     def break_shot(self, view: TableView) -> tuple[tuple[float, float], Shot]:
         """From the centre of the table just behind the head string, hard at the 1 ball."""
@@ -162,6 +208,10 @@ class GhostBallAgent(ViewAgent):
         others = view.balls.pos[view.on & (np.arange(len(view.on)) > 0)]
         spot = placement.nearest_free(t.width / 2.0, t.head_string_y - 0.03, others, t, p, kitchen=True)
         return spot, Shot(V0=self.config.break_speed, phi=direction_deg(spot, view.balls.pos[view.rack.lowest]))
+
+    def place_batch(self, views: Sequence[TableView]) -> list[tuple[float, float]]:
+        """``place`` of every view."""
+        return [self.place(view) for view in views]
 
     def place(self, view: TableView) -> tuple[float, float]:
         """Ball in hand: the spot behind the lowest ball with the easiest pot (a slight angle beats dead straight)."""
@@ -192,42 +242,61 @@ class GhostBallAgent(ViewAgent):
         return Shot(V0=2.5, phi=direction_deg(cue, obj))
 
     def jump(self, view: TableView, cue: np.ndarray, safety: Shot, finalists: int = 4) -> JumpCandidate | None:
-        """A jump over the balls blocking the lowest one, when one scores better than ``safety`` (the kick).
+        """A jump over the balls blocking the lowest one, when one scores better than ``safety`` (the kick)
+        (``jump_batch`` of one view)."""
+        return self.jump_batch([view], [cue], [safety], finalists)[0]
 
-        Every candidate is simulated once without noise; the legal ones (the lowest ball first, no foul) are
-        worth 1, and 2 when they pot. The best ``finalists`` and the safety are then simulated ``jump_samples``
-        times under the game's noise, from a fixed seed; the best mean wins if it beats the safety's.
-        None when nothing blocks the path or no jump is better.
+    def jump_batch(self, views: Sequence[TableView], cues: Sequence[np.ndarray], safeties: Sequence[Shot],
+                   finalists: int = 4) -> list[JumpCandidate | None]:
+        """For every view, a jump over the balls blocking the lowest one, when one scores better than its safety
+        (the kick); None when nothing blocks the path or no jump is better.
+
+        Every candidate (``jump_candidates``) is simulated once without noise; the legal ones (the lowest ball
+        first, no foul) are worth 1, and 2 when they pot. The best ``finalists`` and the safety are then simulated
+        ``jump_samples`` times under the game's noise, from a fixed seed per view; the best mean wins if it beats
+        the safety's. The simulations of all views are one compiled call per round (``resolved_logs``).
         """
-        candidates = jump_candidates(cue, view.balls.pos, view.on, view.rack.lowest, view.table, view.params,
-                                     tip_max=view.scale.tip_max, v_max=view.scale.v_max)
-        if not candidates:
-            return None
-        state = _with_cue(view, cue)
-
-        def value(shot: Shot) -> float:
-            try:
-                result = simulate_resolved(state, shot, view.table, view.params, max_events=1000, max_time=60.0)
-            except ValueError:
-                return 0.0
-            if result is None:  # still in the air at the largest caps: the env would void it
-                return 0.0
-            out = judge(view, result)
-            return 0.0 if out.foul else (2.0 if out.potted else 1.0)
-
-        scored = [(value(c.shot), -i, c) for i, c in enumerate(candidates)]
-        scored = sorted((s for s in scored if s[0] > 0.0), key=lambda s: (s[0], s[1]), reverse=True)[:finalists]
-        if not scored:
-            return None
-        rng = np.random.default_rng(0)
+        candidates = [jump_candidates(cue, v.balls.pos, v.on, v.rack.lowest, v.table, v.params,
+                                      tip_max=v.scale.tip_max, v_max=v.scale.v_max) for v, cue in zip(views, cues)]
+        rows = [k for k in range(len(views)) if candidates[k]]
+        states = {k: _with_cue(views[k], cues[k]) for k in rows}
+        values = self._jump_values(views, states, {k: [c.shot for c in candidates[k]] for k in rows})
+        contenders: dict[int, list[JumpCandidate]] = {}
+        for k in rows:
+            scored = [(v, -i, c) for i, (v, c) in enumerate(zip(values[k], candidates[k]))]
+            scored = sorted((s for s in scored if s[0] > 0.0), key=lambda s: (s[0], s[1]), reverse=True)[:finalists]
+            if scored:
+                contenders[k] = [c for _, _, c in scored]
         n = self.config.jump_samples
+        noisy: dict[int, list[Shot]] = {}
+        for k, finals in contenders.items():
+            rng = np.random.default_rng(0)
+            noisy[k] = [perturb(shot, views[k].noise, rng, views[k].params)
+                        for shot in [safeties[k]] + [c.shot for c in finals] for _ in range(n)]
+        sampled = self._jump_values(views, states, noisy)
+        out: list[JumpCandidate | None] = [None] * len(views)
+        for k, finals in contenders.items():
+            means = [float(np.mean(sampled[k][j * n:(j + 1) * n])) for j in range(len(finals) + 1)]
+            best_value, best = max(zip(means[1:], finals), key=lambda item: item[0])
+            out[k] = best if best_value > means[0] else None
+        return out
 
-        def noisy(shot: Shot) -> float:
-            return float(np.mean([value(perturb(shot, view.noise, rng, view.params)) for _ in range(n)]))
-
-        baseline = noisy(safety)
-        best_value, best = max(((noisy(c.shot), c) for _, _, c in scored), key=lambda item: item[0])
-        return best if best_value > baseline else None
+    @staticmethod
+    def _jump_values(views: Sequence[TableView], states: dict[int, physics.BallState], shots: dict[int, list[Shot]]
+                     ) -> dict[int, list[float]]:
+        """The worth of every shot ``shots[k][i]`` from ``states[k]``, all simulated in one compiled call: 0 for a
+        foul, a layout the physics refuses or a shot still in the air at the largest caps (the env would void it),
+        2 when it pots, 1 otherwise (ruled as view ``k``'s player's ordinary shot)."""
+        keys = [k for k in shots if shots[k]]
+        if not keys:
+            return {k: [] for k in shots}
+        which = np.concatenate([np.full(len(shots[k]), j) for j, k in enumerate(keys)])
+        logs = resolved_logs([states[k] for k in keys], which, [s for k in keys for s in shots[k]],
+                             views[keys[0]].table, views[keys[0]].params, max_events=1000, max_time=60.0)
+        values: dict[int, list[float]] = {k: [] for k in shots}
+        for j, rows in zip(which.tolist(), logs):
+            values[keys[j]].append(_jump_value(views[keys[j]], rows))
+        return values
 
     def push_out(self, view: TableView, cue: np.ndarray) -> Shot | None:
         """A soft roll that leaves a shot of about even difficulty (the opponent may hand it back), with no foul."""
@@ -277,6 +346,14 @@ class GhostBallAgent(ViewAgent):
         in_hand = str(view.rack.ball_in_hand)
         return actions.shot_to_action(shot, placement=spot, ball_in_hand=in_hand if spot is not None else "anywhere",
                                       push_out=push_out, table=view.table, params=view.params, scale=view.scale)
+
+
+def _jump_value(view: TableView, rows: np.ndarray | None) -> float:
+    """A simulated jump's worth: 0 for a foul (or no log: see ``_jump_values``), 2 when it pots, 1 otherwise."""
+    if rows is None:
+        return 0.0
+    out = judge_rows(view, rows)
+    return 0.0 if out.foul else (2.0 if out.potted else 1.0)
 
 
 def _with_cue(view: TableView, cue: np.ndarray) -> physics.BallState:

@@ -369,3 +369,25 @@ def separate(pos, on, R):
                     moved = True
         if not moved:
             return
+
+
+@njit(cache=True)
+def simulate_shots(states, which, shots, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time,
+                   logs, out):
+    """The physics' ``run_shot`` of every shot (V0, phi°, theta°, a, b) ``shots[i]`` from packed state
+    ``states[which[i]]`` (n, 9), one after another (no thread pool: a process that forks match workers stays safe):
+    ``logs[i]`` gets the log of shot i, ``out[i]`` = (n_events, flags, layout_code)."""
+    work = np.empty_like(states[0])
+    shot = np.empty(5)
+    for i in range(shots.shape[0]):
+        work[:] = states[which[i]]
+        shot[0] = shots[i, 0]
+        shot[1] = math.radians(shots[i, 1])
+        shot[2] = math.radians(shots[i, 2])
+        shot[3] = shots[i, 3]
+        shot[4] = shots[i, 4]
+        count, flags, code, _, _ = run_shot(work, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
+                                            max_events, max_time, logs[i])
+        out[i, 0] = count
+        out[i, 1] = flags
+        out[i, 2] = code

@@ -13,7 +13,9 @@ import pytest
 from agents.players.ghost_ball import GhostBallAgent
 from agents.protocol import INTENTS, TableView, observed_layouts
 from nineball_env.noise import make_noise
+from nineball_env.vector import NineBallVectorEnv
 from nineball_env.rules import RackState
+import physics
 from physics import DEFAULT_PARAMS, BallState
 
 DATA = np.load(Path(__file__).parent / "data" / "ghost_decisions.npz")
@@ -66,3 +68,30 @@ def test_observed_layouts_separates_overlapping_balls():
     R = DEFAULT_PARAMS.R
     assert on[0, 0] and on[0, 1]
     assert np.hypot(*(pos[0, 1] - pos[0, 0])) >= 2.0 * R
+
+
+def test_decide_batch_rejects_views_of_different_tables():
+    views = _views()[:2]
+    other = TableView(views[1].balls, views[1].rack, views[1].player, params=physics.PhysicsParams(u_r=0.02),
+                      noise=views[1].noise)
+    with pytest.raises(ValueError, match="views: expected one table"):
+        GhostBallAgent().decide_batch([views[0], other])
+
+
+def test_a_vector_env_asks_one_ghost_for_all_its_tables():
+    ghost = GhostBallAgent()
+    venv = NineBallVectorEnv(4, opponent=ghost, noise="icga")
+    assert all(seat.opponent is ghost for seat in venv.seats)
+    sizes = []
+    act_batch = ghost.act_batch
+
+    def counted(obs):
+        sizes.append(len(obs))
+        return act_batch(obs)
+
+    ghost.act_batch = counted
+    venv.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        venv.step(rng.uniform(-1, 1, (4, 9)))
+    assert max(sizes) > 1
