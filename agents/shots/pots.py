@@ -8,6 +8,7 @@ were measured with the physics: a ball sent at each pocket from 0.5–0.6 m, shi
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -227,38 +228,67 @@ def cue_spots(pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAU
 
     Spots lie at ``distances`` [m] from the ball, on the line from the pocket turned by ``turns``
     [deg] (a slight angle leaves room for position play); spots that touch a ball or a pocket are skipped.
+    ``cue_spot_rows`` of one layout.
     """
-    on = np.asarray(on, dtype=bool).copy()
-    on[0] = False
-    others = np.ascontiguousarray(pos[on], dtype=np.float64).reshape(-1, 2)
-    obj = pos[lowest]
-    cue_on = on.copy()
-    cue_on[0] = True
+    (points, rows), = cue_spot_rows([pos], [on], [lowest], table, params, [sigma_phi], distances=distances,
+                                    turns=turns)
+    return [((float(x), float(y)), PotOption.from_row(r)) for (x, y), r in zip(points.tolist(), rows)]
+
+
+def cue_spot_rows(pos: Sequence[np.ndarray], on: Sequence[np.ndarray], lowest: Sequence[int],
+                  table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
+                  sigma_phi: Sequence[float] = (), *, distances: tuple[float, ...] = (0.2, 0.3, 0.45),
+                  turns: tuple[float, ...] = (10.0, -10.0, 0.0, 20.0, -20.0, 35.0, -35.0)
+                  ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``cue_spots`` of N layouts (``pos[i]`` (n, 2), ``on[i]``, ``lowest[i]``, aim noise ``sigma_phi[i]`` [deg]),
+    the pots of every free spot of every layout found in one compiled call (``pot_rows``): per layout the spots
+    (m, 2) and their pots as option rows (m, OPT_W) of ``kernels.O_*`` columns, easiest first (a stable sort)."""
+    if not len(pos) == len(on) == len(lowest) == len(sigma_phi):
+        raise ValueError(f"pos, on, lowest, sigma_phi: expected one entry per layout each, got {len(pos)}, "
+                         f"{len(on)}, {len(lowest)}, {len(sigma_phi)}")
     turn_cs = np.array([(math.cos(math.radians(t)), math.sin(math.radians(t))) for t in turns]).reshape(-1, 2)
     dist = np.repeat(np.asarray(distances, dtype=float), len(turns))[:, None]
     c, s = np.tile(turn_cs[:, 0], len(distances)), np.tile(turn_cs[:, 1], len(distances))
-    blocks, pockets = [], []
-    for k in range(6):
-        found = pocket_target(obj, k, table)
-        if found is None:
+    pockets_rim = np.ascontiguousarray(table.pockets, dtype=np.float64)
+    free_points, free_pockets, layouts = [], [], []
+    for i, (p_i, on_i, low) in enumerate(zip(pos, on, lowest)):
+        balls = np.asarray(on_i, dtype=bool).copy()
+        balls[0] = False
+        others = np.ascontiguousarray(p_i[balls], dtype=np.float64).reshape(-1, 2)
+        obj = p_i[low]
+        blocks, pockets = [], []
+        for k in range(6):
+            found = pocket_target(obj, k, table)
+            if found is None:
+                continue
+            back = unit(obj - found[0])
+            blocks.append(obj + dist * np.column_stack([c * back[0] - s * back[1], s * back[0] + c * back[1]]))
+            pockets += [k] * len(c)
+        if not blocks:
             continue
-        back = unit(obj - found[0])
-        blocks.append(obj + dist * np.column_stack([c * back[0] - s * back[1], s * back[0] + c * back[1]]))
-        pockets += [k] * len(c)
-    if not blocks:
-        return []
-    points = np.ascontiguousarray(np.concatenate(blocks), dtype=np.float64)
-    free = np.empty(len(points), dtype=np.bool_)
-    free_mask(points, others, len(others), params.R, table.width, table.length, table.head_string_y, False,
-              np.ascontiguousarray(table.pockets, dtype=np.float64), 1e-4, free)
-    idx = np.flatnonzero(free)
-    if not idx.size:
-        return []
-    rows, n = pot_rows(points[idx], np.broadcast_to(pos, (idx.size, *pos.shape)),
-                       np.broadcast_to(cue_on, (idx.size, *cue_on.shape)), np.full(idx.size, lowest), table, params,
-                       sigma_phi, combos=False)
-    hit = (rows[:, :, K.O_POCKET] == np.asarray(pockets)[idx, None]) & (np.arange(K.MAX_OPTIONS) < n[:, None])
-    out = [((float(points[i, 0]), float(points[i, 1])), PotOption.from_row(rows[r, int(np.argmax(hit[r]))]))
-           for r, i in enumerate(idx.tolist()) if hit[r].any()]
-    out.sort(key=lambda item: -item[1].ease)
+        points = np.ascontiguousarray(np.concatenate(blocks), dtype=np.float64)
+        free = np.empty(len(points), dtype=np.bool_)
+        free_mask(points, others, len(others), params.R, table.width, table.length, table.head_string_y, False,
+                  pockets_rim, 1e-4, free)
+        idx = np.flatnonzero(free)
+        free_points.append(points[idx])
+        free_pockets.append(np.asarray(pockets)[idx])
+        layouts.append(np.full(idx.size, i))
+    empty = (np.empty((0, 2)), np.empty((0, K.OPT_W)))
+    out = [empty] * len(pos)
+    if not layouts or not sum(len(w) for w in layouts):
+        return out
+    which = np.concatenate(layouts)
+    points, pockets = np.concatenate(free_points), np.concatenate(free_pockets)
+    cue_on = np.stack([np.asarray(m, dtype=bool) for m in on])
+    cue_on[:, 0] = True
+    rows, n = pot_rows(points, np.stack(pos)[which], cue_on[which], np.asarray(lowest)[which], table, params,
+                       np.asarray(sigma_phi, dtype=np.float64)[which], combos=False)
+    hit = (rows[:, :, K.O_POCKET] == pockets[:, None]) & (np.arange(K.MAX_OPTIONS) < n[:, None])
+    found = hit.any(axis=1)
+    chosen = rows[np.arange(len(rows)), np.argmax(hit, axis=1)]
+    for i in np.unique(which).tolist():
+        keep = np.flatnonzero((which == i) & found)
+        order = keep[np.argsort(-chosen[keep, K.O_EASE], kind="stable")]
+        out[i] = (points[order], chosen[order])
     return out

@@ -12,6 +12,7 @@ import pytest
 
 from agents.players.ghost_ball import GhostBallAgent
 from agents.protocol import INTENTS, TableView, observed_layouts
+from agents.shots.pots import PotOption, cue_spot_rows, cue_spots
 from nineball_env.noise import make_noise
 from nineball_env.vector import NineBallVectorEnv
 from nineball_env.rules import RackState
@@ -95,3 +96,17 @@ def test_a_vector_env_asks_one_ghost_for_all_its_tables():
     for _ in range(10):
         venv.step(rng.uniform(-1, 1, (4, 9)))
     assert max(sizes) > 1
+
+
+def test_cue_spot_rows_of_many_layouts_are_cue_spots_of_each():
+    views = [v for v in _views()][:12] + [TableView.from_observation(o) for o in DATA["obs"][:12]]
+    views = [v for v in views if v.rack.phase.value != "break"]
+    found = cue_spot_rows([v.balls.pos for v in views], [v.on for v in views], [v.rack.lowest for v in views],
+                          sigma_phi=[0.125] * len(views))
+    assert sum(len(points) for points, _ in found) > 0
+    for view, (points, rows) in zip(views, found):
+        one = cue_spots(view.balls.pos, view.on, view.rack.lowest)
+        assert [spot for spot, _ in one] == [tuple(p) for p in points.tolist()]
+        assert [o for _, o in one] == [PotOption.from_row(r) for r in rows]
+    with pytest.raises(ValueError, match="pos, on, lowest, sigma_phi"):
+        cue_spot_rows([views[0].balls.pos], [views[0].on], [1, 2], sigma_phi=[0.1])
