@@ -23,7 +23,7 @@ from agents.protocol import TableView, ViewAgent
 from agents.shots import kernels as K
 from agents.shots.aim import corrected_phis, direction_deg, path_clear
 from agents.shots.jumps import JumpCandidate, jump_candidates
-from agents.shots.outcome import judge_rows, resolved_logs
+from agents.shots.outcome import ruled_shots, shot_rack
 from agents.shots.pots import PotOption, aim_sigma, cue_spot_rows, pot_options, pot_rows, rolling_speed_for
 from nineball_env import actions, placement
 from nineball_env.noise import perturb
@@ -266,7 +266,7 @@ class GhostBallAgent(ViewAgent):
         Every candidate (``jump_candidates``) is simulated once without noise; the legal ones (the lowest ball
         first, no foul) are worth 1, and 2 when they pot. The best ``finalists`` and the safety are then simulated
         ``jump_samples`` times under the game's noise, from a fixed seed per view; the best mean wins if it beats
-        the safety's. The simulations of all views are one compiled call per round (``resolved_logs``).
+        the safety's. The simulations of all views are one compiled call per round (``ruled_shots``).
         """
         candidates = [jump_candidates(cue, v.balls.pos, v.on, v.rack.lowest, v.table, v.params,
                                       tip_max=v.scale.tip_max, v_max=v.scale.v_max) for v, cue in zip(views, cues)]
@@ -296,18 +296,20 @@ class GhostBallAgent(ViewAgent):
     @staticmethod
     def _jump_values(views: Sequence[TableView], states: dict[int, physics.BallState], shots: dict[int, list[Shot]]
                      ) -> dict[int, list[float]]:
-        """The worth of every shot ``shots[k][i]`` from ``states[k]``, all simulated in one compiled call: 0 for a
-        foul, a layout the physics refuses or a shot still in the air at the largest caps (the env would void it),
-        2 when it pots, 1 otherwise (ruled as view ``k``'s player's ordinary shot)."""
+        """The worth of every shot ``shots[k][i]`` from ``states[k]``, all simulated and ruled in one compiled call
+        (``ruled_shots``, as view ``k``'s player's ordinary shot): 0 for a foul, a layout the physics refuses or a
+        shot still in the air at the largest caps (the env would void it), 2 when it pots, 1 otherwise."""
         keys = [k for k in shots if shots[k]]
         if not keys:
             return {k: [] for k in shots}
         which = np.concatenate([np.full(len(shots[k]), j) for j, k in enumerate(keys)])
-        logs = resolved_logs([states[k] for k in keys], which, [s for k in keys for s in shots[k]],
-                             views[keys[0]].table, views[keys[0]].params, max_events=1000, max_time=60.0)
+        foul, potted, void = ruled_shots([states[k] for k in keys], [shot_rack(views[k]) for k in keys], which,
+                                         [s for k in keys for s in shots[k]], views[keys[0]].table,
+                                         views[keys[0]].params, max_events=1000, max_time=60.0)
+        worth = np.where(foul | void, 0.0, np.where(potted > 0, 2.0, 1.0)).tolist()
         values: dict[int, list[float]] = {k: [] for k in shots}
-        for j, rows in zip(which.tolist(), logs):
-            values[keys[j]].append(_jump_value(views[keys[j]], rows))
+        for j, value in zip(which.tolist(), worth):
+            values[keys[j]].append(value)
         return values
 
     def push_out(self, view: TableView, cue: np.ndarray) -> Shot | None:
@@ -358,14 +360,6 @@ class GhostBallAgent(ViewAgent):
         in_hand = str(view.rack.ball_in_hand)
         return actions.shot_to_action(shot, placement=spot, ball_in_hand=in_hand if spot is not None else "anywhere",
                                       push_out=push_out, table=view.table, params=view.params, scale=view.scale)
-
-
-def _jump_value(view: TableView, rows: np.ndarray | None) -> float:
-    """A simulated jump's worth: 0 for a foul (or no log: see ``_jump_values``), 2 when it pots, 1 otherwise."""
-    if rows is None:
-        return 0.0
-    out = judge_rows(view, rows)
-    return 0.0 if out.foul else (2.0 if out.potted else 1.0)
 
 
 def _with_cue(view: TableView, cue: np.ndarray) -> physics.BallState:

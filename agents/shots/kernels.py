@@ -20,9 +20,9 @@ from numba import njit
 from nineball_env.kernels.aiming import ghost, path_clear, unit
 from nineball_env.kernels.codes import RACK_W, DeclarationCode
 from nineball_env.kernels.facts import N_BALLS, summarize_rows
-from nineball_env.kernels.ruling import MAX_CITED, rule_batch
+from nineball_env.kernels.ruling import MAX_CITED, rule_batch, rule_log
 from physics.events import EventKind as E  # numba freezes the codes (as nineball_env.kernels.facts)
-from physics.kernels.codes import LOG_W
+from physics.kernels.codes import FLAG_IN_FLIGHT, LOG_W
 from physics.kernels.entry import run_shot
 from physics.params import P_R
 
@@ -372,22 +372,37 @@ def separate(pos, on, R):
 
 
 @njit(cache=True)
-def simulate_shots(states, which, shots, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time,
-                   logs, out):
-    """The physics' ``run_shot`` of every shot (V0, phi°, theta°, a, b) ``shots[i]`` from packed state
-    ``states[which[i]]`` (n, 9), one after another (no thread pool: a process that forks match workers stays safe):
-    ``logs[i]`` gets the log of shot i, ``out[i]`` = (n_events, flags, layout_code)."""
+def ruled_shots(states, racks, which, shots, segments, jaws, pockets, p, width, length, rail, tol, max_events,
+                max_time, simultaneous, out):
+    """Shots (V0, phi°, theta°, a, b) ``shots[i]`` from packed states ``states[which[i]]`` (n, 9), simulated one
+    after another with the physics' ``run_shot`` (no thread pool: a process that forks match workers stays safe)
+    and ruled as ordinary shots from packed rack rows ``racks[which[i]]`` (the rules' ``rule_log``, as
+    ``rules.decide_log``). ``out[i]`` = (status, fouls bit mask, object balls pocketed); status 0 = ruled,
+    1 = the layout is refused, 2 = a cap stopped the shot with a ball in the air (not ruled)."""
     work = np.empty_like(states[0])
+    log = np.empty((max_events, LOG_W))
     shot = np.empty(5)
     for i in range(shots.shape[0]):
-        work[:] = states[which[i]]
+        j = which[i]
+        work[:] = states[j]
         shot[0] = shots[i, 0]
         shot[1] = math.radians(shots[i, 1])
         shot[2] = math.radians(shots[i, 2])
         shot[3] = shots[i, 3]
         shot[4] = shots[i, 4]
         count, flags, code, _, _ = run_shot(work, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
-                                            max_events, max_time, logs[i])
-        out[i, 0] = count
-        out[i, 1] = flags
-        out[i, 2] = code
+                                            max_events, max_time, log)
+        out[i, 1] = 0
+        out[i, 2] = 0
+        if code != 0:
+            out[i, 0] = 1
+            continue
+        if flags & FLAG_IN_FLIGHT:
+            out[i, 0] = 2
+            continue
+        _, fouls, _, _, pocketed, _ = rule_log(log[:min(count, max_events)], racks[j], _SHOT, simultaneous)
+        out[i, 0] = 0
+        out[i, 1] = fouls
+        for b in pocketed:
+            if b != 0:
+                out[i, 2] += 1
