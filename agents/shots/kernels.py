@@ -406,3 +406,48 @@ def ruled_shots(states, racks, which, shots, segments, jaws, pockets, p, width, 
         for b in pocketed:
             if b != 0:
                 out[i, 2] += 1
+
+
+@njit(cache=True)
+def least_jump_speed(blockers, kh, kz, R, g, clearance, offsets, v_max, d_point):
+    """The least cue speed [m/s] (bisection from 0.5 to ``v_max``, to 1 cm/s) whose first flight, launched at ``kh``
+    and ``kz`` [m/s per m/s of cue speed] horizontally and up, passes every blocking ball (distance along the path,
+    offset) of ``blockers`` (k, 2) with ``clearance`` to spare over touching (the ball's path sampled at its
+    distance + ``offsets``), and whose bottom is below the top of the ball at ``d_point`` 2R before it; -1 when
+    none does (``jumps.jump_speed``)."""
+    lo, hi = 0.5, v_max
+    if not _clears(hi, kh, kz, blockers, R, g, clearance, offsets):
+        return -1.0
+    while hi - lo > 0.01:
+        mid = 0.5 * (lo + hi)
+        if _clears(mid, kh, kz, blockers, R, g, clearance, offsets):
+            hi = mid
+        else:
+            lo = mid
+    if flight_height(d_point - 2.0 * R, hi, kh, kz, g) > 1.6 * R:
+        return -1.0
+    return hi
+
+
+@njit(cache=True)
+def flight_height(s, V0, kh, kz, g):
+    """Height [m] of the cue ball's bottom above the cloth at plan distance ``s`` [m] (a number or an array) of a
+    first flight launched at cue speed ``V0`` [m/s], ``kh`` and ``kz`` horizontally and up per m/s of it."""
+    vh = kh * V0
+    return (kz / kh) * s - 0.5 * g * (s / vh) ** 2
+
+
+@njit(cache=True)
+def _clears(V0, kh, kz, blockers, R, g, clearance, offsets):
+    """Whether the first flight at cue speed V0 passes every blocker with ``clearance`` to spare."""
+    reach = (2.0 * R + clearance) ** 2
+    for k in range(blockers.shape[0]):
+        along, offset = blockers[k, 0], blockers[k, 1]
+        for q in range(offsets.shape[0]):
+            s = along + offsets[q]
+            if not s > 0.0:
+                continue
+            h = flight_height(s, V0, kh, kz, g)
+            if h < 0.0 or (s - along) ** 2 + offset ** 2 + max(h, 0.0) ** 2 < reach:
+                return False
+    return True
