@@ -23,12 +23,13 @@ from agents.protocol import TableView, ViewAgent
 from agents.shots import kernels as K
 from agents.shots.aim import corrected_phis, direction_deg, path_clear
 from agents.shots.jumps import JumpCandidate, jump_candidates
-from agents.shots.outcome import ruled_shots, shot_rack
-from agents.shots.pots import PotOption, aim_sigma, cue_spot_rows, pot_options, pot_rows, rolling_speed_for
+from agents.shots.outcome import ruled_shots, settled, shot_rack
+from agents.shots.pots import PotOption, aim_sigma, cue_spot_rows, pot_rows, rolling_speed_for
 from nineball_env import actions, placement
 from nineball_env.noise import perturb
 from nineball_env.rules import Phase
 from physics import Shot
+from physics.kernels.codes import S_MOTION
 
 #: [m/s] the cue speeds of GhostBall's ordinary shots (the macro layer refines its shots within them; physics allows 12)
 GHOST_MIN_SPEED, GHOST_MAX_SPEED = 0.6, 7.0
@@ -136,14 +137,15 @@ class GhostBallAgent(ViewAgent):
         cues = {i: np.asarray(spots[i] if spots[i] is not None else views[i].balls.pos[0], dtype=float) for i in play}
         best = {i: self.choose(o) for i, o in zip(play, self.options_batch([views[i] for i in play],
                                                                           [cues[i] for i in play]))}
+        may_push = [i for i in play if phases[i] is Phase.PUSH_OUT_ALLOWED and (best[i] is None or
+                                                                             best[i].ease < cfg.push_below)]
+        pushes = dict(zip(may_push, self.push_outs([views[i] for i in may_push], [cues[i] for i in may_push])))
         rest = []
         for i in play:
-            if phases[i] is Phase.PUSH_OUT_ALLOWED and (best[i] is None or best[i].ease < cfg.push_below):
-                push = self.push_out(views[i], cues[i])
-                if push is not None:
-                    out[i], intents[i] = self._encode(views[i], push, spots[i], push_out=True), "push-out"
-                    continue
-            rest.append(i)
+            if pushes.get(i) is not None:
+                out[i], intents[i] = self._encode(views[i], pushes[i], spots[i], push_out=True), "push-out"
+            else:
+                rest.append(i)
         weak = [i for i in rest if best[i] is None or best[i].ease < cfg.safety_below]
         safeties = [self.safety(views[i], cues[i]) for i in weak]
         jumps = (self.jump_batch([views[i] for i in weak], [cues[i] for i in weak], safeties) if cfg.jumps
@@ -313,24 +315,32 @@ class GhostBallAgent(ViewAgent):
         return values
 
     def push_out(self, view: TableView, cue: np.ndarray) -> Shot | None:
-        """A soft roll that leaves a shot of about even difficulty (the opponent may hand it back), with no foul."""
-        t, p = view.table, view.params
-        state = _with_cue(view, cue)
-        best, best_gap = None, 1.0
-        for angle in np.arange(0.0, 360.0, 20.0):
-            for dist in (0.3, 0.7):
-                shot = Shot(V0=max(rolling_speed_for(0.0, dist, 0.0, 0.0, p) * 0.55, 0.3), phi=float(angle))
-                result = physics.simulate(state, shot, t, p, max_events=256, max_time=20.0)
-                end = result.state
-                if not end.on_table()[0] or not np.array_equal(end.on_table(), state.on_table()):
-                    continue
-                options = pot_options(end.pos[0], end.pos, end.on_table(), view.rack.lowest, t, p,
-                                      aim_sigma(view.noise), combos=False)
-                ease = options[0].ease if options else 0.0
-                gap = abs(ease - 0.5)
-                if gap < best_gap:
-                    best, best_gap = shot, gap
-        return best
+        """A soft roll that leaves a shot of about even difficulty (the opponent may hand it back), with no foul
+        (``push_outs`` of one view)."""
+        return self.push_outs([view], [cue])[0]
+
+    def push_outs(self, views: Sequence[TableView], cues: Sequence[np.ndarray]) -> list[Shot | None]:
+        """``push_out`` of every view: soft rolls every 20° at two lengths, all simulated in one compiled call
+        (``settled``), the pots they leave found in one more; per view the first roll whose best pot's ease is
+        nearest 0.5, of those that keep every ball on the table."""
+        if not views:
+            return []
+        t, p = views[0].table, views[0].params
+        rolls = [Shot(V0=max(rolling_speed_for(0.0, dist, 0.0, 0.0, p) * 0.55, 0.3), phi=float(angle))
+                 for angle in np.arange(0.0, 360.0, 20.0) for dist in (0.3, 0.7)]
+        states = [_with_cue(v, c) for v, c in zip(views, cues)]
+        which = np.repeat(np.arange(len(views)), len(rolls))
+        ends = settled(states, which, rolls * len(views), t, p, max_events=256, max_time=20.0)
+        on_end = ends[:, :, S_MOTION] <= int(physics.Motion.ROLLING)
+        keeps = on_end[:, 0] & np.all(on_end == np.stack([s.on_table() for s in states])[which], axis=1)
+        kept = np.flatnonzero(keeps)
+        rows, n = pot_rows(ends[kept, 0, :2], ends[kept, :, :2], on_end[kept], [views[k].rack.lowest for k in which[kept]],
+                           t, p, np.array([aim_sigma(views[k].noise) for k in which[kept]]), combos=False)
+        gaps = np.full(len(which), np.inf)
+        gaps[kept] = np.abs(np.where(n > 0, rows[:, 0, K.O_EASE], 0.0) - 0.5)
+        gaps = gaps.reshape(len(views), len(rolls))
+        first = np.argmin(gaps, axis=1)  # the first of the nearest, as a strict < scan keeps
+        return [rolls[j] if gaps[k, j] < 1.0 else None for k, j in enumerate(first.tolist())]
 
     @staticmethod
     def _kick(cue: np.ndarray, obj: np.ndarray, obstacles: np.ndarray, table: physics.Table, R: float

@@ -451,3 +451,22 @@ def _clears(V0, kh, kz, blockers, R, g, clearance, offsets):
             if h < 0.0 or (s - along) ** 2 + offset ** 2 + max(h, 0.0) ** 2 < reach:
                 return False
     return True
+
+
+@njit(cache=True)
+def settled_states(states, which, shots, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time,
+                   finals, codes):
+    """The packed state (n, 9) each shot (V0, phi°, theta°, a, b) ``shots[i]`` from ``states[which[i]]`` leaves
+    (``finals[i]``: the physics' ``run_shot`` with these caps, one shot after another) and its layout code
+    (``codes[i]``, 0 when the physics accepts the layout)."""
+    log = np.empty((max_events, LOG_W))
+    shot = np.empty(5)
+    for i in range(shots.shape[0]):
+        finals[i] = states[which[i]]
+        shot[0] = shots[i, 0]
+        shot[1] = math.radians(shots[i, 1])
+        shot[2] = math.radians(shots[i, 2])
+        shot[3] = shots[i, 3]
+        shot[4] = shots[i, 4]
+        _, _, codes[i], _, _ = run_shot(finals[i], shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
+                                        max_events, max_time, log)

@@ -76,6 +76,28 @@ def ruled_shots(states: Sequence[physics.BallState], racks: Sequence[rules.RackS
     return out[:, 1] != 0, out[:, 2], out[:, 0] != 0
 
 
+def settled(states: Sequence[physics.BallState], which: np.ndarray, shots: Sequence[physics.Shot],
+            table: physics.Table, params: physics.PhysicsParams, max_events: int, max_time: float) -> np.ndarray:
+    """The packed states (N, n, 9) that shots ``shots[i]`` from ``states[which[i]]`` leave (``physics.simulate``
+    with these caps, its ``SimResult.state``), all in one compiled call (``kernels.settled_states``). Raises
+    ``physics.simulate``'s ValueError for a layout the physics refuses."""
+    which = np.ascontiguousarray(which, dtype=np.int64).reshape(-1)
+    if len(which) != len(shots) or (len(which) and not 0 <= which.min() <= which.max() < len(states)):
+        raise ValueError(f"which: expected {len(shots)} indices into {len(states)} states, got {which.tolist()}")
+    packed = np.stack([s.packed() for s in states]) if states else np.empty((0, physics.N_BALLS, 9))
+    finals = np.empty((len(shots), packed.shape[1], packed.shape[2]))
+    codes = np.empty(len(shots), dtype=np.int64)
+    if shots:
+        K.settled_states(packed, which, np.array([(s.V0, s.phi, s.theta, s.a, s.b) for s in shots], dtype=np.float64),
+                         table.segments, table.jaws, table.pockets, params_array(params), float(table.spec.width),
+                         float(table.spec.length), table.rail, OVERLAP_TOL, np.int64(max_events), float(max_time),
+                         finals, codes)
+    for i in np.flatnonzero(codes != 0).tolist():  # refused: the physics' own message
+        physics.simulate(states[int(which[i])], shots[i], table, params, max_events=max_events, max_time=max_time)
+        raise ValueError(f"state: the physics refuses the layout of shot {i} (layout code {int(codes[i])})")
+    return finals
+
+
 def shot_rack(view: TableView, push_out: bool = False) -> rules.RackState:
     """The rack state ``judge`` rules a shot (or push-out) by the deciding player of ``view`` from."""
     rack = view.rack

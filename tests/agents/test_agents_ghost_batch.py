@@ -12,6 +12,7 @@ import pytest
 
 from agents.players.ghost_ball import GhostBallAgent
 from agents.protocol import INTENTS, TableView, observed_layouts
+from agents.shots.outcome import settled
 from agents.shots.pots import PotOption, cue_spot_rows, cue_spots
 from nineball_env.noise import make_noise
 from nineball_env.vector import NineBallVectorEnv
@@ -110,3 +111,15 @@ def test_cue_spot_rows_of_many_layouts_are_cue_spots_of_each():
         assert [o for _, o in one] == [PotOption.from_row(r) for r in rows]
     with pytest.raises(ValueError, match="pos, on, lowest, sigma_phi"):
         cue_spot_rows([views[0].balls.pos], [views[0].on], [1, 2], sigma_phi=[0.1])
+
+
+def test_settled_states_are_the_physics_final_states_and_a_refused_layout_raises():
+    state = physics.place_balls({0: (0.6, 1.0), 1: (0.6, 1.5), 9: (0.3, 2.0)})
+    shots = [physics.Shot(V0=1.5, phi=90.0), physics.Shot(V0=0.8, phi=30.0)]
+    ends = settled([state], [0, 0], shots, physics.DEFAULT_TABLE, DEFAULT_PARAMS, max_events=256, max_time=20.0)
+    for end, shot in zip(ends, shots):
+        want = physics.simulate(state, shot, max_events=256, max_time=20.0).state.packed()
+        assert np.array_equal(end, want)
+    overlap = physics.place_balls({0: (0.6, 1.0), 1: (0.6, 1.0 + DEFAULT_PARAMS.R)})
+    with pytest.raises(ValueError):
+        settled([overlap], [0], shots[:1], physics.DEFAULT_TABLE, DEFAULT_PARAMS, max_events=256, max_time=20.0)
