@@ -15,7 +15,7 @@ import numpy as np
 
 from agents.shots import kernels as K
 from nineball_env import actions, observation
-from nineball_env.kernels.codes import N_BALLS, OBS_SIZE
+from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, N_BALLS, OBS_SIZE, PHASE_NAMES
 from nineball_env.game import Game
 from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.rules import BallInHand, Phase, RackState
@@ -72,10 +72,10 @@ class TableView:
                           ) -> list["TableView"]:
         """``from_observation`` of every row of ``obs`` (N, 54), the positions decoded and separated in one
         compiled call (``observed_layouts``)."""
+        obs = np.asarray(obs)
         pos, on = observed_layouts(obs, table, params)
         noise = make_noise(noise)
-        return [cls(_balls(pos[i], on[i]), _rack(row, on[i], table), 0, table, params, noise, scale)
-                for i, row in enumerate(np.asarray(obs))]
+        return [cls(_balls(p, o), rack, 0, table, params, noise, scale) for p, o, rack in zip(pos, on, _racks(obs, on))]
 
     @property
     def cue_in_hand(self) -> bool:
@@ -101,15 +101,26 @@ def _balls(pos: np.ndarray, on: np.ndarray) -> BallState:
     return balls
 
 
-def _rack(obs: np.ndarray, on: np.ndarray, table: Table) -> RackState:
-    """The rack state an observation shows, seen by player 0 (ValueError once the rack is over)."""
-    o = observation.decode(obs, table.width, table.length)
-    if o["phase"] == "rack-over":
-        raise ValueError("observation: the rack is over, there is no decision to make")
-    counts = tuple(min(int(c), 2) for c in o["fouls"])  # type: ignore[union-attr]
-    return RackState(breaker=0 if o["breaker"] else 1, shooter=0,
-                     on_table=frozenset(int(b) for b in range(1, 10) if on[b]), phase=Phase(o["phase"]),
-                     ball_in_hand=BallInHand(o["in_hand"]), foul_counts=counts)
+def _racks(obs: np.ndarray, on: np.ndarray) -> list[RackState]:
+    """The rack states observations (N, 54) show, seen by player 0, read for all rows at once as
+    ``observation.decode`` reads one (ValueError once a rack is over)."""
+    obs = np.asarray(obs, dtype=np.float64)
+    phase = obs[:, observation.LAYOUT["phase"]]
+    over = ~phase.any(axis=1)
+    if over.any():
+        raise ValueError(f"observation: the rack is over, there is no decision to make (row {int(np.argmax(over))})")
+    phases = np.argmax(phase, axis=1).tolist()
+    in_hand = np.argmax(obs[:, observation.LAYOUT["in_hand"]], axis=1).tolist()
+    fouls = np.minimum(np.round(obs[:, observation.LAYOUT["fouls"]] * 2).astype(np.int64), 2).tolist()
+    breaker = np.where(obs[:, observation.LAYOUT["breaker"].start] > 0.5, 0, 1).tolist()
+    balls = [frozenset((np.flatnonzero(row[1:10]) + 1).tolist()) for row in on]
+    return [RackState(breaker=breaker[i], shooter=0, on_table=balls[i],
+                      phase=_PHASES[phases[i]], ball_in_hand=_IN_HAND[in_hand[i]], foul_counts=tuple(fouls[i]))
+            for i in range(len(obs))]
+
+
+_PHASES = tuple(Phase(name) for name in PHASE_NAMES)
+_IN_HAND = tuple(BallInHand(name) for name in BALL_IN_HAND_NAMES)
 
 
 def observed_layouts(obs: np.ndarray, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS

@@ -14,6 +14,7 @@ from agents.players.ghost_ball import GhostBallAgent
 from agents.protocol import INTENTS, TableView, observed_layouts
 from agents.shots.outcome import settled
 from agents.shots.pots import PotOption, cue_spot_rows, cue_spots
+from nineball_env import observation
 from nineball_env.noise import make_noise
 from nineball_env.vector import NineBallVectorEnv
 from nineball_env.rules import RackState
@@ -123,3 +124,16 @@ def test_settled_states_are_the_physics_final_states_and_a_refused_layout_raises
     overlap = physics.place_balls({0: (0.6, 1.0), 1: (0.6, 1.0 + DEFAULT_PARAMS.R)})
     with pytest.raises(ValueError):
         settled([overlap], [0], shots[:1], physics.DEFAULT_TABLE, DEFAULT_PARAMS, max_events=256, max_time=20.0)
+
+
+def test_views_of_observations_read_the_rack_and_refuse_a_rack_that_is_over():
+    obs = DATA["obs"][:8]
+    for row, view in zip(obs, TableView.from_observations(obs)):
+        o = observation.decode(row)
+        assert view.rack.phase.value == o["phase"] and view.rack.ball_in_hand.value == o["in_hand"]
+        assert view.rack.breaker == (0 if o["breaker"] else 1) and view.rack.foul_counts == o["fouls"]
+        assert view.rack.on_table == frozenset(b for b in range(1, 10) if o["on_table"][b])
+    over = obs.copy()
+    over[3, observation.LAYOUT["phase"]] = 0.0
+    with pytest.raises(ValueError, match="the rack is over"):
+        TableView.from_observations(over)
