@@ -20,6 +20,7 @@ from numba import njit
 from nineball_env.kernels.aiming import ghost, path_clear, unit
 from nineball_env.kernels.codes import RACK_W, DeclarationCode
 from nineball_env.kernels.facts import N_BALLS, summarize_rows
+from nineball_env.kernels.placement import is_free
 from nineball_env.kernels.ruling import MAX_CITED, rule_batch, rule_log
 from physics.events import EventKind as E  # numba freezes the codes (as nineball_env.kernels.facts)
 from physics.kernels.codes import FLAG_IN_FLIGHT, LOG_W
@@ -49,6 +50,7 @@ AIM_MAX_EVENTS = np.int64(64)
 AIM_MAX_TIME = 2.0  # [s]
 CUE_BALL, NINE_BALL, NO_BALL = np.int64(0), np.int64(NINE), np.int64(-1)
 NO_COMBOS = np.bool_(False)
+ANYWHERE = np.bool_(False)  # ``placement.is_free``'s kitchen flag: ball in hand anywhere
 ROW0 = np.int64(0)  # the row of a one-row output
 
 
@@ -470,3 +472,35 @@ def settled_states(states, which, shots, segments, jaws, pockets, p, width, leng
         shot[4] = shots[i, 4]
         _, _, codes[i], _, _ = run_shot(finals[i], shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
                                         max_events, max_time, log)
+
+
+@njit(cache=True)
+def cue_spot_points(pos, on, lowest, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, points,
+                    pocket_of, free, counts):
+    """Ball-in-hand spots behind ball ``lowest[i]`` of layout i (``pos[i]`` (n, 2), ``on[i]``): for every pocket it
+    can reach (``pocket_target``), the points ``dist[j]`` [m] from the ball on the line from the pocket turned by
+    the angle of cosine ``c[j]`` and sine ``s[j]``. Per layout into ``points[i]`` (pocket by pocket), their pocket
+    into ``pocket_of[i]``, whether each is a legal free spot (``placement.is_free``, anywhere on the table) into
+    ``free[i]`` and how many into ``counts[i]`` (``pots.cue_spots``)."""
+    others = np.empty((pos.shape[1], 2))
+    for i in range(pos.shape[0]):
+        n_others = 0
+        for b in range(1, pos.shape[1]):
+            if on[i, b]:
+                others[n_others, 0], others[n_others, 1] = pos[i, b, 0], pos[i, b, 1]
+                n_others += 1
+        ox, oy = pos[i, lowest[i], 0], pos[i, lowest[i], 1]
+        n = 0
+        for k in range(6):
+            ok, tx, ty, _ = pocket_target(ox, oy, k, aims, axes, m)
+            if not ok:
+                continue
+            bx, by = unit(ox - tx, oy - ty)
+            for j in range(dist.shape[0]):
+                points[i, n, 0] = ox + dist[j] * (c[j] * bx - s[j] * by)
+                points[i, n, 1] = oy + dist[j] * (s[j] * bx + c[j] * by)
+                pocket_of[i, n] = k
+                free[i, n] = is_free(points[i, n, 0], points[i, n, 1], others, n_others, R, width, length, head_y,
+                                     ANYWHERE, rims, margin)
+                n += 1
+        counts[i] = n

@@ -15,9 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from agents.shots import kernels as K
-from agents.shots.aim import unit
 from nineball_env.aiming import pocket_aims
-from nineball_env.kernels.placement import free_mask
 from nineball_env.noise import NoiseConfig
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
 
@@ -240,49 +238,36 @@ def cue_spot_rows(pos: Sequence[np.ndarray], on: Sequence[np.ndarray], lowest: S
                   sigma_phi: Sequence[float] = (), *, distances: tuple[float, ...] = (0.2, 0.3, 0.45),
                   turns: tuple[float, ...] = (10.0, -10.0, 0.0, 20.0, -20.0, 35.0, -35.0)
                   ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``cue_spots`` of N layouts (``pos[i]`` (n, 2), ``on[i]``, ``lowest[i]``, aim noise ``sigma_phi[i]`` [deg]),
-    the pots of every free spot of every layout found in one compiled call (``pot_rows``): per layout the spots
+    """``cue_spots`` of N layouts (``pos[i]`` (n, 2), ``on[i]``, ``lowest[i]``, aim noise ``sigma_phi[i]`` [deg]):
+    the spots of all layouts in one compiled call (``kernels.cue_spot_points``), the pots of every free one in one
+    more (``pot_rows``); per layout the spots
     (m, 2) and their pots as option rows (m, OPT_W) of ``kernels.O_*`` columns, easiest first (a stable sort)."""
     if not len(pos) == len(on) == len(lowest) == len(sigma_phi):
         raise ValueError(f"pos, on, lowest, sigma_phi: expected one entry per layout each, got {len(pos)}, "
                          f"{len(on)}, {len(lowest)}, {len(sigma_phi)}")
     turn_cs = np.array([(math.cos(math.radians(t)), math.sin(math.radians(t))) for t in turns]).reshape(-1, 2)
-    dist = np.repeat(np.asarray(distances, dtype=float), len(turns))[:, None]
+    dist = np.repeat(np.asarray(distances, dtype=float), len(turns))
     c, s = np.tile(turn_cs[:, 0], len(distances)), np.tile(turn_cs[:, 1], len(distances))
-    pockets_rim = np.ascontiguousarray(table.pockets, dtype=np.float64)
-    free_points, free_pockets, layouts = [], [], []
-    for i, (p_i, on_i, low) in enumerate(zip(pos, on, lowest)):
-        balls = np.asarray(on_i, dtype=bool).copy()
-        balls[0] = False
-        others = np.ascontiguousarray(p_i[balls], dtype=np.float64).reshape(-1, 2)
-        obj = p_i[low]
-        blocks, pockets = [], []
-        for k in range(6):
-            found = pocket_target(obj, k, table)
-            if found is None:
-                continue
-            back = unit(obj - found[0])
-            blocks.append(obj + dist * np.column_stack([c * back[0] - s * back[1], s * back[0] + c * back[1]]))
-            pockets += [k] * len(c)
-        if not blocks:
-            continue
-        points = np.ascontiguousarray(np.concatenate(blocks), dtype=np.float64)
-        free = np.empty(len(points), dtype=np.bool_)
-        free_mask(points, others, len(others), params.R, table.width, table.length, table.head_string_y, False,
-                  pockets_rim, 1e-4, free)
-        idx = np.flatnonzero(free)
-        free_points.append(points[idx])
-        free_pockets.append(np.asarray(pockets)[idx])
-        layouts.append(np.full(idx.size, i))
-    empty = (np.empty((0, 2)), np.empty((0, K.OPT_W)))
-    out = [empty] * len(pos)
-    if not layouts or not sum(len(w) for w in layouts):
+    N, per = len(pos), 6 * len(dist)
+    pos_all = np.require(np.stack(pos) if N else np.empty((0, NINE + 1, 2)), np.float64, "CW")
+    on_all = np.require(np.stack(on) if N else np.empty((0, NINE + 1)), np.bool_, "CW")
+    lowest_all = np.require(np.asarray(lowest, dtype=np.int64).reshape(-1), np.int64, "CW")
+    points = np.empty((N, per, 2))
+    pocket_of = np.empty((N, per), dtype=np.int64)
+    free = np.zeros((N, per), dtype=np.bool_)
+    counts = np.empty(N, dtype=np.int64)
+    K.cue_spot_points(pos_all, on_all, lowest_all, _aims(table), _AXES, _model_array(DEFAULT_POCKETS), dist, c, s,
+                      float(params.R), float(table.width), float(table.length), float(table.head_string_y),
+                      np.ascontiguousarray(table.pockets, dtype=np.float64), 1e-4, points, pocket_of, free, counts)
+    free &= np.arange(per) < counts[:, None]
+    which, spot = np.nonzero(free)  # row-major: layout by layout, each in its points' order
+    out = [(np.empty((0, 2)), np.empty((0, K.OPT_W)))] * N
+    if not which.size:
         return out
-    which = np.concatenate(layouts)
-    points, pockets = np.concatenate(free_points), np.concatenate(free_pockets)
-    cue_on = np.stack([np.asarray(m, dtype=bool) for m in on])
+    points, pockets = points[which, spot], pocket_of[which, spot]
+    cue_on = on_all.copy()
     cue_on[:, 0] = True
-    rows, n = pot_rows(points, np.stack(pos)[which], cue_on[which], np.asarray(lowest)[which], table, params,
+    rows, n = pot_rows(points, pos_all[which], cue_on[which], lowest_all[which], table, params,
                        np.asarray(sigma_phi, dtype=np.float64)[which], combos=False)
     hit = (rows[:, :, K.O_POCKET] == pockets[:, None]) & (np.arange(K.MAX_OPTIONS) < n[:, None])
     found = hit.any(axis=1)
