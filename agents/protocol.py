@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from agents.shots import kernels as K
+from agents import protocol_kernels as K
 from nineball_env import actions, observation
 from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, N_BALLS, OBS_SIZE, PHASE_NAMES
 from nineball_env.game import Game
@@ -127,7 +127,7 @@ def observed_layouts(obs: np.ndarray, table: Table = DEFAULT_TABLE, params: Phys
                      ) -> tuple[np.ndarray, np.ndarray]:
     """Ball centres (N, 10, 2) [m] and on-table masks (N, 10) of observations (N, 54), nudged apart where the
     float32 rounding made balls overlap (touching balls end 10 nm apart): one call of the compiled
-    ``agents.shots.kernels.observed_layouts`` for all rows."""
+    ``agents.protocol_kernels.observed_layouts`` for all rows."""
     obs = np.asarray(obs)
     if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
         raise ValueError(f"obs: expected shape (N, {OBS_SIZE}), got {obs.shape}")
