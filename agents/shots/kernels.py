@@ -52,6 +52,7 @@ CUE_BALL, NINE_BALL, NO_BALL = np.int64(0), np.int64(NINE), np.int64(-1)
 NO_COMBOS = np.bool_(False)
 ANYWHERE = np.bool_(False)  # ``placement.is_free``'s kitchen flag: ball in hand anywhere
 ROW0 = np.int64(0)  # the row of a one-row output
+SHOT_CODE = np.int64(_SHOT)  # an ordinary shot's DeclarationCode, typed
 
 
 @njit(cache=True)
@@ -269,6 +270,19 @@ def corrected_phi_batch(template, cue, obj, target, direction, shots, iterations
 
 
 @njit(cache=True)
+def run_row(state, row, shot, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time, log):
+    """The physics' ``run_shot`` of the strike ``row`` (V0, phi°, theta°, a, b) from the packed ``state`` (n, 9),
+    in place, through the buffer ``shot`` (5,) (angles in radians there): (n_events, flags, layout_code, i, j)."""
+    shot[0] = row[0]
+    shot[1] = math.radians(row[1])
+    shot[2] = math.radians(row[2])
+    shot[3] = row[3]
+    shot[4] = row[4]
+    return run_shot(state, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time,
+                    log)
+
+
+@njit(cache=True)
 def shot_values_batch(states, racks, which, shots, aims, axes, m, sigma_phi, segments, jaws, pockets, p, width,
                       length, rail, tol, max_events, max_time, simultaneous, out):
     """Noise-free values in [0, 1] (``leaves``) of shots (V0, phi°, theta°, a, b) ``shots[i]`` from packed
@@ -295,13 +309,8 @@ def shot_values_batch(states, racks, which, shots, aims, axes, m, sigma_phi, seg
     for i in range(shots.shape[0]):
         j = which[i]
         state[:] = states[j]
-        shot[0] = shots[i, 0]
-        shot[1] = math.radians(shots[i, 1])
-        shot[2] = math.radians(shots[i, 2])
-        shot[3] = shots[i, 3]
-        shot[4] = shots[i, 4]
-        count, _, code, _, _ = run_shot(state, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
-                                        max_events, max_time, log)
+        count, _, code, _, _ = run_row(state, shots[i], shot, segments, jaws, pockets, p, width, length, rail, tol,
+                                       max_events, max_time, log)
         if code != 0:
             out[i] = 0.0
             continue
@@ -340,13 +349,8 @@ def ruled_shots(states, racks, which, shots, segments, jaws, pockets, p, width, 
     for i in range(shots.shape[0]):
         j = which[i]
         work[:] = states[j]
-        shot[0] = shots[i, 0]
-        shot[1] = math.radians(shots[i, 1])
-        shot[2] = math.radians(shots[i, 2])
-        shot[3] = shots[i, 3]
-        shot[4] = shots[i, 4]
-        count, flags, code, _, _ = run_shot(work, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
-                                            max_events, max_time, log)
+        count, flags, code, _, _ = run_row(work, shots[i], shot, segments, jaws, pockets, p, width, length, rail,
+                                           tol, max_events, max_time, log)
         out[i, 1] = 0
         out[i, 2] = 0
         if code != 0:
@@ -355,7 +359,7 @@ def ruled_shots(states, racks, which, shots, segments, jaws, pockets, p, width, 
         if flags & FLAG_IN_FLIGHT:
             out[i, 0] = 2
             continue
-        _, fouls, _, _, pocketed, _ = rule_log(log[:min(count, max_events)], racks[j], _SHOT, simultaneous)
+        _, fouls, _, _, pocketed, _ = rule_log(log[:min(count, max_events)], racks[j], SHOT_CODE, simultaneous)
         out[i, 0] = 0
         out[i, 1] = fouls
         for b in pocketed:
@@ -418,13 +422,8 @@ def settled_states(states, which, shots, segments, jaws, pockets, p, width, leng
     shot = np.empty(5)
     for i in range(shots.shape[0]):
         finals[i] = states[which[i]]
-        shot[0] = shots[i, 0]
-        shot[1] = math.radians(shots[i, 1])
-        shot[2] = math.radians(shots[i, 2])
-        shot[3] = shots[i, 3]
-        shot[4] = shots[i, 4]
-        _, _, codes[i], _, _ = run_shot(finals[i], shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
-                                        max_events, max_time, log)
+        _, _, codes[i], _, _ = run_row(finals[i], shots[i], shot, segments, jaws, pockets, p, width, length, rail,
+                                       tol, max_events, max_time, log)
 
 
 @njit(cache=True)
@@ -437,7 +436,7 @@ def cue_spot_points(pos, on, lowest, aims, axes, m, dist, c, s, R, width, length
     ``free[i]`` and how many into ``counts[i]`` (``pots.cue_spots``)."""
     others = np.empty((pos.shape[1], 2))
     for i in range(pos.shape[0]):
-        n_others = 0
+        n_others = np.int64(0)  # typed, not a literal (see STRIKE above)
         for b in range(1, pos.shape[1]):
             if on[i, b]:
                 others[n_others, 0], others[n_others, 1] = pos[i, b, 0], pos[i, b, 1]
