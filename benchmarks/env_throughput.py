@@ -1,7 +1,10 @@
 """Env throughput: NineBall-v0 steps per second with a random learner, and the physics' own rate in the same run.
 
 Prints JSON. A step is one learner decision plus the opponent's decisions that follow it, resets included (as an
-RL loop sees them); ``reset_us`` times ``env.reset()`` alone (the opponent's break included when it breaks). The
+RL loop sees them). ``reset_us_*`` time ``env.reset()`` alone with the garbage collector on, as a training loop runs
+it: the mean and median of all resets, and apart the resets in which the opponent broke (its break, ~10 shots' physics,
+is played inside ``reset``) and those in which the learner breaks (no physics at all); ``reset_gc_collections`` counts
+the collections that ran during them. The
 physics' share: the same seeded steps are played again and every shot they simulated (start state and strike,
 read off the turn's decision records) is simulated once more by the physics alone
 (``physics.simulate_batch_packed``, one thread); ``physics_us_per_step`` is that time per step, ``physics_share``
@@ -12,6 +15,7 @@ Run: python benchmarks/env_throughput.py [--steps 5000] [--opponent aiming|rando
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
@@ -72,11 +76,22 @@ def run(steps: int, seed: int, opponent: str, noise: str) -> dict:
             opponent_decisions += reset_info["opponent"]["decisions"]
         per_step[i] = clock() - t0
     total = clock() - begin
-    resets = []
-    for _ in range(min(steps, 2000)):
-        t0 = clock()
-        env.reset()
-        resets.append(clock() - t0)
+    resets, broke, collections = [], [], [0]
+
+    def count(phase: str, _info: dict) -> None:
+        collections[0] += phase == "start"
+
+    gc.enable()
+    gc.callbacks.append(count)
+    try:
+        for _ in range(min(steps, 2000)):
+            t0 = clock()
+            _, reset_info = env.reset()
+            resets.append(clock() - t0)
+            broke.append(reset_info["opponent"]["decisions"] > 0)
+    finally:
+        gc.callbacks.remove(count)
+    resets_us, broke = np.array(resets) * 1e6, np.array(broke)
     # the physics of the same steps alone
     env, states, strikes = replay, [], []
     for i in range(steps):
@@ -96,8 +111,14 @@ def run(steps: int, seed: int, opponent: str, noise: str) -> dict:
         "steps_per_s": round(steps / total, 1),
         "ms_per_step_median": round(float(np.median(per_step)) * 1e3, 4),
         "ms_per_step_p90": round(float(np.quantile(per_step, 0.9)) * 1e3, 4),
-        "reset_us_mean": round(float(np.mean(resets)) * 1e6, 1),
-        "reset_us_median": round(float(np.median(resets)) * 1e6, 1),
+        "reset_us_mean": round(float(np.mean(resets_us)), 1),
+        "reset_us_median": round(float(np.median(resets_us)), 1),
+        "reset_opponent_breaks_us_mean": _mean(resets_us[broke]),
+        "reset_opponent_breaks_us_median": _median(resets_us[broke]),
+        "reset_learner_breaks_us_mean": _mean(resets_us[~broke]),
+        "reset_learner_breaks_us_median": _median(resets_us[~broke]),
+        "reset_opponent_break_share": round(float(broke.mean()), 3),
+        "reset_gc_collections": collections[0],
         "decisions_per_step": round((steps + opponent_decisions) / steps, 3),
         "shots_per_step": round(len(rows) / steps, 3),
         "steps_per_episode": round(steps / max(episodes, 1), 2),
@@ -108,6 +129,14 @@ def run(steps: int, seed: int, opponent: str, noise: str) -> dict:
         "noise": noise,
         "seed": seed,
     }
+
+
+def _mean(us: np.ndarray) -> float | None:
+    return round(float(us.mean()), 1) if us.size else None
+
+
+def _median(us: np.ndarray) -> float | None:
+    return round(float(np.median(us)), 1) if us.size else None
 
 
 def physics_seconds(packed: np.ndarray, rows: np.ndarray, threads: int = 1, chunk: int = 128) -> float:
@@ -136,6 +165,7 @@ def main() -> None:
     median = sorted(runs, key=lambda r: r["steps_per_s"])[len(runs) // 2]
     out = {**median, "steps_per_s_runs": [r["steps_per_s"] for r in runs],
            "reset_us_mean_runs": [r["reset_us_mean"] for r in runs],
+           "reset_learner_breaks_us_median_runs": [r["reset_learner_breaks_us_median"] for r in runs],
            "physics_share_median": statistics.median(r["physics_share"] for r in runs), "pinned_cpu": cpu,
            "commit": _commit(), "python": platform.python_version(), "machine": platform.machine()}
     print(json.dumps(out, indent=2))

@@ -194,7 +194,8 @@ class NineBallEnv(GameEnv, gym.Env):
         super().reset(seed=seed)
         tables = self._tables
         turns.step(tables, self._seats, _NONE, None, _TABLE0)
-        self._game = Game.view(tables)
+        if self._game is None:
+            self._game = Game.view(tables)
         info = turns.info(tables, 0, False, dict.fromkeys(rewards.REWARD_PARTS, 0.0))
         if self.render_mode == "human":
             self.render()
@@ -221,7 +222,7 @@ def batch_of(config: GameConfig, rngs: list[np.random.Generator], noise: NoiseCo
     aiming = turns.aiming_parameters(seats.opponents[compiled[0]]) if compiled else None
     if compiled and any(turns.aiming_parameters(seats.opponents[k])[1] != aiming[1] for k in compiled):
         for k in compiled:  # aiming policies that break differently: asked as Python opponents
-            seats.kinds[k, turns.OPPONENT] = turns.Seat.EXTERNAL
+            seats.set_kind(k, turns.Seat.EXTERNAL)
         aiming = None
     tables = TableBatch(config, rngs, noise, scale, shaping=(shaping.pot, shaping.foul, shaping.opponent_pot,
                                                              shaping.opponent_foul),

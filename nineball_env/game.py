@@ -30,7 +30,7 @@ from nineball_env.kernels.observe import encode_rows
 from nineball_env.kernels.rack import deal as deal_kernel
 from nineball_env.kernels.rack import score as score_kernel
 from nineball_env.kernels.shot import physics_address
-from nineball_env.kernels.turn import deal_tables, play_turns
+from nineball_env.kernels.turn import play_turns
 from nineball_env.noise import LIMITS, PRESETS, NoiseConfig
 from nineball_env.placement import GAP
 from nineball_env.rules.facts import SIMULTANEOUS_S
@@ -376,6 +376,7 @@ class TableBatch:
         self._shots = np.zeros((n, 5))
         self._has_shot = np.zeros(n, dtype=np.bool_)
         self.dealt = np.zeros(n, dtype=np.bool_)  # dealt this step, the learner yet to decide (a redeal may follow)
+        self._to_deal = np.zeros(n, dtype=np.bool_)  # to be dealt by the next turn first (``deal_drawn``)
         self.rec_i = np.zeros((n, _RECORDS, RECI_W), dtype=np.int64)  # this step's decisions, in order, per table
         self.rec_f = np.zeros((n, _RECORDS, RECF_W))
         self.n_rec = np.zeros(n, dtype=np.int64)
@@ -392,20 +393,27 @@ class TableBatch:
         self._static = (self._cfg, *_layouts(t, p), np.ascontiguousarray(aims, dtype=np.float64), t.segments, t.jaws,
                         np.ascontiguousarray(t.pockets, dtype=np.float64), params_array(p), t.rail, OVERLAP_TOL,
                         int(config.max_events))
+        self._turn_args: tuple | None = None  # what every call of the compiled turn passes after ``seats`` (``_run``)
+        self._claimed = np.zeros(1, dtype=np.int64)
         for k, breaker in enumerate(breakers or ()):
             self.deal(k, breaker)
 
     def __getstate__(self) -> dict:
-        """The tables without the generators' addresses (they mean nothing in a copy) or the shot log buffer."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("_gens", "_logs", "_pool")}
+        """The tables without the generators' addresses (they mean nothing in a copy), the shot log buffer or the
+        turn's scratch."""
+        skip = ("_gens", "_logs", "_pool", "_turn_args", "_claimed")
+        return {k: v for k, v in self.__dict__.items() if k not in skip}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("_to_deal", np.zeros(len(self._rngs), dtype=np.bool_))  # (a copy from before it)
+        self._claimed = np.zeros(1, dtype=np.int64)
         self._gens = np.zeros((len(self._rngs), GEN_W), dtype=np.int64)
         for k, rng in enumerate(self._rngs):
             generator_row(rng, self._gens[k])
         self._logs = np.empty((len(self._rngs), min(self.log_capacity, self.config.max_events), LOG_W))
         self._pool = None
+        self._turn_args = None
 
     # -- state --------------------------------------------------------------------------------------
 
@@ -471,12 +479,16 @@ class TableBatch:
     def begin(self, ks: np.ndarray | list[int]) -> None:
         """Tables ``ks`` start a step: no decisions, reward parts or redeals yet."""
         if len(self._rngs) == 1:  # a lone table: whole arrays are cheaper than fancy indexing
-            ks = _ALL
+            self.n_rec[0] = self.n_opp[0] = self.redeals[0] = 0
+            self.parts.fill(0.0)
+            self.dealt[0] = self._to_deal[0] = False
+            return
         self.n_rec[ks] = 0
         self.n_opp[ks] = 0
         self.parts[ks] = 0.0
         self.redeals[ks] = 0
         self.dealt[ks] = False
+        self._to_deal[ks] = False
 
     # -- dealing ------------------------------------------------------------------------------------
 
@@ -488,9 +500,9 @@ class TableBatch:
 
     def deal_drawn(self, ks: np.ndarray) -> None:
         """New matches on tables ``ks``, each broken by the turn's ``first_breaker`` (drawn from the table's generator
-        when it is -1, as ``integers(2)`` draws), in one call; they may be dealt again in this step's turn."""
-        deal_tables(ks, self._gens, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static[:4])
-        self.n_rec[ks] = 0
+        when it is -1, as ``integers(2)`` draws), dealt by the compiled turn that follows (``turn``; no call of their
+        own: a reset is one call); it may deal them again (a redeal)."""
+        self._to_deal[ks] = True
         self.dealt[ks] = True
 
     def _score(self, k: int, after: np.ndarray) -> None:
@@ -520,8 +532,9 @@ class TableBatch:
         noise. Returns the tables' ``Status``; raises the error of a table that failed (``raise_for``), the tables
         left as far as they got (the caller restores them)."""
         order = np.asarray(order, dtype=np.int64)
+        lone = len(self._rngs) == 1  # a lone table: no fancy indexing
         if acts is not None and len(acts):
-            acting = order[:len(acts)] if len(self._rngs) > 1 else _ALL  # (a lone table: no fancy indexing)
+            acting = order[:len(acts)] if not lone else _ALL
             self._acts[acting] = acts
             self._has_act[acting] = True
         noise_gens = self._gens
@@ -532,8 +545,8 @@ class TableBatch:
         if shots is not None:
             self._shots[order[:len(shots)]] = shots
             self._has_shot[order[:len(shots)]] = True
-        if order.size > 1:  # breaks cost ten shots: they go to the threads first
-            order = order[np.argsort(self.rack[order, _PHASE] != _BREAK, kind="stable")]
+        if order.size > 1:  # breaks (and new deals) cost ten shots: they go to the threads first
+            order = order[np.argsort((self.rack[order, _PHASE] != _BREAK) & ~self._to_deal[order], kind="stable")]
         try:
             while self._run(order, seats, noise_gens):  # some tables stopped short: FULL ones get room and play on
                 full = order[self.status[order] == _FULL]
@@ -543,7 +556,7 @@ class TableBatch:
                 order = full
         finally:
             if acts is not None:
-                self._has_act[order] = False  # (a table that was over keeps no action for later)
+                self._has_act[order if not lone else _ALL] = False  # (a table that was over keeps no action for later)
             if shots is not None:
                 self._has_shot[:] = False
         return self.status
@@ -551,12 +564,16 @@ class TableBatch:
     def _run(self, order: np.ndarray, seats: np.ndarray, noise_gens: np.ndarray) -> int:
         """One pass of the compiled turn over ``order`` on ``threads`` threads (this one and pool workers, each
         claiming the next table when free); how many tables stopped short (FULL or an error)."""
-        claimed = np.zeros(1, dtype=np.int64)
+        claimed = self._claimed  # the tables' shared counter (one pass of the turn at a time)
+        claimed[0] = 0
+        if self._turn_args is None:  # the same arrays on every call, until ``_grow`` replaces the records
+            self._turn_args = (self.dealt, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static,
+                               physics_address(), self._logs, self.rec_i, self.rec_f, self.n_rec, self.n_opp,
+                               self.parts, self.redeals, self.status, self.obs)
         args = (order, claimed, self._acts, self._has_act, self._shots, self._has_shot, self._gens, noise_gens, seats,
-                self.dealt, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static,
-                physics_address(),
-                self._logs, self.rec_i, self.rec_f, self.n_rec, self.n_opp, self.parts, self.redeals, self.status,
-                self.obs)
+                self._to_deal, *self._turn_args)
+        if order.size <= 1:
+            return play_turns(*args)
         threads = self.threads or numba.config.NUMBA_NUM_THREADS
         helpers = min(threads, order.size) - 1
         if helpers <= 0:
@@ -575,6 +592,7 @@ class TableBatch:
             new = np.zeros((n, 2 * d, old.shape[2]), dtype=old.dtype)
             new[:, :d] = old
             setattr(self, name, new)
+        self._turn_args = None
 
     def raise_for(self, ks: np.ndarray) -> None:
         """Raise the error of the first table of ``ks`` whose turn failed (``Status`` past OVER), if any."""

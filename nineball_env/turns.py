@@ -4,7 +4,8 @@ A step, in order (each line names what does it):
 
 1. the learner's actions are checked (``actions.check_action``; the vector env's ``_check_actions``);
 2. tables that reset are dealt: an opponent with ``seed()`` is re-seeded from the table's generator and its table
-   dealt alone (``TableBatch.deal``), the others in one call (``TableBatch.deal_drawn``, ``kernels.rack.deal``);
+   dealt alone (``TableBatch.deal``), the others by the compiled turn itself before their decisions
+   (``TableBatch.deal_drawn`` marks them);
 3. one call of the compiled turn (``TableBatch.turn``, ``kernels.turn.play_turns``) plays every table: the
    learner's decision (decode, noise, placement, physics, rules, the 9 spotted, the cue ball taken up, a rack
    scored and the next dealt), then each decision of a compiled opponent (``AimingPolicy``), until every table
@@ -20,8 +21,7 @@ A *seat* is what a table has besides its tables' arrays: its opponent and who si
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
@@ -64,16 +64,21 @@ def aiming_parameters(opponent: AimingPolicy) -> tuple[np.ndarray, float]:
 @dataclass
 class Seats:
     """Who sits at B tables besides the learner: each table's opponent, the seat kinds (B, 2) of (learner,
-    opponent) (``kernels.codes.Seat``), and who breaks a new deal (0, 1 or -1: drawn)."""
+    opponent) (``kernels.codes.Seat``), and who breaks a new deal (0, 1 or -1: drawn). Change a kind with
+    ``set_kind`` (it keeps ``external`` up to date)."""
 
     opponents: list[Any]
     kinds: np.ndarray
     first_breaker: int
+    external: bool = field(init=False)  # some table has a Python opponent (asked between calls of the compiled turn)
 
-    @property
-    def external(self) -> bool:
-        """Some table has a Python opponent (asked between calls of the compiled turn)."""
-        return bool((self.kinds[:, OPPONENT] == _EXTERNAL).any())
+    def __post_init__(self) -> None:
+        self.external = bool((self.kinds[:, OPPONENT] == _EXTERNAL).any())
+
+    def set_kind(self, k: int, kind: int) -> None:
+        """Table k's opponent seat becomes ``kind``."""
+        self.kinds[k, OPPONENT] = kind
+        self.external = bool((self.kinds[:, OPPONENT] == _EXTERNAL).any())
 
     @classmethod
     def of(cls, opponents_: list[Any], config: GameConfig, first_breaker: int) -> "Seats":
@@ -94,8 +99,9 @@ def step(tables: TableBatch, seats: Seats, stepping: np.ndarray, acts: np.ndarra
     are left in the tables' records. On an error (a strict placement, a bad opponent action) the tables are put
     back as they were and it is raised."""
     stepping = np.asarray(stepping, dtype=np.int64)
-    resetting = np.asarray(resetting, dtype=np.int64)
-    order = np.concatenate([stepping, resetting]) if resetting.size else stepping
+    resetting = _NO_TABLES if len(resetting) == 0 else np.asarray(resetting, dtype=np.int64)
+    order = stepping if not resetting.size else resetting if not stepping.size else np.concatenate([stepping,
+                                                                                                  resetting])
     external = seats.external
     saved = tables.snapshot() if external or tables.config.strict_placement else None
     try:
@@ -109,6 +115,9 @@ def step(tables: TableBatch, seats: Seats, stepping: np.ndarray, acts: np.ndarra
         if saved is not None:
             tables.restore(saved)
         raise
+
+
+_NO_TABLES = np.zeros(0, dtype=np.int64)
 
 
 def _deal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
@@ -175,28 +184,60 @@ def reward_parts(tables: TableBatch, k: int) -> dict[str, float]:
 
 def info(tables: TableBatch, k: int, stepped: bool, parts: dict[str, float]) -> dict[str, Any]:
     """The ``info`` of one step of table k: the learner's decision (the first of the step when ``stepped``, none on
-    a reset), the opponent's decisions after it, and the state after them (learner first), read off the records."""
+    a reset), the opponent's decisions after it, and the state after them (learner first), read off the records.
+    One pass over the records; the ruling parts of a record come from a cache (``_ruling``)."""
     n = int(tables.n_rec[k])
-    records = tables.rec_i[k, :n].tolist()
-    mine = None
+    records = tables.rec_i[k, :n].tolist() if n else []
     if stepped:
         mine = records[0]
         placement = tuple(tables.rec_f[k, 0, _PLACE_X:_PLACE_Y + 1].tolist()) if mine[_PLACED] else _NO_PLACEMENT
-    theirs = records[1:] if stepped else records
-    return {
-        **(_decision_info(mine, placement) if mine else _no_decision()),
-        "opponent": {
-            "decisions": len(theirs),
-            "fouls": sum(1 for r in theirs if r[_FOULS]),
-            "pocketed": tuple(b for r in theirs for b in r[_POCKETED:_POCKETED + r[_N_POCKETED]]),
-            "rulings": tuple(f"{DECLARATION_NAMES[r[_DECLARATION]]}: {_text(r)}" for r in theirs),
-        },
-        **table_info(tables, k, LEARNER),
-        "racks": tuple("learner" if r[_AFTER + _WINNER] == LEARNER else "opponent" for r in records
-                       if r[_AFTER + _PHASE] == _OVER),
-        "redeals": int(tables.redeals[k]),
-        "reward_parts": parts,
-    }
+        out = _decision_info(mine, placement)
+        theirs = records[1:]
+    else:
+        out = _no_decision()
+        theirs = records
+    fouls, pocketed, rulings = 0, [], []
+    for r in theirs:
+        if r[_FOULS]:
+            fouls += 1
+        if r[_N_POCKETED]:
+            pocketed += r[_POCKETED:_POCKETED + r[_N_POCKETED]]
+        rulings.append(_ruling(r)[1])
+    out["opponent"] = {"decisions": len(theirs), "fouls": fouls, "pocketed": tuple(pocketed),
+                       "rulings": tuple(rulings)}
+    rack = tables.rack[k].tolist()
+    won = tables.won[k].tolist()
+    out["phase"] = PHASE_NAMES[rack[_PHASE]]
+    out["ball_in_hand"] = BALL_IN_HAND_NAMES[rack[_IN_HAND]]
+    out["foul_counts"] = (rack[_COUNT0], rack[_COUNT0 + 1])
+    out["score"] = (won[0], won[1])
+    out["racks"] = tuple(_RACK_WINNERS[r[_AFTER + _WINNER] == LEARNER] for r in records
+                         if r[_AFTER + _PHASE] == _OVER)
+    out["redeals"] = int(tables.redeals[k])
+    out["reward_parts"] = parts
+    return out
+
+
+_RACK_WINNERS = ("opponent", "learner")  # by winner == LEARNER
+_RULINGS: dict[tuple[int, ...], tuple[dict[str, Any], str]] = {}  # ``_ruling``'s cache
+_RULINGS_MAX = 1 << 14
+
+
+def _ruling(r: list[int]) -> tuple[dict[str, Any], str]:
+    """A record's ruling as an info's ``ruling`` dict (to be copied: infos are the caller's to change) and the
+    opponent's ruling line ("declaration: text"), cached by the record's ruling columns (declaration, fouls, cited,
+    spotted, the rack after, voided): the same rulings come back often."""
+    key = (*r[_DECLARATION:_N_POCKETED], r[_SPOTTED], r[_VOIDED], *r[_AFTER:_AFTER + RACK_W])
+    hit = _RULINGS.get(key)
+    if hit is None:
+        if len(_RULINGS) >= _RULINGS_MAX:
+            _RULINGS.clear()
+        fouls, cited = foul_rules(r[_FOULS]), cited_rules(tuple(r[_CITED:_CITED + r[_N_CITED]]))
+        text = _text(r)
+        declaration = DECLARATION_NAMES[r[_DECLARATION]]
+        hit = _RULINGS[key] = ({"declaration": declaration, "foul": r[_FOULS] != 0, "fouls": rule_names(fouls),
+                                "cited": rule_names(cited), "text": text}, f"{declaration}: {text}")
+    return hit
 
 
 def _no_decision() -> dict[str, Any]:
@@ -206,26 +247,18 @@ def _no_decision() -> dict[str, Any]:
 
 
 def _text(r: list[int]) -> str:
-    """``Outcome.text`` of a record's ints (the same rulings come back often: each text is built once)."""
+    """``Outcome.text`` of a record's ints (``_ruling`` caches it)."""
     if r[_VOIDED]:
         return VOID_TEXT
-    return _ruling_text(r[_FOULS], tuple(r[_CITED:_CITED + r[_N_CITED]]), r[_SPOTTED], tuple(r[_AFTER:_AFTER + RACK_W]))
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _ruling_text(fouls: int, cited: tuple[int, ...], spotted: int, after: tuple[int, ...]) -> str:
-    return describe_row(foul_rules(fouls), cited_rules(cited), bool(spotted), list(after))
+    return describe_row(foul_rules(r[_FOULS]), cited_rules(tuple(r[_CITED:_CITED + r[_N_CITED]])), bool(r[_SPOTTED]),
+                        r[_AFTER:_AFTER + RACK_W])
 
 
 def _decision_info(r: list[int], placement: tuple[float, float]) -> dict[str, Any]:
-    """``decision_info`` of a record's ints and its placement."""
-    fouls, cited = foul_rules(r[_FOULS]), cited_rules(tuple(r[_CITED:_CITED + r[_N_CITED]]))
-    return {"ruling": {"declaration": DECLARATION_NAMES[r[_DECLARATION]], "foul": r[_FOULS] != 0,
-                       "fouls": rule_names(fouls), "cited": rule_names(cited),
-                       "text": _text(r)},
-            "pocketed": tuple(r[_POCKETED:_POCKETED + r[_N_POCKETED]]), "placement": placement,
-            "placement_adjusted": bool(r[_PLACED] and r[_ADJUSTED]), "n_events": r[_N_EVENTS],
-            "voided": bool(r[_VOIDED])}
+    """``decision_info`` of a record's ints and its placement (a fresh dict)."""
+    return {"ruling": _ruling(r)[0].copy(), "pocketed": tuple(r[_POCKETED:_POCKETED + r[_N_POCKETED]]),
+            "placement": placement, "placement_adjusted": bool(r[_PLACED] and r[_ADJUSTED]),
+            "n_events": r[_N_EVENTS], "voided": bool(r[_VOIDED])}
 
 
 def decision_info(outcome: Outcome | None) -> dict[str, Any]:

@@ -173,7 +173,7 @@ class NineBallVectorEnv(VectorEnv):
         if kind == Seat.AIMING and turns.aiming_parameters(opponent)[1] != self.tables.break_speed:
             kind = Seat.EXTERNAL
         self._seats.opponents[k] = opponent
-        self._seats.kinds[k, turns.OPPONENT] = kind
+        self._seats.set_kind(k, kind)
 
     def table_info(self, k: int) -> dict[str, Any]:
         """Table k's latest info (of its last step or reset) as NineBall-v0 gives it: ruling texts, opponent rulings
@@ -237,20 +237,20 @@ def step_infos(tables, ks: np.ndarray, stepped: np.ndarray) -> dict[str, Any]:
     mask = np.zeros(B, dtype=np.bool_)
     mask[ks] = True
     n = tables.n_rec
-    d = tables.rec_i.shape[1]
-    rec = tables.rec_i
-    mine = rec[:, 0]
-    live = np.arange(d)[None, :] < n[:, None]
-    theirs = live & (np.arange(d)[None, :] >= stepped[:, None])
-    after = rec[:, :, RecI.AFTER:RecI.AFTER + len(C)]
-    ended = live & (after[:, :, C.PHASE] == int(PhaseCode.RACK_OVER))
-    winner = after[:, :, C.WINNER]
+    mine = tables.rec_i[:, 0]
+    rec = tables.rec_i[:, :int(n.max())]  # the records in use
+    at = np.arange(rec.shape[1])[None, :]
+    live = at < n[:, None]
+    ended = live & (rec[:, :, RecI.AFTER + C.PHASE] == int(PhaseCode.RACK_OVER))
+    winner = rec[:, :, RecI.AFTER + C.WINNER]
     fouls = np.where(stepped, mine[:, RecI.FOULS], 0)
     placed = stepped & (mine[:, RecI.PLACED] != 0)
     placement = np.where(placed[:, None], tables.rec_f[:, 0, RecF.PLACE_X:RecF.PLACE_Y + 1], np.nan)
-    balls = np.arange(N_BALLS)
-    pocketed = rec[:, :, RecI.POCKETED:RecI.POCKETED + N_BALLS]  # -1 after the last
-    opp_pocketed = ((pocketed[:, :, :, None] == balls) & theirs[:, :, None, None]).sum(axis=(1, 2))
+    table, col = np.nonzero(live & (at >= stepped[:, None]))  # the opponent's decisions
+    theirs = rec[table, col]
+    pocketed = theirs[:, RecI.POCKETED:RecI.POCKETED + N_BALLS]  # -1 after the last
+    opp_pocketed = np.bincount((table[:, None] * N_BALLS + pocketed)[pocketed >= 0],
+                               minlength=B * N_BALLS).reshape(B, N_BALLS)
     infos = {
         "ruling": {
             "declaration": _DECLARATION_WORDS[np.where(stepped, mine[:, RecI.DECLARATION] + 1, 0)],
@@ -265,7 +265,7 @@ def step_infos(tables, ks: np.ndarray, stepped: np.ndarray) -> dict[str, Any]:
         "voided": stepped & (mine[:, RecI.VOIDED] != 0),
         "opponent": {
             "decisions": n - stepped,
-            "fouls": (theirs & (rec[:, :, RecI.FOULS] != 0)).sum(axis=1),
+            "fouls": np.bincount(table[theirs[:, RecI.FOULS] != 0], minlength=B),
             "pocketed": opp_pocketed,
         },
         "phase": _PHASE_WORDS[tables.rack[:, C.PHASE]],

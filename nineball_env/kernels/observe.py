@@ -7,6 +7,7 @@ from numba import njit
 from nineball_env.kernels.codes import ObsCol as O
 from nineball_env.kernels.codes import PhaseCode
 from nineball_env.kernels.codes import RackCol as C
+from physics.kernels.codes import S_MOTION
 from physics.state import Motion
 
 _ON_TABLE_MAX = float(Motion.ROLLING)  # packed motion codes <= this are on the table (frozen: see kernels/__init__)
@@ -21,7 +22,7 @@ def encode_rows(balls, rack, won, ks, player, race_to, sx, sy, out):
         k = ks[i]
         out[i] = 0.0
         for b in range(10):
-            if balls[k, b, 7] <= _ON_TABLE_MAX:  # clipped: a ball resting in a pocket mouth lies past the rail line
+            if balls[k, b, S_MOTION] <= _ON_TABLE_MAX:  # clipped: a ball resting in a pocket mouth lies past the rail line
                 out[i, O.POS + 2 * b] = min(max(balls[k, b, 0] * sx, 0.0), 1.0)
                 out[i, O.POS + 2 * b + 1] = min(max(balls[k, b, 1] * sy, 0.0), 1.0)
                 out[i, O.ON_TABLE + b] = 1.0

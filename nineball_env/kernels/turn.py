@@ -222,7 +222,10 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
                                                       length, rail, tol, np.int64(cfg[Cfg.REPLAY_EVENTS]),
                                                       cfg[Cfg.REPLAY_TIME], physics)
             if flags & FLAG_IN_FLIGHT:  # still in the air: the shot is void, the table stays as it was
-                _void(ri, player, declaration[0], before, placed, adjusted, n_events)
+                # no ruling: no fouls, nothing cited or pocketed (the rows are still -1), the rack after = before
+                _write_record(ri, player, declaration[0], np.int64(0), pocketed[0], np.int64(0), pocketed[0],
+                              np.int64(0), off[0], np.int64(0), False, before[0], before[0], placed, adjusted,
+                              n_events, True, True, True)
                 n_rec[k] = r + 1
                 return Status.STOP
         summarize_rows(rows, rows.shape[0], 0, cfg[Cfg.SIMULTANEOUS], first_bits, first_time, cushion_bits, pocketed,
@@ -248,28 +251,8 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
         balls[k, 0, 8] = -1.0
     if after[0, C.PHASE] == PhaseCode.RACK_OVER:
         score(k, gen, balls, rack, won, next_breaker, done, cfg, slots, start_rows, off_table)
-    # the record
-    ri[RecI.PLAYER] = player
-    ri[RecI.DECLARATION] = declaration[0]
-    ri[RecI.FOULS] = fouls[0]
-    ri[RecI.N_CITED] = n_cited[0]
-    for j in range(MAX_CITED):
-        ri[RecI.CITED + j] = cited[0, j] if j < n_cited[0] else -1
-    ri[RecI.N_POCKETED] = n_pocketed[0]
-    ri[RecI.N_OFF] = n_off[0]
-    for j in range(N_BALLS):
-        ri[RecI.POCKETED + j] = pocketed[0, j]
-        ri[RecI.OFF + j] = off[0, j]
-    ri[RecI.SPOTTED] = spotted[0]
-    for j in range(RACK_W):
-        ri[RecI.BEFORE + j] = before[0, j]
-        ri[RecI.AFTER + j] = after[0, j]
-    ri[RecI.PLACED] = placed
-    ri[RecI.ADJUSTED] = adjusted
-    ri[RecI.N_EVENTS] = n_events
-    ri[RecI.SHOT] = shot
-    ri[RecI.REPLAYED] = replayed
-    ri[RecI.VOIDED] = False
+    _write_record(ri, player, declaration[0], fouls[0], cited[0], n_cited[0], pocketed[0], n_pocketed[0], off[0],
+                  n_off[0], spotted[0], before[0], after[0], placed, adjusted, n_events, shot, replayed, False)
     n_rec[k] = r + 1
     # the reward parts (``rewards.REWARD_PARTS``: rack, pot, foul, opponent_pot, opponent_foul), the learner is player 0
     mine = player == 0
@@ -293,35 +276,41 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
 
 
 @njit(cache=True)
-def _void(ri, player, declaration, before, placed, adjusted, n_events):
-    """Write the record of a void shot: no ruling (no fouls, nothing pocketed, the rack after it the rack before)."""
-    for j in range(ri.shape[0]):
-        ri[j] = 0
+def _write_record(ri, player, declaration, fouls, cited, n_cited, pocketed, n_pocketed, off, n_off, spotted, before,
+                  after, placed, adjusted, n_events, shot, replayed, voided):
+    """Write a decision's record (``codes.RecI``) into ``ri``: every column, -1 after the last cited rule and in
+    ``pocketed``/``off`` after their last ball (as the rules leave them)."""
     ri[RecI.PLAYER] = player
     ri[RecI.DECLARATION] = declaration
+    ri[RecI.FOULS] = fouls
+    ri[RecI.N_CITED] = n_cited
     for j in range(MAX_CITED):
-        ri[RecI.CITED + j] = -1
+        ri[RecI.CITED + j] = cited[j] if j < n_cited else -1
+    ri[RecI.N_POCKETED] = n_pocketed
+    ri[RecI.N_OFF] = n_off
     for j in range(N_BALLS):
-        ri[RecI.POCKETED + j] = -1
-        ri[RecI.OFF + j] = -1
+        ri[RecI.POCKETED + j] = pocketed[j]
+        ri[RecI.OFF + j] = off[j]
+    ri[RecI.SPOTTED] = spotted
     for j in range(RACK_W):
-        ri[RecI.BEFORE + j] = before[0, j]
-        ri[RecI.AFTER + j] = before[0, j]
+        ri[RecI.BEFORE + j] = before[j]
+        ri[RecI.AFTER + j] = after[j]
     ri[RecI.PLACED] = placed
     ri[RecI.ADJUSTED] = adjusted
     ri[RecI.N_EVENTS] = n_events
-    ri[RecI.SHOT] = True
-    ri[RecI.REPLAYED] = True
-    ri[RecI.VOIDED] = True
+    ri[RecI.SHOT] = shot
+    ri[RecI.REPLAYED] = replayed
+    ri[RecI.VOIDED] = voided
 
 
 @njit(cache=True)
-def deal_tables(ks, gens, balls, rack, won, next_breaker, done, cfg, slots, start_rows, off_table):
-    """New matches on tables ``ks``, broken by ``cfg[FIRST_BREAKER]`` (-1: drawn as ``Generator.integers(2)``)."""
+def _deal_match(k, gens, balls, rack, won, next_breaker, done, cfg, slots, start_rows, off_table, n_rec):
+    """A new match on table k, broken by ``cfg[FIRST_BREAKER]`` (-1: drawn as ``Generator.integers(2)``); no
+    decisions recorded yet."""
     first = cfg[Cfg.FIRST_BREAKER]
-    for k in ks:
-        breaker = bounded_int(gens[k], 2) if first < 0.0 else np.int64(first)
-        deal(k, breaker, gens[k], balls, rack, won, next_breaker, done, slots, start_rows, off_table)
+    breaker = bounded_int(gens[k], 2) if first < 0.0 else np.int64(first)
+    deal(k, breaker, gens[k], balls, rack, won, next_breaker, done, slots, start_rows, off_table)
+    n_rec[k] = 0
 
 
 # -- a table's turn, and B of them ------------------------------------------------------------------------------------
@@ -340,10 +329,11 @@ def _claim(typingctx, counter):
 
 
 @njit(cache=True, nogil=True)
-def play_turns(order, claimed, acts, has_act, shots, has_shot, gens, noise_gens, seats, dealt, balls, rack, won,
-               next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol,
+def play_turns(order, claimed, acts, has_act, shots, has_shot, gens, noise_gens, seats, to_deal, dealt, balls, rack,
+               won, next_breaker, done, cfg, slots, start_rows, off_table, aims, segments, jaws, pockets, p, rail, tol,
                max_events, physics, logs, rec_i, rec_f, n_rec, n_opp, parts, redeals, status, obs):
-    """Each table's turn (the module docstring), for the tables of ``order``: the given action if ``has_act[k]``,
+    """Each table's turn (the module docstring), for the tables of ``order``: a new match first if ``to_deal[k]``
+    (``_deal_match``; the flag is cleared), the given action if ``has_act[k]``,
     then every decision of an AIMING seat, until a STOP or EXTERNAL seat is to move or the match is decided;
     ``status[k]`` says which (or what went wrong) and ``obs[k]`` is then the learner's (player 0's) observation. A
     table ``dealt`` this step that the opponent wins outright is dealt again (``redeals[k]`` counts).
@@ -365,6 +355,9 @@ def play_turns(order, claimed, acts, has_act, shots, has_shot, gens, noise_gens,
             return short
         k = order[i]
         ks[0] = k
+        if to_deal[k]:
+            to_deal[k] = False
+            _deal_match(k, gens, balls, rack, won, next_breaker, done, cfg, slots, start_rows, off_table, n_rec)
         code = Status.STOP
         while True:
             if done[k]:
@@ -375,10 +368,7 @@ def play_turns(order, claimed, acts, has_act, shots, has_shot, gens, noise_gens,
                 if redeals[k] > MAX_REDEALS:
                     code = Status.REDEALS
                     break
-                first = cfg[Cfg.FIRST_BREAKER]
-                breaker = bounded_int(gens[k], 2) if first < 0.0 else np.int64(first)
-                deal(k, breaker, gens[k], balls, rack, won, next_breaker, done, slots, start_rows, off_table)
-                n_rec[k] = 0
+                _deal_match(k, gens, balls, rack, won, next_breaker, done, cfg, slots, start_rows, off_table, n_rec)
                 n_opp[k] = 0
                 for j in range(parts.shape[1]):
                     parts[k, j] = 0.0
