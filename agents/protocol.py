@@ -13,11 +13,13 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from agents import protocol_kernels as K
 from nineball_env import actions, observation
+from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, N_BALLS, OBS_SIZE, PHASE_NAMES
 from nineball_env.game import Game
 from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.rules import BallInHand, Phase, RackState
-from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, PhysicsParams, Table
+from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, Motion, PhysicsParams, Table
 
 #: What an agent meant its last decision to be (``Agent.intent``), for the pot-success statistics.
 INTENTS = ("break", "pot", "safety", "push-out", "choice", "jump", "jump-pot")
@@ -60,24 +62,20 @@ class TableView:
                          ) -> "TableView":
         """A view rebuilt from an observation (float32 positions, nudged apart where rounding made balls overlap).
 
-        The observer is player 0; the opponent is player 1.
+        The observer is player 0; the opponent is player 1. ``from_observations`` of one row.
         """
-        o = observation.decode(obs, table.width, table.length)
-        on = np.asarray(o["on_table"], dtype=bool)
-        pos = np.asarray(o["pos"], dtype=np.float64)
-        balls = BallState.empty(len(on))
-        for b in np.flatnonzero(on):
-            balls.place(int(b), float(pos[b, 0]), float(pos[b, 1]))
-        _separate(balls, params.R)
-        phase = o["phase"]
-        in_hand = o["in_hand"]
-        if phase == "rack-over":
-            raise ValueError("observation: the rack is over, there is no decision to make")
-        counts = tuple(min(int(c), 2) for c in o["fouls"])  # type: ignore[union-attr]
-        breaker = 0 if o["breaker"] else 1
-        rack = RackState(breaker=breaker, shooter=0, on_table=frozenset(int(b) for b in range(1, 10) if on[b]),
-                         phase=Phase(phase), ball_in_hand=BallInHand(in_hand), foul_counts=counts)
-        return cls(balls, rack, 0, table, params, make_noise(noise), scale)
+        return cls.from_observations(np.asarray(obs)[None], table, params, noise, scale)[0]
+
+    @classmethod
+    def from_observations(cls, obs: np.ndarray, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
+                          noise: NoiseConfig | str | None = None, scale: actions.ActionScale = actions.DEFAULT_SCALE
+                          ) -> list["TableView"]:
+        """``from_observation`` of every row of ``obs`` (N, 54), the positions decoded and separated in one
+        compiled call (``observed_layouts``)."""
+        obs = np.asarray(obs)
+        pos, on = observed_layouts(obs, table, params)
+        noise = make_noise(noise)
+        return [cls(_balls(p, o), rack, 0, table, params, noise, scale) for p, o, rack in zip(pos, on, _racks(obs, on))]
 
     @property
     def cue_in_hand(self) -> bool:
@@ -95,23 +93,54 @@ class TableView:
         return self.rack.foul_counts[self.player]
 
 
-def _separate(balls: BallState, R: float) -> None:
-    """Push apart balls that overlap after float32 rounding (touching balls stay 10 nm apart)."""
-    on = np.flatnonzero(balls.on_table())
-    for _ in range(5):
-        moved = False
-        for n, i in enumerate(on):
-            for j in on[n + 1:]:
-                d = balls.pos[j] - balls.pos[i]
-                dist = float(np.hypot(*d))
-                if dist < 2.0 * R + 1e-8:
-                    u = d / dist if dist > 0 else np.array([1.0, 0.0])
-                    push = (2.0 * R + 1e-8 - dist) / 2.0
-                    balls.pos[i] -= u * push
-                    balls.pos[j] += u * push
-                    moved = True
-        if not moved:
-            return
+def _balls(pos: np.ndarray, on: np.ndarray) -> BallState:
+    """Balls at rest at ``pos`` (n, 2) [m] where ``on`` (n,), off the table elsewhere."""
+    balls = BallState.empty(len(on))
+    balls.pos[:] = pos  # 0 off the table, as ``BallState.empty``
+    balls.motion[on] = int(Motion.STATIONARY)
+    return balls
+
+
+def _racks(obs: np.ndarray, on: np.ndarray) -> list[RackState]:
+    """The rack states observations (N, 54) show, seen by player 0, read for all rows at once as
+    ``observation.decode`` reads one (ValueError once a rack is over)."""
+    obs = np.asarray(obs, dtype=np.float64)
+    phase = obs[:, observation.LAYOUT["phase"]]
+    over = ~phase.any(axis=1)
+    if over.any():
+        raise ValueError(f"observation: the rack is over, there is no decision to make (row {int(np.argmax(over))})")
+    phases = np.argmax(phase, axis=1).tolist()
+    in_hand = np.argmax(obs[:, observation.LAYOUT["in_hand"]], axis=1).tolist()
+    fouls = np.minimum(np.round(obs[:, observation.LAYOUT["fouls"]] * 2).astype(np.int64), 2).tolist()
+    breaker = np.where(obs[:, observation.LAYOUT["breaker"].start] > 0.5, 0, 1).tolist()
+    balls = [frozenset((np.flatnonzero(row[1:10]) + 1).tolist()) for row in on]
+    return [RackState(breaker=breaker[i], shooter=0, on_table=balls[i],
+                      phase=_PHASES[phases[i]], ball_in_hand=_IN_HAND[in_hand[i]], foul_counts=tuple(fouls[i]))
+            for i in range(len(obs))]
+
+
+_PHASES = tuple(Phase(name) for name in PHASE_NAMES)
+_IN_HAND = tuple(BallInHand(name) for name in BALL_IN_HAND_NAMES)
+
+
+def observed_layouts(obs: np.ndarray, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Ball centres (N, 10, 2) [m] and on-table masks (N, 10) of observations (N, 54), nudged apart where the
+    float32 rounding made balls overlap (touching balls end 10 nm apart): one call of the compiled
+    ``agents.protocol_kernels.observed_layouts`` for all rows."""
+    obs = np.asarray(obs)
+    if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
+        raise ValueError(f"obs: expected shape (N, {OBS_SIZE}), got {obs.shape}")
+    obs = np.require(obs, np.float64, "C")
+    pos = np.empty((obs.shape[0], N_BALLS, 2))
+    on = np.empty((obs.shape[0], N_BALLS), dtype=np.bool_)
+    K.observed_layouts(obs, np.int64(_POS_AT), np.int64(_ON_AT), float(table.width), float(table.length),
+                       float(params.R), pos, on)
+    return pos, on
+
+
+_POS_AT = observation.LAYOUT["pos"].start
+_ON_AT = observation.LAYOUT["on_table"].start
 
 
 @runtime_checkable

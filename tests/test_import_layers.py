@@ -27,7 +27,7 @@ PENDING_CIRCLES: set[frozenset[str]] = set()
 #: The rooms of agents/, lowest first: a module may import its own room and the rooms below it.
 ROOMS = (
     ("agents.version", "agents.first_run"),
-    ("agents.protocol",),
+    ("agents.protocol", "agents.protocol_kernels"),
     ("agents.shots",),
     ("agents.players",),
     ("agents.learned",),

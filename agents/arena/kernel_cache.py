@@ -13,10 +13,11 @@ from typing import Any, Sequence
 
 import nineball_env.kernels
 import physics.kernels
+from agents import protocol_kernels
 from agents.shots import kernels as shot_kernels
 
 #: The packages (every module in them) and modules whose numba kernels ``cache_state`` reads.
-KERNEL_PACKAGES = (physics.kernels, nineball_env.kernels, shot_kernels)
+KERNEL_PACKAGES = (physics.kernels, nineball_env.kernels, protocol_kernels, shot_kernels)
 #: Kernels every match compiles or loads: the physics' single-shot entry point and the env's compiled turn (a series
 #: counts the cache cold when any of these is not cached).
 MATCH_KERNELS = ("physics.kernels.entry.run_arrays", "nineball_env.kernels.turn.play_turns")

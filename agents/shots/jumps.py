@@ -69,24 +69,18 @@ def jump_launch(theta: float, b: float, params: PhysicsParams = DEFAULT_PARAMS) 
 
 
 def jump_height(s: np.ndarray | float, V0: float, launch: tuple[float, float], g: float) -> np.ndarray | float:
-    """Height [m] of the cue ball's bottom above the cloth at plan distance ``s`` [m] along its first flight."""
-    kh, kz = launch
-    vh = kh * V0
-    return (kz / kh) * s - 0.5 * g * (s / vh) ** 2
+    """Height [m] of the cue ball's bottom above the cloth at plan distance ``s`` [m] along its first flight
+    (``kernels.flight_height``)."""
+    return K.flight_height(s if np.ndim(s) == 0 else np.asarray(s, dtype=np.float64), float(V0), float(launch[0]),
+                           float(launch[1]), float(g))
 
 
-def _clears(V0: float, launch: tuple[float, float], obstacles: list[tuple[float, float]], R: float, g: float,
-            clearance: float) -> bool:
-    """Whether the first flight at cue speed V0 passes every obstacle (distance along the path, offset) with
-    ``clearance`` to spare over touching (3-D distance 2R between the centres)."""
-    reach = (2.0 * R + clearance) ** 2
-    for along, offset in obstacles:
-        s = along + np.linspace(-2.0 * R, 2.0 * R, 17)
-        s = s[s > 0.0]
-        h = jump_height(s, V0, launch, g)
-        if np.any((s - along) ** 2 + offset ** 2 + np.maximum(h, 0.0) ** 2 < reach) or np.any(h < 0.0):
-            return False
-    return True
+@lru_cache(maxsize=8)
+def _offsets(R: float) -> np.ndarray:
+    """Where the flight is sampled around a blocking ball: 17 points from 2R before it to 2R after (read-only)."""
+    out = np.linspace(-2.0 * R, 2.0 * R, 17)
+    out.setflags(write=False)
+    return out
 
 
 def jump_speed(cue: np.ndarray, point: np.ndarray, obstacles: np.ndarray, theta: float, b: float,
@@ -106,16 +100,11 @@ def jump_speed(cue: np.ndarray, point: np.ndarray, obstacles: np.ndarray, theta:
     if not blockers:
         return None
     d_point = float(np.hypot(*(np.asarray(point, float) - cue)))
-    lo, hi = 0.5, v_max
-    if not _clears(hi, launch, blockers, R, g, clearance):
-        return None
-    while hi - lo > 0.01:
-        mid = 0.5 * (lo + hi)
-        lo, hi = (lo, mid) if _clears(mid, launch, blockers, R, g, clearance) else (mid, hi)
-    # it must come down to the ball at ``point``: its bottom below the ball's top 2R before it
-    if jump_height(d_point - 2.0 * R, hi, launch, g) > 1.6 * R:
-        return None
-    return hi
+    # the bisection and the check that it comes down to the ball at ``point`` (its bottom below the ball's top 2R
+    # before it) are compiled: ``kernels.least_jump_speed``
+    V = K.least_jump_speed(np.array(blockers, dtype=np.float64).reshape(-1, 2), float(launch[0]), float(launch[1]),
+                           float(R), float(g), float(clearance), _offsets(float(R)), float(v_max), d_point)
+    return None if V < 0.0 else V
 
 
 def jump_candidates(cue: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAULT_TABLE,

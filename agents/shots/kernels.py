@@ -20,9 +20,10 @@ from numba import njit
 from nineball_env.kernels.aiming import ghost, path_clear, unit
 from nineball_env.kernels.codes import RACK_W, DeclarationCode
 from nineball_env.kernels.facts import N_BALLS, summarize_rows
-from nineball_env.kernels.ruling import MAX_CITED, rule_batch
+from nineball_env.kernels.placement import is_free
+from nineball_env.kernels.ruling import MAX_CITED, rule_batch, rule_log
 from physics.events import EventKind as E  # numba freezes the codes (as nineball_env.kernels.facts)
-from physics.kernels.codes import LOG_W
+from physics.kernels.codes import FLAG_IN_FLIGHT, LOG_W
 from physics.kernels.entry import run_shot
 from physics.params import P_R
 
@@ -49,7 +50,9 @@ AIM_MAX_EVENTS = np.int64(64)
 AIM_MAX_TIME = 2.0  # [s]
 CUE_BALL, NINE_BALL, NO_BALL = np.int64(0), np.int64(NINE), np.int64(-1)
 NO_COMBOS = np.bool_(False)
+ANYWHERE = np.bool_(False)  # ``placement.is_free``'s kitchen flag: ball in hand anywhere
 ROW0 = np.int64(0)  # the row of a one-row output
+SHOT_CODE = np.int64(_SHOT)  # an ordinary shot's DeclarationCode, typed
 
 
 @njit(cache=True)
@@ -267,6 +270,19 @@ def corrected_phi_batch(template, cue, obj, target, direction, shots, iterations
 
 
 @njit(cache=True)
+def run_row(state, row, shot, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time, log):
+    """The physics' ``run_shot`` of the strike ``row`` (V0, phi°, theta°, a, b) from the packed ``state`` (n, 9),
+    in place, through the buffer ``shot`` (5,) (angles in radians there): (n_events, flags, layout_code, i, j)."""
+    shot[0] = row[0]
+    shot[1] = math.radians(row[1])
+    shot[2] = math.radians(row[2])
+    shot[3] = row[3]
+    shot[4] = row[4]
+    return run_shot(state, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time,
+                    log)
+
+
+@njit(cache=True)
 def shot_values_batch(states, racks, which, shots, aims, axes, m, sigma_phi, segments, jaws, pockets, p, width,
                       length, rail, tol, max_events, max_time, simultaneous, out):
     """Noise-free values in [0, 1] (``leaves``) of shots (V0, phi°, theta°, a, b) ``shots[i]`` from packed
@@ -293,13 +309,8 @@ def shot_values_batch(states, racks, which, shots, aims, axes, m, sigma_phi, seg
     for i in range(shots.shape[0]):
         j = which[i]
         state[:] = states[j]
-        shot[0] = shots[i, 0]
-        shot[1] = math.radians(shots[i, 1])
-        shot[2] = math.radians(shots[i, 2])
-        shot[3] = shots[i, 3]
-        shot[4] = shots[i, 4]
-        count, _, code, _, _ = run_shot(state, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
-                                        max_events, max_time, log)
+        count, _, code, _, _ = run_row(state, shots[i], shot, segments, jaws, pockets, p, width, length, rail, tol,
+                                       max_events, max_time, log)
         if code != 0:
             out[i] = 0.0
             continue
@@ -322,3 +333,126 @@ def shot_values_batch(states, racks, which, shots, aims, axes, m, sigma_phi, seg
             continue
         e = leave_ease(state, aims, axes, m, width, length, R, sigma_phi[j])
         out[i] = 0.5 + 0.5 * e if potted > 0 else 0.5 - 0.5 * e
+
+
+@njit(cache=True)
+def ruled_shots(states, racks, which, shots, segments, jaws, pockets, p, width, length, rail, tol, max_events,
+                max_time, simultaneous, out):
+    """Shots (V0, phi°, theta°, a, b) ``shots[i]`` from packed states ``states[which[i]]`` (n, 9), simulated one
+    after another with the physics' ``run_shot`` (no thread pool: a process that forks match workers stays safe)
+    and ruled as ordinary shots from packed rack rows ``racks[which[i]]`` (the rules' ``rule_log``, as
+    ``rules.decide_log``). ``out[i]`` = (status, fouls bit mask, object balls pocketed); status 0 = ruled,
+    1 = the layout is refused, 2 = a cap stopped the shot with a ball in the air (not ruled)."""
+    work = np.empty_like(states[0])
+    log = np.empty((max_events, LOG_W))
+    shot = np.empty(5)
+    for i in range(shots.shape[0]):
+        j = which[i]
+        work[:] = states[j]
+        count, flags, code, _, _ = run_row(work, shots[i], shot, segments, jaws, pockets, p, width, length, rail,
+                                           tol, max_events, max_time, log)
+        out[i, 1] = 0
+        out[i, 2] = 0
+        if code != 0:
+            out[i, 0] = 1
+            continue
+        if flags & FLAG_IN_FLIGHT:
+            out[i, 0] = 2
+            continue
+        _, fouls, _, _, pocketed, _ = rule_log(log[:min(count, max_events)], racks[j], SHOT_CODE, simultaneous)
+        out[i, 0] = 0
+        out[i, 1] = fouls
+        for b in pocketed:
+            if b != 0:
+                out[i, 2] += 1
+
+
+@njit(cache=True)
+def least_jump_speed(blockers, kh, kz, R, g, clearance, offsets, v_max, d_point):
+    """The least cue speed [m/s] (bisection from 0.5 to ``v_max``, to 1 cm/s) whose first flight, launched at ``kh``
+    and ``kz`` [m/s per m/s of cue speed] horizontally and up, passes every blocking ball (distance along the path,
+    offset) of ``blockers`` (k, 2) with ``clearance`` to spare over touching (the ball's path sampled at its
+    distance + ``offsets``), and whose bottom is below the top of the ball at ``d_point`` 2R before it; -1 when
+    none does (``jumps.jump_speed``)."""
+    lo, hi = 0.5, v_max
+    if not _clears(hi, kh, kz, blockers, R, g, clearance, offsets):
+        return -1.0
+    while hi - lo > 0.01:
+        mid = 0.5 * (lo + hi)
+        if _clears(mid, kh, kz, blockers, R, g, clearance, offsets):
+            hi = mid
+        else:
+            lo = mid
+    if flight_height(d_point - 2.0 * R, hi, kh, kz, g) > 1.6 * R:
+        return -1.0
+    return hi
+
+
+@njit(cache=True)
+def flight_height(s, V0, kh, kz, g):
+    """Height [m] of the cue ball's bottom above the cloth at plan distance ``s`` [m] (a number or an array) of a
+    first flight launched at cue speed ``V0`` [m/s], ``kh`` and ``kz`` horizontally and up per m/s of it."""
+    vh = kh * V0
+    return (kz / kh) * s - 0.5 * g * (s / vh) ** 2
+
+
+@njit(cache=True)
+def _clears(V0, kh, kz, blockers, R, g, clearance, offsets):
+    """Whether the first flight at cue speed V0 passes every blocker with ``clearance`` to spare."""
+    reach = (2.0 * R + clearance) ** 2
+    for k in range(blockers.shape[0]):
+        along, offset = blockers[k, 0], blockers[k, 1]
+        for q in range(offsets.shape[0]):
+            s = along + offsets[q]
+            if not s > 0.0:
+                continue
+            h = flight_height(s, V0, kh, kz, g)
+            if h < 0.0 or (s - along) ** 2 + offset ** 2 + max(h, 0.0) ** 2 < reach:
+                return False
+    return True
+
+
+@njit(cache=True)
+def settled_states(states, which, shots, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time,
+                   finals, codes):
+    """The packed state (n, 9) each shot (V0, phi°, theta°, a, b) ``shots[i]`` from ``states[which[i]]`` leaves
+    (``finals[i]``: the physics' ``run_shot`` with these caps, one shot after another) and its layout code
+    (``codes[i]``, 0 when the physics accepts the layout)."""
+    log = np.empty((max_events, LOG_W))
+    shot = np.empty(5)
+    for i in range(shots.shape[0]):
+        finals[i] = states[which[i]]
+        _, _, codes[i], _, _ = run_row(finals[i], shots[i], shot, segments, jaws, pockets, p, width, length, rail,
+                                       tol, max_events, max_time, log)
+
+
+@njit(cache=True)
+def cue_spot_points(pos, on, lowest, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, points,
+                    pocket_of, free, counts):
+    """Ball-in-hand spots behind ball ``lowest[i]`` of layout i (``pos[i]`` (n, 2), ``on[i]``): for every pocket it
+    can reach (``pocket_target``), the points ``dist[j]`` [m] from the ball on the line from the pocket turned by
+    the angle of cosine ``c[j]`` and sine ``s[j]``. Per layout into ``points[i]`` (pocket by pocket), their pocket
+    into ``pocket_of[i]``, whether each is a legal free spot (``placement.is_free``, anywhere on the table) into
+    ``free[i]`` and how many into ``counts[i]`` (``pots.cue_spots``)."""
+    others = np.empty((pos.shape[1], 2))
+    for i in range(pos.shape[0]):
+        n_others = np.int64(0)  # typed, not a literal (see STRIKE above)
+        for b in range(1, pos.shape[1]):
+            if on[i, b]:
+                others[n_others, 0], others[n_others, 1] = pos[i, b, 0], pos[i, b, 1]
+                n_others += 1
+        ox, oy = pos[i, lowest[i], 0], pos[i, lowest[i], 1]
+        n = 0
+        for k in range(6):
+            ok, tx, ty, _ = pocket_target(ox, oy, k, aims, axes, m)
+            if not ok:
+                continue
+            bx, by = unit(ox - tx, oy - ty)
+            for j in range(dist.shape[0]):
+                points[i, n, 0] = ox + dist[j] * (c[j] * bx - s[j] * by)
+                points[i, n, 1] = oy + dist[j] * (s[j] * bx + c[j] * by)
+                pocket_of[i, n] = k
+                free[i, n] = is_free(points[i, n, 0], points[i, n, 1], others, n_others, R, width, length, head_y,
+                                     ANYWHERE, rims, margin)
+                n += 1
+        counts[i] = n

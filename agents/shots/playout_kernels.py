@@ -15,15 +15,14 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.shots.kernels import MAX_OPTIONS, NO_COMBOS, O_CUT, O_D_CUE, O_EASE, OPT_W, ROW0, STRIKE, pocket_target, \
-    pot_options_row, pot_probability
+from agents.shots.kernels import MAX_OPTIONS, NO_COMBOS, O_CUT, O_D_CUE, O_EASE, OPT_W, ROW0, pocket_target, \
+    pot_options_row, pot_probability, run_row
 from nineball_env.kernels.aiming import path_clear
 from nineball_env.kernels.codes import RACK_W, BallInHandCode, PhaseCode
 from nineball_env.kernels.codes import RackCol as C
 from nineball_env.kernels.facts import N_BALLS, summarize_rows
 from nineball_env.kernels.ruling import MAX_CITED, rule_batch
 from physics.kernels.codes import FLAG_IN_FLIGHT, LOG_W
-from physics.kernels.entry import run_shot
 from physics.params import P_R
 
 NINE = 9
@@ -96,13 +95,8 @@ def play_rows(states, racks, which, shots, declaration, segments, jaws, pockets,
     for i in range(shots.shape[0]):
         j = which[i]
         state[:] = states[j]
-        shot[0] = shots[i, 0]
-        shot[1] = math.radians(shots[i, 1])
-        shot[2] = math.radians(shots[i, 2])
-        shot[3] = shots[i, 3]
-        shot[4] = shots[i, 4]
-        count, flags, code, _, _ = run_shot(state, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
-                                            max_events, max_time, log)
+        count, flags, code, _, _ = run_row(state, shots[i], shot, segments, jaws, pockets, p, width, length, rail,
+                                           tol, max_events, max_time, log)
         if code != 0 or flags & FLAG_IN_FLIGHT:
             out_states[i] = states[j]
             out_after[i] = racks[j]

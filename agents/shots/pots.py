@@ -8,15 +8,14 @@ were measured with the physics: a ball sent at each pocket from 0.5–0.6 m, shi
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from agents.shots import kernels as K
-from agents.shots.aim import unit
 from nineball_env.aiming import pocket_aims
-from nineball_env.kernels.placement import free_mask
 from nineball_env.noise import NoiseConfig
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
 
@@ -227,38 +226,54 @@ def cue_spots(pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAU
 
     Spots lie at ``distances`` [m] from the ball, on the line from the pocket turned by ``turns``
     [deg] (a slight angle leaves room for position play); spots that touch a ball or a pocket are skipped.
+    ``cue_spot_rows`` of one layout.
     """
-    on = np.asarray(on, dtype=bool).copy()
-    on[0] = False
-    others = np.ascontiguousarray(pos[on], dtype=np.float64).reshape(-1, 2)
-    obj = pos[lowest]
-    cue_on = on.copy()
-    cue_on[0] = True
+    (points, rows), = cue_spot_rows([pos], [on], [lowest], table, params, [sigma_phi], distances=distances,
+                                    turns=turns)
+    return [((float(x), float(y)), PotOption.from_row(r)) for (x, y), r in zip(points.tolist(), rows)]
+
+
+def cue_spot_rows(pos: Sequence[np.ndarray], on: Sequence[np.ndarray], lowest: Sequence[int],
+                  table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
+                  sigma_phi: Sequence[float] = (), *, distances: tuple[float, ...] = (0.2, 0.3, 0.45),
+                  turns: tuple[float, ...] = (10.0, -10.0, 0.0, 20.0, -20.0, 35.0, -35.0)
+                  ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``cue_spots`` of N layouts (``pos[i]`` (n, 2), ``on[i]``, ``lowest[i]``, aim noise ``sigma_phi[i]`` [deg]):
+    the spots of all layouts in one compiled call (``kernels.cue_spot_points``), the pots of every free one in one
+    more (``pot_rows``); per layout the spots
+    (m, 2) and their pots as option rows (m, OPT_W) of ``kernels.O_*`` columns, easiest first (a stable sort)."""
+    if not len(pos) == len(on) == len(lowest) == len(sigma_phi):
+        raise ValueError(f"pos, on, lowest, sigma_phi: expected one entry per layout each, got {len(pos)}, "
+                         f"{len(on)}, {len(lowest)}, {len(sigma_phi)}")
     turn_cs = np.array([(math.cos(math.radians(t)), math.sin(math.radians(t))) for t in turns]).reshape(-1, 2)
-    dist = np.repeat(np.asarray(distances, dtype=float), len(turns))[:, None]
+    dist = np.repeat(np.asarray(distances, dtype=float), len(turns))
     c, s = np.tile(turn_cs[:, 0], len(distances)), np.tile(turn_cs[:, 1], len(distances))
-    blocks, pockets = [], []
-    for k in range(6):
-        found = pocket_target(obj, k, table)
-        if found is None:
-            continue
-        back = unit(obj - found[0])
-        blocks.append(obj + dist * np.column_stack([c * back[0] - s * back[1], s * back[0] + c * back[1]]))
-        pockets += [k] * len(c)
-    if not blocks:
-        return []
-    points = np.ascontiguousarray(np.concatenate(blocks), dtype=np.float64)
-    free = np.empty(len(points), dtype=np.bool_)
-    free_mask(points, others, len(others), params.R, table.width, table.length, table.head_string_y, False,
-              np.ascontiguousarray(table.pockets, dtype=np.float64), 1e-4, free)
-    idx = np.flatnonzero(free)
-    if not idx.size:
-        return []
-    rows, n = pot_rows(points[idx], np.broadcast_to(pos, (idx.size, *pos.shape)),
-                       np.broadcast_to(cue_on, (idx.size, *cue_on.shape)), np.full(idx.size, lowest), table, params,
-                       sigma_phi, combos=False)
-    hit = (rows[:, :, K.O_POCKET] == np.asarray(pockets)[idx, None]) & (np.arange(K.MAX_OPTIONS) < n[:, None])
-    out = [((float(points[i, 0]), float(points[i, 1])), PotOption.from_row(rows[r, int(np.argmax(hit[r]))]))
-           for r, i in enumerate(idx.tolist()) if hit[r].any()]
-    out.sort(key=lambda item: -item[1].ease)
+    N, per = len(pos), 6 * len(dist)
+    pos_all = np.require(np.stack(pos) if N else np.empty((0, NINE + 1, 2)), np.float64, "CW")
+    on_all = np.require(np.stack(on) if N else np.empty((0, NINE + 1)), np.bool_, "CW")
+    lowest_all = np.require(np.asarray(lowest, dtype=np.int64).reshape(-1), np.int64, "CW")
+    points = np.empty((N, per, 2))
+    pocket_of = np.empty((N, per), dtype=np.int64)
+    free = np.zeros((N, per), dtype=np.bool_)
+    counts = np.empty(N, dtype=np.int64)
+    K.cue_spot_points(pos_all, on_all, lowest_all, _aims(table), _AXES, _model_array(DEFAULT_POCKETS), dist, c, s,
+                      float(params.R), float(table.width), float(table.length), float(table.head_string_y),
+                      np.ascontiguousarray(table.pockets, dtype=np.float64), 1e-4, points, pocket_of, free, counts)
+    free &= np.arange(per) < counts[:, None]
+    which, spot = np.nonzero(free)  # row-major: layout by layout, each in its points' order
+    out = [(np.empty((0, 2)), np.empty((0, K.OPT_W)))] * N
+    if not which.size:
+        return out
+    points, pockets = points[which, spot], pocket_of[which, spot]
+    cue_on = on_all.copy()
+    cue_on[:, 0] = True
+    rows, n = pot_rows(points, pos_all[which], cue_on[which], lowest_all[which], table, params,
+                       np.asarray(sigma_phi, dtype=np.float64)[which], combos=False)
+    hit = (rows[:, :, K.O_POCKET] == pockets[:, None]) & (np.arange(K.MAX_OPTIONS) < n[:, None])
+    found = hit.any(axis=1)
+    chosen = rows[np.arange(len(rows)), np.argmax(hit, axis=1)]
+    for i in np.unique(which).tolist():
+        keep = np.flatnonzero((which == i) & found)
+        order = keep[np.argsort(-chosen[keep, K.O_EASE], kind="stable")]
+        out[i] = (points[order], chosen[order])
     return out

@@ -23,11 +23,14 @@ from agents.shots import kernels as K
 from agents.shots.aim import corrected_phi
 from agents.shots.leaves import shot_value
 from agents.shots.pots import pot_rows
+from agents.players.ghost_ball import GhostBallAgent
 from agents.protocol import TableView
 from nineball_env import observation
 from nineball_env.noise import make_noise
 from nineball_env.rules import Match, RackState
 from physics.kernels import entry
+
+DECISIONS = np.load(Path(__file__).parent / "data" / "ghost_decisions.npz")
 
 
 def _calls(caller, signature=None) -> list[tuple[object, tuple[types.Type, ...]]]:
@@ -69,8 +72,10 @@ def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]
                                                          1.27, 2.54), noise=make_noise("icga"))
     shot_value(view, view.balls.copy(), physics.Shot(V0=2.0, phi=225.0))
     pot_rows(state.pos[0][None], state.pos[None], state.on_table()[None], np.ones(1, dtype=int))
+    GhostBallAgent().act_batch(DECISIONS["obs"])  # its jumps, push-outs and ball-in-hand spots, batched
     todo = [(kernel, kernel.signatures[0]) for kernel in (K.corrected_phi_batch, K.shot_values_batch,
-                                                          K.pot_options_batch)]
+                                                          K.pot_options_batch, K.ruled_shots, K.settled_states,
+                                                          K.cue_spot_points, K.least_jump_speed)]
     calls: dict = {}
     while todo:
         kernel, signature = todo.pop()
@@ -88,7 +93,9 @@ def test_the_agents_kernels_call_the_physics_with_the_envs_types(shot_kernel_cal
     physics.simulate(state, physics.Shot(V0=8.0, phi=90.0))  # the env's path: run_arrays
     (env_sig,) = entry.run_arrays.signatures
     env_types = _by_name(entry.run_arrays, env_sig)
-    for caller in ("corrected_phi_batch", "shot_values_batch"):
+    for caller in ("shot_values_batch", "ruled_shots", "settled_states"):  # through run_row
+        assert any(callee is K.run_row for callee, _ in shot_kernel_calls[caller]), caller
+    for caller in ("corrected_phi_batch", "run_row"):
         calls = [args for callee, args in shot_kernel_calls[caller] if callee is entry.run_shot]
         assert calls, f"{caller} no longer calls run_shot: update this test"
         for argtypes in calls:
@@ -102,7 +109,8 @@ def test_no_shot_kernel_passes_a_literal_to_a_kernel(shot_kernel_calls):
     # A literal argument, or a variable set to a literal and changed later (numba types it as the literal first),
     # compiles the callee once more (and everything it calls) for a version that is never or rarely needed.
     assert set(shot_kernel_calls) >= {"corrected_phi_batch", "shot_values_batch", "pot_options_batch",
-                                      "pot_options_row", "leave_ease", "_direct"}
+                                      "pot_options_row", "leave_ease", "_direct", "ruled_shots", "settled_states",
+                                      "cue_spot_points", "least_jump_speed", "run_row", "_clears"}
     for caller, calls in shot_kernel_calls.items():
         for callee, argtypes in calls:
             literals = {name: t for name, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}

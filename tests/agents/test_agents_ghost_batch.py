@@ -1,0 +1,139 @@
+"""GhostBall decides many tables at once (``act_batch``) exactly as it decides one (``act``), and as it did.
+
+``data/ghost_decisions.npz`` holds recorded decisions (f99e323, before GhostBall was batched): 236 observations of
+a vector env with GhostBall as the opponent (noise icga, and none) and 83 ``TableView``s of seeded ghost-vs-ghost
+matches (noise icga), a stratified sample over every intent, with the actions and intents that code gave.
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.players.ghost_ball import GhostBallAgent
+from agents.protocol import INTENTS, TableView, observed_layouts
+from agents.shots.outcome import settled
+from agents.shots.pots import PotOption, cue_spot_rows, cue_spots
+from nineball_env import observation
+from nineball_env.noise import make_noise
+from nineball_env.vector import NineBallVectorEnv
+from nineball_env.rules import RackState
+import physics
+from physics import DEFAULT_PARAMS, BallState
+
+DATA = np.load(Path(__file__).parent / "data" / "ghost_decisions.npz")
+
+
+def _views() -> list[TableView]:
+    return [TableView(BallState.from_packed(s), RackState.from_packed(r), int(p), noise=make_noise("icga"))
+            for s, r, p in zip(DATA["view_states"], DATA["view_racks"], DATA["view_players"])]
+
+
+def test_the_recorded_sample_covers_every_intent():
+    assert set(DATA["obs_intents"]) | set(DATA["view_intents"]) == set(INTENTS)
+
+
+def test_act_gives_the_recorded_actions_bit_for_bit():
+    agent = GhostBallAgent()
+    for obs, want, intent in zip(DATA["obs"], DATA["obs_actions"], DATA["obs_intents"]):
+        assert np.array_equal(agent.act(obs), want) and agent.intent == intent
+    for view, want, intent in zip(_views(), DATA["view_actions"], DATA["view_intents"]):
+        assert np.array_equal(agent.act(None, view), want) and agent.intent == intent
+
+
+@pytest.mark.parametrize("rows", [2, 8, 64])
+def test_act_batch_equals_act_row_by_row(rows):
+    batch, single = GhostBallAgent(), GhostBallAgent()
+    obs = DATA["obs"]
+    for start in range(0, len(obs), rows):
+        chunk = obs[start:start + rows]
+        got = batch.act_batch(chunk)
+        assert got.shape == (len(chunk), 9)
+        for row, action, intent in zip(chunk, got, batch.intents):
+            assert np.array_equal(single.act(row), action) and single.intent == intent
+    assert batch.jumps == single.jumps and sum(batch.jumps.values()) > 0
+
+
+def test_act_batch_of_no_rows():
+    assert GhostBallAgent().act_batch(np.zeros((0, 54), dtype=np.float32)).shape == (0, 9)
+
+
+def test_observed_layouts_rejects_a_wrong_shape():
+    with pytest.raises(ValueError, match="obs: expected shape"):
+        observed_layouts(np.zeros((3, 50), dtype=np.float32))
+
+
+def test_observed_layouts_separates_overlapping_balls():
+    obs = DATA["obs"][:1].copy()
+    obs[0, 0:4] = (0.5, 0.5, 0.5, 0.5)  # the cue ball and the 1 at the same point
+    obs[0, 20:22] = 1.0
+    pos, on = observed_layouts(obs)
+    R = DEFAULT_PARAMS.R
+    assert on[0, 0] and on[0, 1]
+    assert np.hypot(*(pos[0, 1] - pos[0, 0])) >= 2.0 * R
+
+
+def test_decide_batch_rejects_views_of_different_tables():
+    views = _views()[:2]
+    other = TableView(views[1].balls, views[1].rack, views[1].player, params=physics.PhysicsParams(u_r=0.02),
+                      noise=views[1].noise)
+    with pytest.raises(ValueError, match="views: expected one table"):
+        GhostBallAgent().decide_batch([views[0], other])
+
+
+def test_a_vector_env_asks_one_ghost_for_all_its_tables():
+    ghost = GhostBallAgent()
+    venv = NineBallVectorEnv(4, opponent=ghost, noise="icga")
+    assert all(seat.opponent is ghost for seat in venv.seats)
+    sizes = []
+    act_batch = ghost.act_batch
+
+    def counted(obs):
+        sizes.append(len(obs))
+        return act_batch(obs)
+
+    ghost.act_batch = counted
+    venv.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        venv.step(rng.uniform(-1, 1, (4, 9)))
+    assert max(sizes) > 1
+
+
+def test_cue_spot_rows_of_many_layouts_are_cue_spots_of_each():
+    views = [v for v in _views()][:12] + [TableView.from_observation(o) for o in DATA["obs"][:12]]
+    views = [v for v in views if v.rack.phase.value != "break"]
+    found = cue_spot_rows([v.balls.pos for v in views], [v.on for v in views], [v.rack.lowest for v in views],
+                          sigma_phi=[0.125] * len(views))
+    assert sum(len(points) for points, _ in found) > 0
+    for view, (points, rows) in zip(views, found):
+        one = cue_spots(view.balls.pos, view.on, view.rack.lowest)
+        assert [spot for spot, _ in one] == [tuple(p) for p in points.tolist()]
+        assert [o for _, o in one] == [PotOption.from_row(r) for r in rows]
+    with pytest.raises(ValueError, match="pos, on, lowest, sigma_phi"):
+        cue_spot_rows([views[0].balls.pos], [views[0].on], [1, 2], sigma_phi=[0.1])
+
+
+def test_settled_states_are_the_physics_final_states_and_a_refused_layout_raises():
+    state = physics.place_balls({0: (0.6, 1.0), 1: (0.6, 1.5), 9: (0.3, 2.0)})
+    shots = [physics.Shot(V0=1.5, phi=90.0), physics.Shot(V0=0.8, phi=30.0)]
+    ends = settled([state], [0, 0], shots, physics.DEFAULT_TABLE, DEFAULT_PARAMS, max_events=256, max_time=20.0)
+    for end, shot in zip(ends, shots):
+        want = physics.simulate(state, shot, max_events=256, max_time=20.0).state.packed()
+        assert np.array_equal(end, want)
+    overlap = physics.place_balls({0: (0.6, 1.0), 1: (0.6, 1.0 + DEFAULT_PARAMS.R)})
+    with pytest.raises(ValueError):
+        settled([overlap], [0], shots[:1], physics.DEFAULT_TABLE, DEFAULT_PARAMS, max_events=256, max_time=20.0)
+
+
+def test_views_of_observations_read_the_rack_and_refuse_a_rack_that_is_over():
+    obs = DATA["obs"][:8]
+    for row, view in zip(obs, TableView.from_observations(obs)):
+        o = observation.decode(row)
+        assert view.rack.phase.value == o["phase"] and view.rack.ball_in_hand.value == o["in_hand"]
+        assert view.rack.breaker == (0 if o["breaker"] else 1) and view.rack.foul_counts == o["fouls"]
+        assert view.rack.on_table == frozenset(b for b in range(1, 10) if o["on_table"][b])
+    over = obs.copy()
+    over[3, observation.LAYOUT["phase"]] = 0.0
+    with pytest.raises(ValueError, match="the rack is over"):
+        TableView.from_observations(over)
