@@ -80,9 +80,10 @@ class NineBallVectorEnv(VectorEnv):
             numba uses, ``NUMBA_NUM_THREADS``).
         log_capacity: events kept per table in a shot's log (a longer shot is simulated again with room).
         **env_kwargs: ``NineBallEnv`` keyword arguments (``opponent``, ``match_race``, ``noise``, ...)
-            applied to every table. An ``opponent`` with ``seed()`` is deep-copied per table (each is
-            re-seeded from its table's generator); any other opponent object is shared, and one with
-            ``act_batch`` or an SB3 model decides for all its tables in one call. The default opponent
+            applied to every table. An ``opponent`` with ``act_batch`` is shared and decides for all its tables
+            in one call (re-seeded, if it has ``seed()``, from each table's generator as that table deals); any
+            other one with ``seed()`` is deep-copied per table (each re-seeded from its table's generator); any
+            other opponent object is shared, and an SB3 model decides for all its tables in one call. The default opponent
             (``AimingPolicy``) decides inside the compiled turn.
     """
 
@@ -104,7 +105,8 @@ class NineBallVectorEnv(VectorEnv):
         self.config, self.noise, self.scale, self.shaping = (template.config, template.noise, template.scale,
                                                              template.shaping)
         self.first_breaker = template.first_breaker
-        per_table = opp is not None and callable(getattr(opp, "seed", None))
+        per_table = (opp is not None and callable(getattr(opp, "seed", None))
+                     and not callable(getattr(opp, "act_batch", None)))  # a batched opponent serves every table
         shared = template.opponent  # the default AimingPolicy has no state: one for every table
         self._seats = Seats.of([copy.deepcopy(opp) if per_table else shared for _ in range(self.num_envs)],
                                self.config, template.breaker_code())

@@ -82,8 +82,8 @@ class GhostBallAgent(ViewAgent):
     """The geometric baseline (see the module docstring); deterministic, so ``seed`` changes nothing.
 
     ``act_batch`` decides many tables at once. As an env opponent one object serves every table of a vector env
-    (``__deepcopy__`` returns itself: the env keeps one opponent and asks it once per round for all its tables);
-    ``jumps`` then counts the jumps of all of them."""
+    (the env shares an opponent that has ``act_batch`` and asks it once per round for all its tables); ``jumps``
+    then counts the jumps of all of them."""
 
     name = "ghost"
 
@@ -92,9 +92,6 @@ class GhostBallAgent(ViewAgent):
         self.config = config or GhostBallConfig()
         #: the intents of the latest ``act_batch`` / ``decide_batch`` rows (INTENTS names)
         self.intents = np.empty(0, dtype=object)
-
-    def __deepcopy__(self, memo: dict) -> "GhostBallAgent":
-        return self  # deterministic: one object decides for every table of a vector env in one act_batch call
 
     # -- decisions --------------------------------------------------------------------------------
 

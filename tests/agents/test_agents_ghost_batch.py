@@ -5,6 +5,7 @@ a vector env with GhostBall as the opponent (noise icga, and none) and 83 ``Tabl
 matches (noise icga), a stratified sample over every intent, with the actions and intents that code gave.
 """
 
+import copy
 from pathlib import Path
 
 import numpy as np
@@ -137,3 +138,11 @@ def test_views_of_observations_read_the_rack_and_refuse_a_rack_that_is_over():
     over[3, observation.LAYOUT["phase"]] = 0.0
     with pytest.raises(ValueError, match="the rack is over"):
         TableView.from_observations(over)
+
+
+def test_a_ghost_ball_agent_deep_copies_like_any_object_and_a_vector_env_still_shares_it() -> None:
+    """The vector env shares an opponent with ``act_batch`` by its own rule; deepcopy is not bent to do it."""
+    agent = GhostBallAgent()
+    assert copy.deepcopy(agent) is not agent
+    envs = NineBallVectorEnv(3, threads=1, opponent=agent)
+    assert all(seat.opponent is agent for seat in envs.seats)
