@@ -18,9 +18,7 @@ import argparse
 import gc
 import json
 import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -31,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import physics  # noqa: E402
+from benchmarks.provenance import provenance  # noqa: E402
 from agents.players.random_agent import RandomAgent  # noqa: E402
 from nineball_env.env import NineBallEnv  # noqa: E402
 from nineball_env.kernels.codes import RecF, RecI  # noqa: E402
@@ -167,16 +166,8 @@ def main() -> None:
            "reset_us_mean_runs": [r["reset_us_mean"] for r in runs],
            "reset_learner_breaks_us_median_runs": [r["reset_learner_breaks_us_median"] for r in runs],
            "physics_share_median": statistics.median(r["physics_share"] for r in runs), "pinned_cpu": cpu,
-           "commit": _commit(), "python": platform.python_version(), "machine": platform.machine()}
+           **provenance()}
     print(json.dumps(out, indent=2))
-
-
-def _commit() -> str | None:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
 
 
 if __name__ == "__main__":

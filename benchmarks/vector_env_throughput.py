@@ -15,8 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 import nineball_env  # noqa: E402,F401  (registers NineBall-v0)
 import physics  # noqa: E402
+from benchmarks.provenance import provenance  # noqa: E402
 from agents.players.random_agent import RandomAgent  # noqa: E402
 from nineball_env.kernels.codes import RecF, RecI  # noqa: E402
 from nineball_env.vector import NineBallVectorEnv  # noqa: E402
@@ -126,16 +125,7 @@ def main() -> None:
     if all_cpus:
         os.sched_setaffinity(0, set(all_cpus))
     print(json.dumps({"results": results, "opponent": args.opponent, "noise": args.noise, "seconds": args.seconds,
-                      "cpus": len(all_cpus) if all_cpus else os.cpu_count(), "commit": _commit(),
-                      "python": platform.python_version(), "machine": platform.machine()}, indent=2))
-
-
-def _commit() -> str | None:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
+                      "cpus": len(all_cpus) if all_cpus else os.cpu_count(), **provenance()}, indent=2))
 
 
 if __name__ == "__main__":
