@@ -84,7 +84,7 @@ def _check_at(seg, seg_t, t, p, W, L, segments, jaws, pockets, pos, vel, spin, m
         audit[A_OVERLAP_RUN] = 1
 
 
-@kernel
+@kernel(entry=True)
 def audit_shot(init, log, n_events, final, capped, samples, p, W, L, segments, jaws, pockets, audit):
     """Audit one simulated shot from its full log; sets audit[A_*] = 1 for each kind of problem found."""
     n = init.shape[0]
@@ -151,7 +151,7 @@ def audit_shot(init, log, n_events, final, capped, samples, p, W, L, segments, j
             audit[A_NAN] = 1
 
 
-@kernel(parallel=True)
+@kernel(parallel=True, entry=True)
 def audit_batch(inits, logs, n_events, finals, capped, samples, p, W, L, segments, jaws, pockets, audits):
     """``audit_shot`` on every table whose whole log is in ``logs`` (the others are audited alone)."""
     for b in prange(inits.shape[0]):
@@ -302,7 +302,7 @@ def _energy3(m, R, g, s):
     return 0.5 * m * (vx * vx + vy * vy + vz * vz) + 0.2 * m * R * R * (wx * wx + wy * wy + wz * wz) + m * g * z
 
 
-@kernel
+@kernel(entry=True)
 def audit_air_shot(init, log, air, n_events, final, samples, p, W, L, segments, jaws, pockets, rail, audit):
     """``audit_shot`` in 3-D for a shot with balls in the air: ``air`` is its EventLog.air (n_events, 4), ``rail``
     the table's ``Table.rail`` (its liners are audited); ``audit`` holds N_AIR_AUDIT counters (AIR_AUDIT_NAMES)."""

@@ -76,7 +76,7 @@ def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, rai
     return result
 
 
-@kernel
+@kernel(entry=True)
 def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, V0, phi, theta, a, b, strike, segments, jaws, pockets, p,
                width, length, rail, tol, max_events, max_time, log, air_log, pos, vel, spin, motion, pocket, initial):
     """Check and simulate from the caller's arrays (left untouched): (n_events, flags, layout_code, i, j).
@@ -103,7 +103,7 @@ def run_arrays(pos_in, vel_in, spin_in, motion_in, pocket_in, V0, phi, theta, a,
                                rail, tol, max_events, max_time, log, air_log)
 
 
-@kernel(parallel=True)
+@kernel(parallel=True, entry=True)
 def run_batch(states, shots, strike, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time, logs,
               out):
     """``run_shot`` on B tables in parallel; out[k] = (n_events, flags, layout_code, i, j)."""

@@ -1,4 +1,5 @@
-"""``kernel``: numba's ``njit`` for the physics kernels, cached, compiling one machine-code copy per argument types.
+"""``kernel``: numba's ``njit`` for the physics kernels, cached, compiling one machine-code copy per argument types,
+and for the kernels only other kernels call, no Python wrappers.
 
 A numba dispatcher called from another kernel compiles a separate copy for every distinct type of its arguments, and
 a literal constant is a type of its own: ``refresh_ball(i, -1, ...)`` and ``refresh_ball(a, b, ...)`` were two full
@@ -6,6 +7,13 @@ compilations, and type inference, which refines a caller's variables step by ste
 ``kind = rail_kind[i]``), compiled callees for the literal types it saw on the way, never used (three copies of the
 air event, nine of ``record``). The kernels here take their integers as plain int64, so a cold compile builds each
 one once.
+
+numba also gives every compiled function two wrappers, one that unboxes Python arguments (a few hundred LLVM
+instructions per array argument) and one for a C callback, and optimises and emits machine code for them with the
+function: about a tenth of a cold compile, for the ninety-odd kernels that Python never calls. A kernel is compiled
+without them unless it is declared an entry point (``@kernel(entry=True)``: those the Python API calls). A call
+from Python to any other kernel (tests, tools) goes to a second dispatcher of the same function, with the wrappers,
+compiled on first use and cached under its own key.
 """
 
 from __future__ import annotations
@@ -13,7 +21,11 @@ from __future__ import annotations
 from typing import Callable
 
 from numba.core import types
+from numba.core.caching import FunctionCache
 from numba.core.registry import CPUDispatcher
+
+# numba's options that drop the two wrappers (what numba itself sets for the implementations of @overload)
+NO_WRAPPERS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
 
 class KernelDispatcher(CPUDispatcher):
@@ -24,10 +36,47 @@ class KernelDispatcher(CPUDispatcher):
                                          {k: types.unliteral(v) for k, v in kws.items()})
 
 
-def kernel(func: Callable | None = None, *, inline: str = "never", parallel: bool = False,
-           cache: bool = True) -> KernelDispatcher | Callable[[Callable], KernelDispatcher]:
+class _TaggedCache(FunctionCache):
+    """numba's per-function cache whose index keys carry a tag: a function compiled two ways (with and without the
+    Python wrappers) keeps both in one index, and the copy without is never loaded where Python must call it."""
+
+    def __init__(self, py_func, tag: str):
+        super().__init__(py_func)
+        self._tag = tag
+
+    def _index_key(self, sig, codegen):
+        return (*super()._index_key(sig, codegen), self._tag)
+
+
+class InternalKernel(KernelDispatcher):
+    """A kernel that other kernels call: compiled without the Python wrappers. Called from Python, it hands the call
+    to a dispatcher of the same function with them (``python_dispatcher``)."""
+
+    _python: KernelDispatcher | None = None
+
+    def enable_caching(self):
+        self._cache = _TaggedCache(self.py_func, "no-python-wrappers")
+
+    @property
+    def python_dispatcher(self) -> KernelDispatcher:
+        """The same function compiled with the Python wrappers, for calls from Python (made on first use)."""
+        if self._python is None:
+            options = {k: v for k, v in self.targetoptions.items() if k not in NO_WRAPPERS}
+            python = KernelDispatcher(py_func=self.py_func, locals={}, targetoptions=options)
+            if isinstance(self._cache, _TaggedCache):
+                python.enable_caching()
+            self._python = python
+        return self._python
+
+    def __call__(self, *args, **kwargs):
+        return self.python_dispatcher(*args, **kwargs)
+
+
+def kernel(func: Callable | None = None, *, inline: str = "never", parallel: bool = False, cache: bool = True,
+           entry: bool = False) -> KernelDispatcher | Callable[[Callable], KernelDispatcher]:
     """``numba.njit(cache=cache, inline=inline, parallel=parallel)`` through ``KernelDispatcher``; ``@kernel`` or
-    ``@kernel(inline="always")``."""
+    ``@kernel(inline="always")``. ``entry=True``: the Python API calls it (compiled with the Python wrappers, no
+    hand-over per call); otherwise only other kernels do (``InternalKernel``)."""
     if inline not in ("never", "always"):
         raise ValueError(f"inline: expected 'never' or 'always', got {inline!r}")
 
@@ -35,7 +84,10 @@ def kernel(func: Callable | None = None, *, inline: str = "never", parallel: boo
         options = {"nopython": True, "boundscheck": None, "inline": inline}
         if parallel:
             options["parallel"] = True
-        disp = KernelDispatcher(py_func=f, locals={}, targetoptions=options)
+        if entry:
+            disp = KernelDispatcher(py_func=f, locals={}, targetoptions=options)
+        else:
+            disp = InternalKernel(py_func=f, locals={}, targetoptions={**options, **NO_WRAPPERS})
         if cache:
             disp.enable_caching()
         return disp

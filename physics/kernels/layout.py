@@ -125,7 +125,7 @@ def check_state(pos, vel, spin, motion, pocket, strike, segments, jaws, pockets,
 SHOT_OK, SHOT_NOT_FINITE, SHOT_SPEED, SHOT_ELEVATION, SHOT_TIP = 0, 1, 2, 3, 4
 
 
-@kernel
+@kernel(entry=True)
 def check_shot_rows(shots, max_speed, max_elevation, max_tip):
     """First bad shot row (V0, phi°, theta°, a, b) as (index, code); (-1, SHOT_OK) when every row is legal.
     A row whose V0 is NaN means no strike and is not checked."""

@@ -112,7 +112,7 @@ def evolve(state, x, y, vx, vy, wx, wy, wz, dt, p):
     return nx, ny, nvx, nvy, nwx, nwy, _decay_wz(wz, dt, p)
 
 
-@kernel
+@kernel(entry=True)
 def evolve_ball(s, dt, p):
     """Position after ``dt`` of a logged ball state row s = (x, y, vx, vy, wx, wy, wz, motion), across transitions."""
     state = int(s[7])

@@ -1,7 +1,11 @@
 """physics.kernels.jit.kernel: one compiled copy of a kernel per argument types, whatever literals its callers pass."""
 
 import importlib
+import os
 import pkgutil
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -9,7 +13,8 @@ from numba.core import types
 from numba.core.dispatcher import Dispatcher
 
 import physics.kernels
-from physics.kernels.jit import KernelDispatcher, kernel
+from physics.kernels import audit, entry, layout, motion
+from physics.kernels.jit import InternalKernel, KernelDispatcher, kernel
 
 
 @kernel(cache=False)
@@ -52,3 +57,61 @@ def test_every_physics_kernel_takes_the_kernel_decorator():
                     value, KernelDispatcher):
                 plain.append(f"{module.__name__}.{name}")
     assert plain == []
+
+
+@kernel(cache=False)
+def _inner(x):
+    return 2.0 * x
+
+
+@kernel(cache=False, entry=True)
+def _outer(x):
+    return _inner(x) + 1.0
+
+
+def _has_python_wrapper(dispatcher, sig) -> bool:
+    cres = dispatcher.overloads[sig]
+    return cres.library.get_pointer_to_function(cres.fndesc.llvm_cpython_wrapper_name) != 0
+
+
+def test_a_kernel_only_kernels_call_has_no_python_wrapper_and_python_calls_reach_a_copy_with_one():
+    assert _outer(3.0) == 7.0
+    (sig,) = _inner.signatures
+    assert not _has_python_wrapper(_inner, sig)  # compiled for _outer only: no wrapper to optimise and emit
+    assert _has_python_wrapper(_outer, _outer.signatures[0])
+    assert _inner(3.0) == 6.0  # from Python: the copy with the wrapper
+    assert _inner.signatures == [sig] and len(_inner.python_dispatcher.signatures) == 1
+    assert _has_python_wrapper(_inner.python_dispatcher, _inner.python_dispatcher.signatures[0])
+
+
+def test_the_kernels_the_python_api_calls_are_entry_points():
+    # a call from Python to an internal kernel goes through one more Python call (python_dispatcher): not on a hot path
+    for k in (entry.run_arrays, entry.run_batch, motion.evolve_ball, layout.check_shot_rows, audit.audit_shot,
+              audit.audit_air_shot, audit.audit_batch):
+        assert isinstance(k, KernelDispatcher) and not isinstance(k, InternalKernel), k.py_func.__name__
+    assert isinstance(entry.run_shot, InternalKernel) and isinstance(entry.simulate_kernel, InternalKernel)
+
+
+def test_the_cache_keeps_the_copies_with_and_without_the_python_wrapper_apart(tmp_path):
+    # both copies of a function share numba's cache index: a copy without the wrapper loaded for a call from Python
+    # would jump to address 0. A second process calls from Python first what the first cached for a kernel caller.
+    (tmp_path / "twice.py").write_text(textwrap.dedent("""
+        from physics.kernels.jit import kernel
+
+        @kernel
+        def inner(x):
+            return 2.0 * x
+
+        @kernel(entry=True)
+        def outer(x):
+            return inner(x) + 1.0
+    """))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    first = "import twice; print(twice.outer(3.0), twice.inner(3.0))"
+    second = ("import twice; print(twice.inner(3.0), twice.outer(3.0), len(twice.inner.python_dispatcher.stats.cache_hits),"
+              " len(twice.outer.stats.cache_hits))")
+    out = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+           for code in (first, second)]
+    assert out[0].split() == ["7.0", "6.0"]
+    assert out[1].split() == ["6.0", "7.0", "1", "1"]  # both from the cache, each its own copy
