@@ -48,7 +48,9 @@ def lifts_off(shot, p):
     return vz < 0.0 and rises(-p[P_E_STRIKE] * vz, p)
 
 
-@kernel(inline="always")
+# the air event's helpers: inline="llvm", compiled once (numba's IR inlining re-translated them in the event: ~0.5 s of
+# a cold compile), the same code once LLVM has inlined them
+@kernel(inline="llvm")
 def _landing_region(x, y, width, length, segments, jaws, pockets, R):
     """Where a ball in the air that comes down to the cloth's level at (x, y) lands: in pocket k when its centre is
     over k's capture circle (a side pocket's circle lies mostly beyond the cushion line, where a ball reaches it only
@@ -174,7 +176,7 @@ def _over_target(k, rail):
     return k
 
 
-@kernel(inline="always")
+@kernel(inline="llvm")
 def _nearest_jaw(x, y, jaws):
     """The jaw nearest to (x, y): the target a liner contact is logged with (a pocket's contacts count as a cushion's)."""
     best = INF
@@ -249,7 +251,7 @@ def vertical(i, vzi, e, vel, spin, motion, hz, vz, p):
     return False
 
 
-@kernel(inline="always")
+@kernel(inline="llvm")
 def _separation(i, j, pos, vel, hz, vz):
     """Speed at which ball j moves away from ball i along the 3-D line of centres (negative: approaching)."""
     nx = pos[j, 0] - pos[i, 0]
@@ -290,7 +292,7 @@ def _part_air(i, j, pos, vel, spin, motion, hz, vz):
         _turn_on_cloth(j, nx, ny, vin - ZENO_PART, vel, spin)
 
 
-@kernel(inline="always")
+@kernel(inline="llvm")
 def _turn_on_cloth(j, nx, ny, target, vel, spin):
     """Turn ball j on the cloth about the vertical, its velocity and its spin's horizontal part by the same angle
     (its speed, spin and slip kept: the same motion in a turned direction), just enough for its velocity's part along

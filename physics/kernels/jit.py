@@ -75,13 +75,17 @@ class InternalKernel(KernelDispatcher):
 def kernel(func: Callable | None = None, *, inline: str = "never", parallel: bool = False, cache: bool = True,
            entry: bool = False) -> KernelDispatcher | Callable[[Callable], KernelDispatcher]:
     """``numba.njit(cache=cache, inline=inline, parallel=parallel)`` through ``KernelDispatcher``; ``@kernel`` or
-    ``@kernel(inline="always")``. ``entry=True``: the Python API calls it (compiled with the Python wrappers, no
-    hand-over per call); otherwise only other kernels do (``InternalKernel``)."""
-    if inline not in ("never", "always"):
-        raise ValueError(f"inline: expected 'never' or 'always', got {inline!r}")
+    ``@kernel(inline="always")`` (numba inlines its IR at every call site, translated and typed again there), or
+    ``@kernel(inline="llvm")`` (compiled once, and LLVM always inlines the machine-level function into its callers:
+    the same operations, so the same results). ``entry=True``: the Python API calls it (compiled with the Python
+    wrappers, no hand-over per call); otherwise only other kernels do (``InternalKernel``)."""
+    if inline not in ("never", "always", "llvm"):
+        raise ValueError(f"inline: expected 'never', 'always' or 'llvm', got {inline!r}")
 
     def wrap(f: Callable) -> KernelDispatcher:
-        options = {"nopython": True, "boundscheck": None, "inline": inline}
+        # forceinline always given: numba lets a callee compiled inside an LLVM-inlined kernel inherit it otherwise
+        options = {"nopython": True, "boundscheck": None, "inline": "never" if inline == "llvm" else inline,
+                   "forceinline": inline == "llvm"}
         if parallel:
             options["parallel"] = True
         if entry:

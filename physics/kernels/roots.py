@@ -147,10 +147,11 @@ def _scaled_quadratic(a, b, c):
     return math.ldexp(a, -e), math.ldexp(b, -e), math.ldexp(c, -e)
 
 
-# inline="always" (numba IR inlining: the same operations, bit-identical results): once the underflow check was added,
-# first_crossing was ~10 ns a call (of ~85) slower on realistic quartics, most likely as LLVM stopped inlining this
-# and _cubic_roots_in; forced, it is back to its speed before
-@kernel(inline="always")
+# inlined, forced (the same operations, bit-identical results): once the underflow check was added, first_crossing was
+# ~10 ns a call (of ~85) slower on realistic quartics, most likely as LLVM stopped inlining this and _cubic_roots_in;
+# forced, it is back to its speed before. inline="llvm" (LLVM inlines the function compiled once), not "always"
+# (numba re-translated and re-typed both at each call site: about 0.6 s of every cold compile)
+@kernel(inline="llvm")
 def _quadratic_roots_in(a, b, c, T):
     """Roots of a·t² + b·t + c in (0, T), sorted: (count, r0, r1)."""
     n = 0
@@ -189,7 +190,7 @@ def _quadratic_roots_in(a, b, c, T):
     return n, r0, r1
 
 
-@kernel(inline="always")  # see _quadratic_roots_in
+@kernel(inline="llvm")  # see _quadratic_roots_in
 def _cubic_roots_in(a3, a2, a1, a0, T):
     """Roots of a3·t³ + a2·t² + a1·t + a0 in (0, T), sorted: (count, r0, r1, r2)."""
     if a3 == 0.0:

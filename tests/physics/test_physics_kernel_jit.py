@@ -43,7 +43,7 @@ def test_a_kernel_called_with_literals_compiles_once_for_int64():
 
 
 def test_kernel_refuses_an_unknown_inline_mode():
-    with pytest.raises(ValueError, match="inline: expected 'never' or 'always'"):
+    with pytest.raises(ValueError, match="inline: expected 'never', 'always' or 'llvm'"):
         kernel(inline="sometimes")
 
 
@@ -115,3 +115,28 @@ def test_the_cache_keeps_the_copies_with_and_without_the_python_wrapper_apart(tm
            for code in (first, second)]
     assert out[0].split() == ["7.0", "6.0"]
     assert out[1].split() == ["6.0", "7.0", "1", "1"]  # both from the cache, each its own copy
+
+
+@kernel(cache=False)
+def _leaf(x):
+    return x * x
+
+
+@kernel(inline="llvm", cache=False)
+def _forced(x):
+    return _leaf(x) + 1.0
+
+
+@kernel(cache=False, entry=True)
+def _calls_forced(x):
+    return _forced(x) - 1.0
+
+
+def test_an_llvm_inlined_kernel_is_compiled_once_marked_alwaysinline_and_its_callees_are_not():
+    assert _calls_forced(3.0) == 9.0
+    (sig,) = _forced.signatures
+    assert "alwaysinline" in _forced.overloads[sig].library.get_llvm_str()
+    assert _forced.overloads[sig].fndesc.inline
+    # numba lets a callee compiled inside a forceinline function inherit the flag unless it is given
+    assert not _leaf.overloads[_leaf.signatures[0]].fndesc.inline
+    assert _forced(2.0) == 5.0  # from Python too
