@@ -3,9 +3,9 @@
 A step, in order (each line names what does it):
 
 1. the learner's actions are checked (``actions.check_action``; the vector env's ``_check_actions``);
-2. tables that reset are dealt: an opponent with ``seed()`` is re-seeded from the table's generator first (one draw),
-   then every table is dealt by the compiled turn itself before its decisions (``TableBatch.deal_drawn`` marks
-   them: a reset of any number of tables is one compiled call);
+2. tables that reset are dealt: an opponent with ``seed()`` is re-seeded from the table's generator and its table
+   dealt alone (``TableBatch.deal``), the others by the compiled turn itself before their decisions
+   (``TableBatch.deal_drawn`` marks them);
 3. one call of the compiled turn (``TableBatch.turn``, ``kernels.turn.play_turns``) plays every table: the
    learner's decision (decode, noise, placement, physics, rules, the 9 spotted, the cue ball taken up, a rack
    scored and the next dealt), then each decision of a compiled opponent (``AimingPolicy``), until every table
@@ -121,16 +121,18 @@ _NO_TABLES = np.zeros(0, dtype=np.int64)
 
 
 def _deal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
-    """Deal tables ``ks``: an opponent with ``seed()`` is re-seeded from the table's generator first
-    (``opponents.reseed``), then the compiled turn deals them all (``TableBatch.deal_drawn``; it draws the breaker
-    and the rack from the same generator after that draw, as ``TableBatch.deal`` would)."""
+    """Deal tables ``ks``: an opponent with ``seed()`` is re-seeded first (``opponents.reseed``), one table at a
+    time; the others are dealt in one call."""
     if not ks.size:
         return
-    for k in ks.tolist():
-        opponent = seats.opponents[k]
-        if callable(getattr(opponent, "seed", None)):
-            opponents.reseed(opponent, tables.rngs[k])
-    tables.deal_drawn(ks)
+    seeded = [k for k in ks.tolist() if callable(getattr(seats.opponents[k], "seed", None))]
+    for k in seeded:
+        rng = tables.rngs[k]
+        opponents.reseed(seats.opponents[k], rng)
+        tables.deal(k, seats.draw_breaker(rng))
+    plain = ks if not seeded else np.array([k for k in ks.tolist() if k not in set(seeded)], dtype=np.int64)
+    if plain.size:
+        tables.deal_drawn(plain)
     tables.dealt[ks] = True
 
 
