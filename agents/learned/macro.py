@@ -541,7 +541,7 @@ class MacroPlanner:
         slots = self._slots(obs)
         out = np.zeros((len(slots), actions.N_ACTION), dtype=np.float32)
         chosen = np.full(len(slots), -1, dtype=np.int64)
-        shooting = []
+        shooting, breaking = [], []
         for k, s in enumerate(slots):
             if s.phase is None:
                 raise ValueError(f"observation{'' if len(slots) == 1 else f' {k}'}: the rack is over, there is no "
@@ -549,9 +549,11 @@ class MacroPlanner:
             if s.phase is Phase.PUSH_OUT_CHOICE:
                 out[k] = actions.choice_action(pass_back=bool(u[k, 5] > 0.0))
             elif s.phase is Phase.BREAK:
-                out[k] = self.ghost.decide(s.view)  # type: ignore[arg-type]
+                breaking.append(k)
             else:
                 shooting.append(k)
+        if breaking:  # GhostBall breaks, for every breaking table in one call
+            out[breaking] = self.ghost.decide_batch(self._views([slots[k] for k in breaking]))[0]
         decoded = self._decode_batch([slots[k] for k in shooting], [u[k] for k in shooting])
         for k, (slot, shot) in zip(shooting, decoded):
             s = slots[k]
