@@ -189,7 +189,7 @@ class _Slots:
 
 
 def _option_rows(s: _Slots) -> np.ndarray:
-    """The slot record's pot slots as option rows (N_POTS, OPT_W) (rows past ``n_pots`` unread)."""
+    """The slot record's pot slots as option rows (N_POTS, OPT_W), 0 for an empty slot."""
     if s.rows is not None:
         return s.rows
     rows = np.zeros((N_POTS, SK.OPT_W))
@@ -294,8 +294,9 @@ class MacroPlanner:
         rows, n = pot_rows(np.array([s.cue for s in slots]), np.stack([s.pos for s in slots]),
                            np.stack([s.on for s in slots]), np.array([s.lowest for s in slots]), self.table,
                            self.params, self._sigma)
-        counts = np.minimum(n, N_POTS).tolist()
-        for s, r, c in zip(slots, rows[:, :N_POTS], counts):
+        counts = np.minimum(n, N_POTS)
+        rows = np.where((np.arange(N_POTS)[None, :] < counts[:, None])[..., None], rows[:, :N_POTS], 0.0)  # 0 past n
+        for s, r, c in zip(slots, rows, counts.tolist()):
             s.rows, s.n_pots, s._pots = r, c, None
 
     def _pots(self, views: list[TableView], cues: list[np.ndarray]) -> list[list[PotOption | None]]:
@@ -338,7 +339,7 @@ class MacroPlanner:
         extra[:, SAFETY, 0] = 1.0
         filled = [k for k, s in enumerate(slots) if s.n_pots]
         if filled:
-            rows = np.stack([_option_rows(slots[k]) for k in filled])  # (n, N_POTS, OPT_W)
+            rows = np.stack([_option_rows(slots[k]) for k in filled])  # (n, N_POTS, OPT_W), 0 past each n_pots
             valid = np.arange(N_POTS)[None, :] < np.array([slots[k].n_pots for k in filled])[:, None]
             L = self.table.length
             values = np.stack([np.ones(rows.shape[:2]), rows[..., SK.O_EASE], rows[..., SK.O_CUT] / 90.0,
