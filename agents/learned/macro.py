@@ -42,10 +42,10 @@ from gymnasium import spaces
 
 from agents.players.ghost_ball import GHOST_MAX_SPEED, GHOST_MIN_SPEED, GhostBallAgent
 from agents.protocol import TableView, observed_layouts
+from agents.shots import kernels as SK
 from agents.shots.aim import corrected_phis
 from agents.shots.candidates import diverse_spots, safety_candidates
 from agents.shots.leaves import shot_row, shot_values
-from agents.shots import kernels as SK
 from agents.shots.pots import PotOption, aim_sigma, cue_spots, pot_rows, rolling_speed_for
 from nineball_env import actions, observation
 from nineball_env.noise import make_noise, perturb
@@ -188,16 +188,16 @@ class _Slots:
         return state
 
 
-def _option_rows(s: _Slots) -> np.ndarray:
-    """The slot record's pot slots as option rows (N_POTS, OPT_W), 0 for an empty slot."""
+def _option_rows(s: _Slots) -> tuple[np.ndarray, np.ndarray]:
+    """The slot record's pot slots as option rows (N_POTS, OPT_W), 0 for an empty slot, and which slots hold a pot."""
     if s.rows is not None:
-        return s.rows
+        return s.rows, np.arange(N_POTS) < s.n_pots
     rows = np.zeros((N_POTS, SK.OPT_W))
     for i, option in enumerate(s.pots):
         if option is not None:
             rows[i] = (option.target, option.ball, option.pocket, option.phi, option.cut, option.d_cue,
                        option.d_obj, option.ease, option.direction)
-    return rows
+    return rows, np.array([i < len(s.pots) and s.pots[i] is not None for i in range(N_POTS)], dtype=bool)
 
 
 class MacroPlanner:
@@ -339,8 +339,9 @@ class MacroPlanner:
         extra[:, SAFETY, 0] = 1.0
         filled = [k for k, s in enumerate(slots) if s.n_pots]
         if filled:
-            rows = np.stack([_option_rows(slots[k]) for k in filled])  # (n, N_POTS, OPT_W), 0 past each n_pots
-            valid = np.arange(N_POTS)[None, :] < np.array([slots[k].n_pots for k in filled])[:, None]
+            rows_valid = [_option_rows(slots[k]) for k in filled]
+            rows = np.stack([r for r, _ in rows_valid])  # (n, N_POTS, OPT_W), 0 in empty slots
+            valid = np.stack([v for _, v in rows_valid])
             L = self.table.length
             values = np.stack([np.ones(rows.shape[:2]), rows[..., SK.O_EASE], rows[..., SK.O_CUT] / 90.0,
                                np.minimum(rows[..., SK.O_D_CUE] / L, 1.0), np.minimum(rows[..., SK.O_D_OBJ] / L, 1.0),
