@@ -4,7 +4,8 @@ SB3 resets a finished env in the same step and returns the final observation in
 ``info["terminal_observation"]`` (``info["TimeLimit.truncated"]`` on a truncation); the vector env
 resets next step (``AutoresetMode.NEXT_STEP``), so the adapter resets the finished tables at once
 with ``reset(options={"reset_mask": done})``. Infos come back as SB3's list of per-env dicts: each table's
-NineBall-v0 info (``NineBallVectorEnv.table_info``) and the keys a vector wrapper adds (``macro_slot``).
+NineBall-v0 info (``NineBallVectorEnv.table_info``) and the keys a vector wrapper adds (``macro_slot``); the vector
+env's own array infos, which these replace, are not built (``array_infos = False``).
 stable-baselines3 is imported when this module is.
 """
 
@@ -21,7 +22,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from gymnasium.vector import VectorEnv as VectorEnv_
 
-from nineball_env.vector import NineBallVectorEnv, step_infos
+from nineball_env.vector import NineBallVectorEnv
 
 
 def unbatch_info(infos: dict[str, Any], k: int) -> dict[str, Any]:
@@ -47,13 +48,12 @@ class SB3VecEnvAdapter(VecEnv):
         self.venv = venv
         self.base = venv.unwrapped
         self._actions: np.ndarray | None = None
-        self._own = set(step_infos(self.base.tables, np.zeros(0, dtype=np.int64), self.base._stepped))  # the env's keys
+        self.base.array_infos = False  # each table's info comes from ``table_info``: the arrays would go unread
         super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
 
     def _infos(self, infos: dict[str, Any], ks) -> dict[int, dict[str, Any]]:
         """Table k's NineBall-v0 info for each of ``ks``, with the keys a wrapper added to the vector infos."""
-        added = {key: infos[key] for key in infos if key not in self._own}
-        return {k: {**self.base.table_info(k), **unbatch_info(added, k)} for k in ks}
+        return {k: {**self.base.table_info(k), **unbatch_info(infos, k)} for k in ks}
 
     def reset(self) -> np.ndarray:
         seeds = None if all(s is None for s in self._seeds) else list(self._seeds)

@@ -8,6 +8,8 @@ included, the tables spread over threads; a Python opponent is asked once per ro
 
 Infos are arrays, one row per table, read off the turn's records with no Python per table (``step_infos``);
 ``table_info(k)`` gives table k's latest info in NineBall-v0's readable form (ruling texts included), on request.
+A caller that reads ``table_info`` alone (the stable-baselines3 adapter, ``sb3_vec``) sets ``array_infos = False``:
+steps and resets then return no infos of the env's own (``{}`` every time; a wrapper's keys still come).
 
 Autoreset mode: ``NEXT_STEP`` (``metadata["autoreset_mode"]``): the step after a table terminates or
 truncates resets it (its action is ignored, reward 0, terminated/truncated False, the reset's info).
@@ -123,6 +125,7 @@ class NineBallVectorEnv(VectorEnv):
         self._stepped = np.zeros(self.num_envs, dtype=bool)  # the table's latest records start with the learner's
         self._started = False
         self._all = np.arange(self.num_envs)
+        self.array_infos = True  # steps and resets return ``step_infos`` (False: ``{}``; see the module docstring)
 
     @property
     def envs(self) -> list[TableSeat]:
@@ -148,7 +151,7 @@ class NineBallVectorEnv(VectorEnv):
         self._autoreset[ks] = False
         self._stepped[ks] = False
         self._started = True
-        return self.tables.obs.copy(), step_infos(self.tables, ks, self._stepped)
+        return self.tables.obs.copy(), step_infos(self.tables, ks, self._stepped) if self.array_infos else {}
 
     def step(self, actions_in):
         acts = self._check_actions(actions_in)  # ValueError, nothing changed
@@ -165,7 +168,8 @@ class NineBallVectorEnv(VectorEnv):
         terminated = self.tables.done & self._stepped
         truncated = (self._elapsed >= self.max_episode_steps) & self._stepped
         self._autoreset = terminated | truncated
-        return self.tables.obs.copy(), reward, terminated, truncated, step_infos(self.tables, self._all, self._stepped)
+        infos = step_infos(self.tables, self._all, self._stepped) if self.array_infos else {}
+        return self.tables.obs.copy(), reward, terminated, truncated, infos
 
     def set_opponent(self, k: int, opponent: Any) -> None:
         """Table k plays ``opponent`` from its next decision on (compiled when it is an aiming policy that breaks as

@@ -41,15 +41,16 @@ import numpy as np
 from gymnasium import spaces
 
 from agents.players.ghost_ball import GHOST_MAX_SPEED, GHOST_MIN_SPEED, GhostBallAgent
-from agents.protocol import TableView
+from agents.protocol import TableView, observed_layouts
+from agents.shots import kernels as SK
 from agents.shots.aim import corrected_phis
 from agents.shots.candidates import diverse_spots, safety_candidates
 from agents.shots.leaves import shot_row, shot_values
 from agents.shots.pots import PotOption, aim_sigma, cue_spots, pot_rows, rolling_speed_for
 from nineball_env import actions, observation
-from nineball_env.noise import perturb
+from nineball_env.noise import make_noise, perturb
 from nineball_env.observation import OBS_SIZE
-from nineball_env.rules import Phase
+from nineball_env.rules import BallInHand, Phase
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, PhysicsParams, Shot, Table
 
 N_POTS = 3
@@ -71,7 +72,8 @@ PLACEMENT_SPOTS = 4
 #: Safety candidates (Search's hits and kicks) valued without noise, and the best few of them sampled under noise
 #: (SAFETY_SAMPLES each, seeded by the observation), by ``MacroStyle(safety="search")``.
 SAFETY_BUDGET, SAFETY_FINALISTS, SAFETY_SAMPLES = 24, 3, 4
-_PHASE = observation.LAYOUT["phase"]
+_PHASE, _IN_HAND = observation.LAYOUT["phase"], observation.LAYOUT["in_hand"]
+_PHASES, _IN_HAND_CODES = tuple(Phase), tuple(BallInHand)  # by the observation's one-hot index
 
 
 @dataclass(frozen=True)
@@ -116,28 +118,67 @@ def macro_obs_size(leaves: bool = False) -> int:
     return MACRO_OBS_SIZE + (LEAVE_FEATURES if leaves else 0)
 
 
-@dataclass
 class _Slots:
-    """What the planner derives from one observation (cached): the view (None once the rack is over), the cue-ball
-    spot chosen in hand (else None), the pot of each pot slot, and, once computed, the leave values and the
-    Search-style safety."""
+    """What the planner derives from one observation (cached): the phase (None once the rack is over), the ball in
+    hand, the balls' centres and on-table mask, the lowest ball, the cue-ball spot chosen in hand (else None), the
+    pot slots as option rows (``agents.shots.kernels`` ``O_*`` columns, the first ``n_pots`` valid), and, once
+    computed, the leave values and the Search-style safety. The ``TableView`` and the ``PotOption`` records are
+    built on first use (``view``, ``pots``): the features and most decodes read the arrays alone."""
 
-    view: TableView | None
-    spot: np.ndarray | None
-    pots: list[PotOption | None]
-    seed: int
-    leaves: np.ndarray | None = None
-    safety: Shot | None = None
+    __slots__ = ("phase", "in_hand", "pos", "on", "lowest", "spot", "rows", "n_pots", "seed", "leaves", "safety",
+                 "_view", "_obs", "_planner", "_pots")
+
+    def __init__(self, view: TableView | None, spot: np.ndarray | None, pots: list[PotOption | None], seed: int,
+                 ) -> None:
+        """The slots of a view with its pots given (the readable form the leave and safety helpers use)."""
+        self._view, self._obs, self._planner = view, None, None
+        self.phase = view.rack.phase if view is not None else None
+        self.in_hand = view.rack.ball_in_hand if view is not None else BallInHand.NONE
+        self.pos = view.balls.pos if view is not None else None
+        self.on = view.on if view is not None else None
+        self.lowest = view.rack.lowest if view is not None else 0
+        self.spot, self.seed, self.leaves, self.safety = spot, seed, None, None
+        self.rows, self.n_pots = None, sum(p is not None for p in pots)
+        self._pots: list[PotOption | None] | None = pots
+
+    @classmethod
+    def observed(cls, planner: "MacroPlanner", obs: np.ndarray, phase: Phase | None, in_hand: BallInHand,
+                 pos: np.ndarray, on: np.ndarray, lowest: int, seed: int) -> "_Slots":
+        """The slots of an observation row, read off the arrays (its view built from ``obs`` when first asked)."""
+        s = cls.__new__(cls)
+        s._view, s._obs, s._planner, s._pots = None, obs, planner, None
+        s.phase, s.in_hand, s.pos, s.on, s.lowest = phase, in_hand, pos, on, lowest
+        s.spot, s.seed, s.leaves, s.safety, s.rows, s.n_pots = None, seed, None, None, None, 0
+        return s
+
+    @property
+    def view(self) -> TableView | None:
+        """The position as a ``TableView`` (None once the rack is over), rebuilt from the observation on first use."""
+        if self._view is None and self.phase is not None and self._planner is not None:
+            self._planner._views([self])
+        return self._view
+
+    @property
+    def pots(self) -> list[PotOption | None]:
+        """The pot of each pot slot (None for an empty slot)."""
+        if self._pots is None:
+            self._pots = [PotOption.from_row(self.rows[i]) if i < self.n_pots else None  # type: ignore[index]
+                          for i in range(N_POTS)]
+        return self._pots
+
+    @pots.setter
+    def pots(self, pots: list[PotOption | None]) -> None:
+        self._pots, self.rows, self.n_pots = pots, None, sum(p is not None for p in pots)
 
     @property
     def deciding(self) -> bool:
         """A shot to decide: neither a break nor a push-out choice, and the rack not over."""
-        return self.view is not None and self.view.rack.phase not in (Phase.BREAK, Phase.PUSH_OUT_CHOICE)
+        return self.phase is not None and self.phase is not Phase.BREAK and self.phase is not Phase.PUSH_OUT_CHOICE
 
     @property
     def cue(self) -> np.ndarray:
-        assert self.view is not None
-        return self.spot if self.spot is not None else self.view.balls.pos[0]
+        assert self.pos is not None
+        return self.spot if self.spot is not None else self.pos[0]
 
     def state(self) -> BallState:
         """The view's balls with the cue ball at ``cue`` (placed when in hand)."""
@@ -145,6 +186,18 @@ class _Slots:
         state = self.view.balls.copy()
         state.place(0, float(self.cue[0]), float(self.cue[1]))
         return state
+
+
+def _option_rows(s: _Slots) -> tuple[np.ndarray, np.ndarray]:
+    """The slot record's pot slots as option rows (N_POTS, OPT_W), 0 for an empty slot, and which slots hold a pot."""
+    if s.rows is not None:
+        return s.rows, np.arange(N_POTS) < s.n_pots
+    rows = np.zeros((N_POTS, SK.OPT_W))
+    for i, option in enumerate(s.pots):
+        if option is not None:
+            rows[i] = (option.target, option.ball, option.pocket, option.phi, option.cut, option.d_cue,
+                       option.d_obj, option.ease, option.direction)
+    return rows, np.array([i < len(s.pots) and s.pots[i] is not None for i in range(N_POTS)], dtype=bool)
 
 
 class MacroPlanner:
@@ -166,6 +219,7 @@ class MacroPlanner:
         self.style = style or MacroStyle()
         self.obs_size = macro_obs_size(leaves)
         self.ghost = GhostBallAgent()
+        self._sigma = aim_sigma(make_noise(noise))  # the aim noise the pot slots' ease estimates assume
         self.cache_size = cache_size
         self._cache: dict[bytes, _Slots] = {}
         self.last_slot: int | None = None
@@ -179,33 +233,39 @@ class MacroPlanner:
         return s.view, s.spot, s.pots
 
     def _slots(self, obs: np.ndarray, with_leaves: bool = False) -> list[_Slots]:
-        """The slots of every observation row (cached), their pots found in one compiled call, and (``with_leaves``)
-        their leave values in another."""
+        """The slots of every observation row (cached): the balls of the new rows decoded in one compiled call
+        (``observed_layouts``), the spots in hand in one more (``GhostBallAgent.place_batch``, their views built
+        together), their pots in one (``pot_rows``) and (``with_leaves``) their leave values in another."""
         obs = np.ascontiguousarray(obs, dtype=np.float32)
         if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
             raise ValueError(f"obs: expected observations of {OBS_SIZE} numbers, got shape {obs.shape}")
         keys = [row.tobytes() for row in obs]
         out: list[_Slots | None] = [self._cache.get(key) for key in keys]
         new = [k for k, s in enumerate(out) if s is None]
-        placing: list[int] = []
-        for k in new:
-            key = keys[k]
-            view = None
-            if obs[k, _PHASE].any():  # all phase flags 0: the rack is over
-                view = TableView.from_observation(obs[k], self.table, self.params, self.noise, self.scale)
-            s = _Slots(view, None, [None] * N_POTS, zlib.crc32(key))
-            if s.deciding and view is not None and view.cue_in_hand:
-                if self.style.placement == "leave":
-                    s.spot, s.pots, s.leaves = self._best_spot(view, s.seed)
-                else:
-                    s.spot = np.asarray(self.ghost.place(view), dtype=float)
-                    placing.append(k)
-            elif s.deciding:
-                placing.append(k)
-            out[k] = s
-        fresh = [out[k] for k in placing]
-        for s, pots in zip(fresh, self._pots([s.view for s in fresh], [s.cue for s in fresh])):  # type: ignore
-            s.pots = pots
+        if new:
+            rows = obs[new]
+            pos, on = observed_layouts(rows, self.table, self.params)
+            live = rows[:, _PHASE].any(axis=1).tolist()  # all phase flags 0: the rack is over
+            phases = np.argmax(rows[:, _PHASE], axis=1).tolist()
+            in_hand = np.argmax(rows[:, _IN_HAND], axis=1).tolist()
+            lowest = (np.argmax(on[:, 1:], axis=1) + 1).tolist()
+            fresh = []
+            for j, k in enumerate(new):
+                s = _Slots.observed(self, obs[k], _PHASES[phases[j]] if live[j] else None, _IN_HAND_CODES[in_hand[j]],
+                                    pos[j], on[j], lowest[j], zlib.crc32(keys[k]))
+                out[k] = s
+                if s.deciding:
+                    fresh.append(s)
+            in_hand_rows = [s for s in fresh if s.in_hand is not BallInHand.NONE]
+            if in_hand_rows and self.style.placement == "leave":
+                for s in in_hand_rows:
+                    s.spot, s.pots, s.leaves = self._best_spot(s.view, s.seed)  # type: ignore[arg-type]
+                fresh = [s for s in fresh if s.in_hand is BallInHand.NONE]
+            elif in_hand_rows:
+                views = self._views(in_hand_rows)
+                for s, spot in zip(in_hand_rows, self.ghost.place_batch(views)):
+                    s.spot = np.asarray(spot, dtype=float)
+            self._pot_rows(fresh)
         if with_leaves:
             todo = [s for s in out if s is not None and s.leaves is None]
             for s, values in zip(todo, self._leave_values(todo, safety=False)):
@@ -215,6 +275,29 @@ class MacroPlanner:
         while len(self._cache) > max(self.cache_size, len(obs)):
             del self._cache[next(iter(self._cache))]  # the oldest first
         return out  # type: ignore[return-value]
+
+    def _views(self, slots: list[_Slots]) -> list[TableView]:
+        """The views of observed slots, those not built yet built in one call (``TableView.from_observations``)."""
+        todo = [s for s in slots if s._view is None and s._obs is not None]
+        if todo:
+            views = TableView.from_observations(np.stack([s._obs for s in todo]), self.table, self.params,
+                                                self.noise, self.scale)
+            for s, view in zip(todo, views):
+                s._view = view
+        return [s._view for s in slots]  # type: ignore[misc]
+
+    def _pot_rows(self, slots: list[_Slots]) -> None:
+        """Each slot's pot slots from its cue position: the easiest ``N_POTS`` option rows of ``pot_rows`` (one call
+        for all)."""
+        if not slots:
+            return
+        rows, n = pot_rows(np.array([s.cue for s in slots]), np.stack([s.pos for s in slots]),
+                           np.stack([s.on for s in slots]), np.array([s.lowest for s in slots]), self.table,
+                           self.params, self._sigma)
+        counts = np.minimum(n, N_POTS)
+        rows = np.where((np.arange(N_POTS)[None, :] < counts[:, None])[..., None], rows[:, :N_POTS], 0.0)  # 0 past n
+        for s, r, c in zip(slots, rows, counts.tolist()):
+            s.rows, s.n_pots, s._pots = r, c, None
 
     def _pots(self, views: list[TableView], cues: list[np.ndarray]) -> list[list[PotOption | None]]:
         """The pot slots of each view from cue position ``cues[k]``: the easiest ``N_POTS`` pots, None for empty
@@ -253,13 +336,17 @@ class MacroPlanner:
         out = np.zeros((B, self.obs_size), dtype=np.float32)
         out[:, :OBS_SIZE] = obs
         extra = out[:, OBS_SIZE:MACRO_OBS_SIZE].reshape(B, N_SLOTS, SLOT_FEATURES)
-        L = self.table.length
-        for k, s in enumerate(slots):
-            for i, option in enumerate(s.pots):
-                if option is not None:
-                    extra[k, i] = (1.0, option.ease, option.cut / 90.0, min(option.d_cue / L, 1.0),
-                                   min(option.d_obj / L, 1.0), float(option.combo))
-            extra[k, SAFETY, 0] = 1.0
+        extra[:, SAFETY, 0] = 1.0
+        filled = [k for k, s in enumerate(slots) if s.n_pots]
+        if filled:
+            rows_valid = [_option_rows(slots[k]) for k in filled]
+            rows = np.stack([r for r, _ in rows_valid])  # (n, N_POTS, OPT_W), 0 in empty slots
+            valid = np.stack([v for _, v in rows_valid])
+            L = self.table.length
+            values = np.stack([np.ones(rows.shape[:2]), rows[..., SK.O_EASE], rows[..., SK.O_CUT] / 90.0,
+                               np.minimum(rows[..., SK.O_D_CUE] / L, 1.0), np.minimum(rows[..., SK.O_D_OBJ] / L, 1.0),
+                               (rows[..., SK.O_BALL] != rows[..., SK.O_TARGET]).astype(np.float64)], axis=-1)
+            extra[filled, :N_POTS] = np.where(valid[..., None], values, 0.0)
         if self.leaves:
             deciding = [s for s in slots if s.deciding]
             safety = self._values(deciding, [self._safety_shot(s, np.zeros(MACRO_DIM)) for s in deciding])
@@ -333,7 +420,7 @@ class MacroPlanner:
             V.append(min(max(rolling_speed_for(option.d_cue, option.d_obj, option.cut, 0.6, self.params) * factor,
                              GHOST_MIN_SPEED), GHOST_MAX_SPEED))
         phis = corrected_phis(np.array([s.cue for s in slots]),
-                              np.array([s.view.balls.pos[o.target] for s, o in zip(slots, options)]),  # type: ignore
+                              np.array([s.pos[o.target] for s, o in zip(slots, options)]),  # type: ignore
                               np.array([o.target for o in options]), np.array([o.direction for o in options]),
                               np.array([(V[i], o.phi, 0.0, a[i], b[i]) for i, o in enumerate(options)]),
                               self.table, self.params, iterations=1)
@@ -393,6 +480,7 @@ class MacroPlanner:
                 slot = 0 if s.pots[0] is not None else SAFETY
             chosen.append(slot)
         pot = [i for i, c in enumerate(chosen) if c != SAFETY]
+        self._views([slots[i] for i, c in enumerate(chosen) if c == SAFETY])  # the safeties read views: built together
         shots = dict(zip(pot, self._pot_shots([slots[i] for i in pot], [slots[i].pots[chosen[i]] for i in pot],
                                                [us[i] for i in pot])))  # type: ignore[misc]
         return [(c, shots[i] if c != SAFETY else self._safety_shot(slots[i], us[i])) for i, c in enumerate(chosen)]
@@ -455,29 +543,28 @@ class MacroPlanner:
         slots = self._slots(obs)
         out = np.zeros((len(slots), actions.N_ACTION), dtype=np.float32)
         chosen = np.full(len(slots), -1, dtype=np.int64)
-        shooting = []
+        shooting, breaking = [], []
         for k, s in enumerate(slots):
-            if s.view is None:
+            if s.phase is None:
                 raise ValueError(f"observation{'' if len(slots) == 1 else f' {k}'}: the rack is over, there is no "
                                  f"decision to make")
-            if s.view.rack.phase is Phase.PUSH_OUT_CHOICE:
+            if s.phase is Phase.PUSH_OUT_CHOICE:
                 out[k] = actions.choice_action(pass_back=bool(u[k, 5] > 0.0))
-            elif s.view.rack.phase is Phase.BREAK:
-                out[k] = self.ghost.decide(s.view)
+            elif s.phase is Phase.BREAK:
+                breaking.append(k)
             else:
                 shooting.append(k)
+        if breaking:  # GhostBall breaks, for every breaking table in one call
+            out[breaking] = self.ghost.decide_batch(self._views([slots[k] for k in breaking]))[0]
         decoded = self._decode_batch([slots[k] for k in shooting], [u[k] for k in shooting])
         for k, (slot, shot) in zip(shooting, decoded):
             s = slots[k]
-            view = s.view
-            assert view is not None
             chosen[k] = slot
-            in_hand = str(view.rack.ball_in_hand)
             placement = (float(s.spot[0]), float(s.spot[1])) if s.spot is not None else None
             out[k] = actions.shot_to_action(shot, placement=placement,
-                                            ball_in_hand=in_hand if placement is not None else "anywhere",
-                                            push_out=view.rack.phase is Phase.PUSH_OUT_ALLOWED and bool(u[k, 5] > 0.0),
-                                            table=view.table, params=view.params, scale=view.scale)
+                                            ball_in_hand=str(s.in_hand) if placement is not None else "anywhere",
+                                            push_out=s.phase is Phase.PUSH_OUT_ALLOWED and bool(u[k, 5] > 0.0),
+                                            table=self.table, params=self.params, scale=self.scale)
         return out, chosen
 
 

@@ -51,13 +51,20 @@ class RackState:
             object.__setattr__(self, name, value)  # normalise a field of the frozen instance
 
         set_("breaker", as_player(self.breaker, "breaker"))
-        try:
-            on_table = frozenset(int(b) for b in self.on_table)
-            phase = Phase(self.phase)
-            ball_in_hand = BallInHand(self.ball_in_hand)
-            counts = tuple(int(c) for c in self.foul_counts)
-        except (TypeError, ValueError) as err:
-            raise ValueError(f"RackState: {err}") from None
+        on_table, phase, ball_in_hand, counts = self.on_table, self.phase, self.ball_in_hand, self.foul_counts
+        ball_set = _BALL_SETS.get(on_table) if type(on_table) is frozenset else None
+        if (ball_set is not None and type(phase) is Phase and type(ball_in_hand) is BallInHand  # the usual case:
+                and type(counts) is tuple and len(counts) == 2 and type(counts[0]) is int  # nothing to convert
+                and type(counts[1]) is int):
+            on_table = ball_set
+        else:
+            try:
+                on_table = frozenset(int(b) for b in on_table)
+                phase = Phase(phase)
+                ball_in_hand = BallInHand(ball_in_hand)
+                counts = tuple(int(c) for c in counts)
+            except (TypeError, ValueError) as err:
+                raise ValueError(f"RackState: {err}") from None
         if not on_table <= OBJECT_BALLS:
             raise ValueError(f"on_table: expected object balls 1..9, got {sorted(on_table)}")
         if len(counts) != 2 or not all(0 <= c <= 3 for c in counts):
@@ -140,6 +147,8 @@ class RackState:
 
 
 _ROW = "_packed_row"
+#: each set of object balls by itself: a frozenset equal to one (of ints, or numbers equal to them) reads as that set
+_BALL_SETS: dict[frozenset[int], frozenset[int]] = {b: b for b in BALL_SETS}
 
 
 def _fields(row: np.ndarray) -> dict[str, object]:

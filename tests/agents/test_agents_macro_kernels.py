@@ -9,6 +9,7 @@ rows and a two-iteration ``corrected_phi``. The kernels reproduce every number b
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import gymnasium as gym
@@ -25,6 +26,7 @@ from agents.shots.leaves import shot_row, shot_value, shot_values
 from agents.shots.pots import best_ease, pot_options, pot_rows
 from physics import Shot, place_balls
 
+_SIGNALLING_NAN = np.array([0x7FF0000000000001], dtype=np.uint64).view(np.float64)[0]
 DATA = np.load(Path(__file__).parent / "data" / "macro_regression.npz")
 SET_UPS = {"plain": (False, MacroStyle()), "leaves": (True, MacroStyle()),
            "shipped": (True, MacroStyle(placement="leave", safety="search"))}
@@ -85,6 +87,29 @@ def test_batched_planner_equals_one_table_at_a_time(name):
     # a batch with repeated and shuffled rows: each row still gets its own answer
     order = np.r_[np.arange(len(obs))[::-1], 0, 0]
     np.testing.assert_array_equal(batch.features_batch(obs[order]), features[order])
+
+
+
+def test_empty_pot_slots_are_zero_and_computed_without_warnings(monkeypatch):
+    """Tables with fewer pots than slots: the empty slots' features are all 0, and no arithmetic runs on the rows
+    ``pot_rows`` leaves unset behind them (filled with a signalling NaN here: a RuntimeWarning from them is an
+    error)."""
+    import agents.learned.macro as macro
+
+    def unset_nan(*args, **kwargs):
+        rows, n = pot_rows(*args, **kwargs)
+        rows[np.arange(rows.shape[1])[None, :] >= n[:, None]] = _SIGNALLING_NAN  # what stale memory may hold
+        return rows, n
+
+    monkeypatch.setattr(macro, "pot_rows", unset_nan)
+    obs = DATA["obs"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        features = MacroPlanner(cache_size=2 * len(obs)).features_batch(obs)
+    slots = features[:, obs.shape[1]:obs.shape[1] + 4 * 6].reshape(len(obs), 4, 6)
+    empty = slots[:, :3, 0] == 0.0
+    assert empty.any() and (~empty).any()
+    assert not slots[:, :3][empty].any()
 
 
 def test_batched_geometry_equals_one_row_at_a_time():

@@ -93,3 +93,20 @@ def test_infos_have_the_same_keys_and_types_every_step() -> None:
     assert shape(first) == shape(again)
     assert again["_phase"].tolist() == [True, False, True, False] and again["opponent"]["_fouls"].tolist() == [
         True, False, True, False]
+
+
+def test_without_array_infos_steps_and_resets_return_no_infos_of_the_env_and_play_the_same() -> None:
+    """``array_infos = False`` (the SB3 adapter's setting) skips the arrays, every step and reset alike, and changes
+    nothing else: the same observations and rewards, and ``table_info`` as before."""
+    from nineball_env.vector import NineBallVectorEnv
+
+    plain, bare = NineBallVectorEnv(3), NineBallVectorEnv(3)
+    bare.array_infos = False
+    (a, _), (b, none) = plain.reset(seed=5), bare.reset(seed=5)
+    assert none == {} and np.array_equal(a, b)
+    acts = np.random.default_rng(0).uniform(-1, 1, (6, 3, 9))
+    for act in acts:
+        one, two = plain.step(act), bare.step(act)
+        assert two[4] == {} and all(np.array_equal(x, y) for x, y in zip(one[:4], two[:4]))
+        assert all(_equal(plain.table_info(k), bare.table_info(k)) for k in range(3))
+    assert bare.reset(options={"reset_mask": np.array([True, False, True])})[1] == {}

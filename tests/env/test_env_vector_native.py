@@ -136,12 +136,15 @@ def test_sb3_adapter_ppo_smoke():
 
     from nineball_env.sb3_vec import SB3VecEnvAdapter
 
-    vec = SB3VecEnvAdapter(NineBallVectorEnv(4, max_episode_steps=5))
+    venv = NineBallVectorEnv(4, max_episode_steps=5)
+    vec = SB3VecEnvAdapter(venv)
     vec.seed(0)
     obs = vec.reset()
     assert obs.shape == (4, 54)
     obs, rewards, dones, infos = vec.step(np.stack([vec.action_space.sample() for _ in range(4)]))
     assert obs.shape == (4, 54) and rewards.shape == (4,) and len(infos) == 4 and "ruling" in infos[0]
+    # each table's info is its readable one (the vector env builds no array infos for the adapter to drop)
+    assert not venv.array_infos and infos[2]["ruling"] == venv.table_info(2)["ruling"]
     model = sb3.PPO("MlpPolicy", vec, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu", verbose=0)
     model.learn(total_timesteps=256)
     # terminal observations on episode ends (max 5 steps)

@@ -191,3 +191,27 @@ def test_rack_states_pack_into_kernel_rows_and_back() -> None:
     for state in states:
         row = state.packed()
         assert row.dtype == np.int64 and RackState.from_packed(row) == state == state.unpack(row)
+
+
+def test_rack_state_reads_every_spelling_of_its_fields_as_the_same_state() -> None:
+    """RackState's fields normalise alike whether they come as the types they are stored as (the fast path) or as
+    numbers and names to convert: sets of numpy ints or bools equal to a set of balls read as that set of ints, and
+    what is no set of object balls is still refused (R-LOWEST reads the set)."""
+    plain = RackState(breaker=1, shooter=0, on_table=frozenset({1, 4, 9}), phase=Phase.NORMAL,
+                      ball_in_hand=BallInHand.ANYWHERE, foul_counts=(1, 0))
+    spelled = [
+        RackState(breaker=1, shooter=0, on_table=frozenset({True, np.int64(4), 9}), phase=Phase.NORMAL,
+                  ball_in_hand=BallInHand.ANYWHERE, foul_counts=(1, 0)),
+        RackState(breaker=np.int64(1), shooter=0, on_table=[1, 4, 9], phase="normal", ball_in_hand="anywhere",
+                  foul_counts=(np.int64(1), 0)),
+        RackState(breaker=1, shooter=0, on_table=frozenset({1.0, 4, 9}), phase=Phase.NORMAL,
+                  ball_in_hand=BallInHand.ANYWHERE, foul_counts=[1, 0]),
+    ]
+    for state in spelled:
+        assert state == plain and all(type(b) is int for b in state.on_table) and state.lowest == 1
+        assert type(state.foul_counts) is tuple and all(type(c) is int for c in state.foul_counts)
+    for bad in (frozenset({0, 9}), frozenset({4, 10}), frozenset()):
+        with pytest.raises(ValueError, match="on_table"):
+            RackState(on_table=bad, phase=Phase.NORMAL, ball_in_hand=BallInHand.NONE)
+    with pytest.raises(ValueError, match="foul_counts"):
+        RackState(on_table=frozenset({9}), phase=Phase.NORMAL, ball_in_hand=BallInHand.NONE, foul_counts=(1, 4))
