@@ -15,7 +15,7 @@ import numpy as np
 
 from agents import protocol_kernels as K
 from nineball_env import actions, observation
-from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, N_BALLS, OBS_SIZE, PHASE_NAMES
+from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, N_BALLS, NO_PLAYER, OBS_SIZE, PHASE_NAMES, RACK_W, RackCol
 from nineball_env.game import Game
 from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.rules import BallInHand, Phase, RackState
@@ -102,21 +102,33 @@ def _balls(pos: np.ndarray, on: np.ndarray) -> BallState:
 
 
 def _racks(obs: np.ndarray, on: np.ndarray) -> list[RackState]:
-    """The rack states observations (N, 54) show, seen by player 0, read for all rows at once as
+    """The rack states observations (N, 54) show, seen by player 0 (``observed_racks`` as ``RackState``s)."""
+    rows = observed_racks(obs, on).tolist()
+    return [RackState(breaker=r[RackCol.BREAKER], shooter=0, on_table=frozenset(b for b in range(1, N_BALLS)
+                                                                               if r[RackCol.ON_BITS] >> b & 1),
+                      phase=_PHASES[r[RackCol.PHASE]], ball_in_hand=_IN_HAND[r[RackCol.IN_HAND]],
+                      foul_counts=(r[RackCol.COUNT0], r[RackCol.COUNT1])) for r in rows]
+
+
+def observed_racks(obs: np.ndarray, on: np.ndarray) -> np.ndarray:
+    """The rack states observations (N, 54) show, seen by player 0 (the shooter), as packed rows (N, RACK_W)
+    (``RackState.packed``; the object balls on the table from ``on`` (N, n)), read for all rows at once as
     ``observation.decode`` reads one (ValueError once a rack is over)."""
     obs = np.asarray(obs, dtype=np.float64)
     phase = obs[:, observation.LAYOUT["phase"]]
     over = ~phase.any(axis=1)
     if over.any():
         raise ValueError(f"observation: the rack is over, there is no decision to make (row {int(np.argmax(over))})")
-    phases = np.argmax(phase, axis=1).tolist()
-    in_hand = np.argmax(obs[:, observation.LAYOUT["in_hand"]], axis=1).tolist()
-    fouls = np.minimum(np.round(obs[:, observation.LAYOUT["fouls"]] * 2).astype(np.int64), 2).tolist()
-    breaker = np.where(obs[:, observation.LAYOUT["breaker"].start] > 0.5, 0, 1).tolist()
-    balls = [frozenset((np.flatnonzero(row[1:10]) + 1).tolist()) for row in on]
-    return [RackState(breaker=breaker[i], shooter=0, on_table=balls[i],
-                      phase=_PHASES[phases[i]], ball_in_hand=_IN_HAND[in_hand[i]], foul_counts=tuple(fouls[i]))
-            for i in range(len(obs))]
+    out = np.empty((len(obs), RACK_W), dtype=np.int64)
+    out[:, RackCol.SHOOTER] = 0
+    out[:, RackCol.PHASE] = np.argmax(phase, axis=1)  # the one-hot order is PhaseCode's (PHASE_NAMES)
+    out[:, RackCol.IN_HAND] = np.argmax(obs[:, observation.LAYOUT["in_hand"]], axis=1)
+    out[:, RackCol.ON_BITS] = np.asarray(on, dtype=np.int64)[:, 1:N_BALLS] @ (1 << np.arange(1, N_BALLS))
+    out[:, RackCol.COUNT0:RackCol.COUNT1 + 1] = np.minimum(np.round(obs[:, observation.LAYOUT["fouls"]] * 2), 2)
+    out[:, RackCol.BREAKER] = np.where(obs[:, observation.LAYOUT["breaker"].start] > 0.5, 0, 1)
+    out[:, RackCol.WINNER] = NO_PLAYER
+    out[:, RackCol.ENDED_BY] = -1
+    return out
 
 
 _PHASES = tuple(Phase(name) for name in PHASE_NAMES)
