@@ -24,7 +24,7 @@ import physics
 from agents.protocol import INTENTS, TableView, ViewAgent, observed_layouts, observed_racks
 from agents.shots import kernels as K
 from agents.shots import round_kernels as RK
-from agents.shots.aim import corrected_phis, direction_deg
+from agents.shots.aim import corrected_phis
 from agents.shots.jumps import jump_rows
 from agents.shots.outcome import ruled_rows, settled_rows, shot_rack
 from agents.shots.pots import aim_sigma, pocket_geometry, pot_rows, rolling_speed_for
@@ -34,6 +34,7 @@ from nineball_env.noise import LIMITS, NoiseConfig, make_noise
 from physics import Shot
 from physics.kernels.codes import S_MOTION, S_POCKET
 
+SPOT_MARGIN = 1e-4  # [m] the clearance a ball-in-hand spot keeps from balls and pockets (``pots.cue_spots``)
 #: [m/s] the cue speeds of GhostBall's ordinary shots (the macro layer refines its shots within them; physics allows 12)
 GHOST_MIN_SPEED, GHOST_MAX_SPEED = 0.6, 7.0
 
@@ -97,11 +98,19 @@ class GhostBallAgent(ViewAgent):
 
     # -- decisions --------------------------------------------------------------------------------
 
+    def act(self, observation: np.ndarray, view: TableView | None = None) -> np.ndarray:
+        """The action for one decision: ``decide(view)``, or ``act_batch`` of one observation without a view."""
+        if view is not None:
+            return self.decide(view)
+        out = self.act_batch(np.asarray(observation)[None])
+        self.intent = self.intents[0]
+        return out[0]
+
     def act_batch(self, obs: np.ndarray) -> np.ndarray:
         """The actions (n, 9) for observations (n, 54), as an env opponent (the positions and racks read from the
-        observations with the config's ``assumed_noise``, in one compiled call, no view per table); their intents
+        observations with the config's ``assumed_noise``, in two compiled calls, no view per table); their intents
         in ``self.intents``."""
-        out, self.intents = self._decide_rows(_Rows.from_observations(obs, make_noise(self.config.assumed_noise)))
+        out, self.intents = self._decide_rows(_Rows.from_observations(obs, _noise(self.config.assumed_noise)))
         return out
 
     def decide(self, view: TableView) -> np.ndarray:
@@ -111,110 +120,47 @@ class GhostBallAgent(ViewAgent):
         return out[0]
 
     def decide_batch(self, views: Sequence[TableView]) -> tuple[np.ndarray, np.ndarray]:
-        """The actions (n, 9) float32 for the positions in ``views`` and their intents (n,), stage by stage over
-        every view that reaches the stage (each stage one compiled call for all)."""
+        """The actions (n, 9) float32 for the positions in ``views`` and their intents (n,)."""
         return self._decide_rows(_Rows.from_views(views))
 
     def _decide_rows(self, rows: "_Rows") -> tuple[np.ndarray, np.ndarray]:
-        """The actions (n, 9) float32 and intents (n,) of a round's rows: a few compiled calls for all of them."""
+        """The actions (n, 9) float32 and intents (n,) of a round's rows: the geometry of every row in one compiled
+        call (``round_kernels.plan_rows``), then the simulations it asks for, each one compiled call over the rows
+        that need it (throw-corrected aims, push-outs, jumps), and the actions in one more."""
         cfg, t, p = self.config, rows.table, rows.params
-        n = len(rows.phase)
-        shots = np.zeros((n, 5))
-        shots[:, 0] = 1.0  # the values a choice leaves unread
-        has_shot = np.ones(n, dtype=np.bool_)
-        placed = np.zeros(n, dtype=np.bool_)
-        spots = np.zeros((n, 2))
+        n, n_balls = rows.pos.shape[:2]
+        shots, spots, cues, best = np.empty((n, 5)), np.empty((n, 2)), np.empty((n, 2)), np.empty((n, K.OPT_W))
+        has_shot, placed, pass_back = np.empty(n, np.bool_), np.empty(n, np.bool_), np.empty(n, np.bool_)
+        intent, stage = np.empty(n, np.int64), np.empty(n, np.int64)
+        RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.phase, rows.in_hand, rows.aim, *pocket_geometry(t),
+                     *_spot_lines(), float(p.R), (2.0 * p.R) ** 2, float(t.width), float(t.length),
+                     float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, _physics_row(p),
+                     _config_row(cfg), shots, has_shot, placed, spots, pass_back, intent, stage, cues, best)
+        if (stage < 0).any():
+            raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
+        if cfg.correct_throw and (stage & RK.ASK_AIM).any():
+            aim = np.flatnonzero(stage & RK.ASK_AIM)
+            target = best[aim, K.O_TARGET].astype(np.int64)
+            shots[aim, 1] = corrected_phis(cues[aim], rows.pos[aim, target], target, best[aim, K.O_DIRECTION],
+                                           shots[aim], t, p, n_balls=n_balls)
         push = np.zeros(n, dtype=np.bool_)
-        pass_back = np.zeros(n, dtype=np.bool_)
-        intent = np.empty(n, dtype=np.int64)
-        choice = rows.phase == PhaseCode.PUSH_OUT_CHOICE
-        breaks = rows.phase == PhaseCode.BREAK
-        play = ~(choice | breaks)
-        for i in np.flatnonzero(breaks).tolist():  # once a rack
-            spots[i], shots[i] = self._break(rows.pos[i], rows.on[i], int(rows.lowest[i]), t, p)
-            placed[i], intent[i] = True, _BREAK
-        in_hand = np.flatnonzero(play & (rows.in_hand != BallInHandCode.NONE))
-        spots[in_hand] = _spots(rows.pos[in_hand], rows.on[in_hand], rows.lowest[in_hand], t, p, rows.aim[in_hand])
-        placed[in_hand] = True
-        cues = rows.pos[:, 0].copy()
-        cues[in_hand] = spots[in_hand]
-        asked = np.flatnonzero(choice | play)
-        options, counts = pot_rows(cues[asked], rows.pos[asked], rows.on[asked], rows.lowest[asked], t, p,
-                                   rows.aim[asked])
-        ease = np.zeros(n)
-        best = np.zeros((n, K.OPT_W))
-        has_best = np.zeros(n, dtype=np.bool_)
-        first = np.where(counts > 0, options[:, 0, K.O_EASE], 0.0)
-        ease[asked], best[asked], has_best[asked] = self._choose(options, counts)
-        chosen = choice[asked]
-        pass_back[asked[chosen]] = first[chosen] < cfg.pass_back_below
-        has_shot[choice], intent[choice] = False, _CHOICE
-        may_push = np.flatnonzero(play & (rows.phase == PhaseCode.PUSH_OUT_ALLOWED)
-                                  & ~(has_best & (ease >= cfg.push_below)))
-        roll = self._push_rolls(rows, may_push, cues[may_push])
-        pushed = may_push[roll >= 0]
-        shots[pushed] = _rolls(p)[roll[roll >= 0]]
-        push[pushed], intent[pushed] = True, _PUSH
-        rest = play & ~push
-        weak = np.flatnonzero(rest & ~(has_best & (ease >= cfg.safety_below)))
-        shots[weak] = self._safeties(rows, weak, cues[weak])
-        intent[weak] = _SAFETY
-        if cfg.jumps and len(weak):
+        if (stage & RK.ASK_PUSH).any():
+            asked = np.flatnonzero(stage & RK.ASK_PUSH)
+            roll = self._push_rolls(rows, asked, cues[asked])
+            pushed = asked[roll >= 0]
+            shots[pushed], push[pushed], intent[pushed] = _rolls(p)[roll[roll >= 0]], True, RK.PUSH_OUT
+        if cfg.jumps and (stage & RK.ASK_JUMP).any():
+            weak = np.flatnonzero((stage & RK.ASK_JUMP).astype(bool) & ~push)
             jumps, kind = self._jumps(rows, weak, cues[weak], shots[weak])
             jumped = kind >= 0
             shots[weak[jumped]] = jumps[jumped]
-            intent[weak[jumped]] = np.where(kind[jumped] == 0, _JUMP, _JUMP_POT)
+            intent[weak[jumped]] = np.where(kind[jumped] == 0, RK.JUMP, RK.JUMP_POT)
             self.jumps["jump"] += int(np.sum(kind == 0))
             self.jumps["jump-pot"] += int(np.sum(kind == 1))
-        pots = np.flatnonzero(rest & has_best & (ease >= cfg.safety_below))
-        shots[pots] = self._pot_shots(rows, cues[pots], best[pots], pots)
-        intent[pots] = _POT
         out = np.empty((n, actions.N_ACTION))
         RK.encode_rows(shots, has_shot, placed, spots, rows.in_hand == BallInHandCode.KITCHEN, push, pass_back,
                        float(p.R), float(t.width), float(t.length), float(t.head_string_y), rows.scale, out)
         return out.astype(np.float32), _INTENT_NAMES[intent]
-
-    def _choose(self, options: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per row of pot options (N, MAX_OPTIONS, OPT_W), easiest first: the easiest direct pot, or a combination
-        on the 9 when it is easy (``combo_min_ease``) and easier still; its ease (N,), its row (N, OPT_W) and
-        whether there is one (N,)."""
-        valid = np.arange(K.MAX_OPTIONS) < counts[:, None]
-        combo = options[:, :, K.O_BALL] != options[:, :, K.O_TARGET]
-        direct_at = np.argmax(valid & ~combo, axis=1)
-        combo_at = np.argmax(valid & combo, axis=1)
-        has_direct = (valid & ~combo).any(axis=1)
-        has_combo = (valid & combo).any(axis=1)
-        rows = np.arange(len(counts))
-        direct_ease, combo_ease = options[rows, direct_at, K.O_EASE], options[rows, combo_at, K.O_EASE]
-        take_combo = has_combo & (combo_ease >= self.config.combo_min_ease) & (~has_direct | (combo_ease > direct_ease))
-        at = np.where(take_combo, combo_at, direct_at)
-        found = take_combo | has_direct
-        best = options[rows, at]
-        return np.where(found, best[:, K.O_EASE], 0.0), np.where(found[:, None], best, 0.0), found
-
-    def _pot_shots(self, rows: "_Rows", cues: np.ndarray, options: np.ndarray, which: np.ndarray) -> np.ndarray:
-        """The strikes (N, 5) of pot option rows ``options`` from ``cues``: speed for the distance, a little draw on
-        straight shots, the aim corrected for throw (``corrected_phis``, one compiled call)."""
-        shots = np.empty((len(options), 5))
-        RK.pot_shot_rows(np.ascontiguousarray(options), float(self.config.arrive_speed), float(self.config.stun_cut),
-                         _physics_row(rows.params), GHOST_MIN_SPEED, GHOST_MAX_SPEED, shots)
-        if self.config.correct_throw and len(shots):
-            target = options[:, K.O_TARGET].astype(np.int64)
-            shots[:, 1] = corrected_phis(cues, rows.pos[which, target], target, options[:, K.O_DIRECTION], shots,
-                                         rows.table, rows.params, n_balls=rows.pos.shape[1])
-        return shots
-
-    def _break(self, pos: np.ndarray, on: np.ndarray, lowest: int, t: physics.Table, p: physics.PhysicsParams
-               ) -> tuple[tuple[float, float], tuple[float, float, float, float, float]]:
-        """From the centre of the table just behind the head string, hard at the lowest ball: the spot and strike."""
-        others = pos[on & (np.arange(len(on)) > 0)]
-        spot = placement.nearest_free(t.width / 2.0, t.head_string_y - 0.03, others, t, p, kitchen=True)
-        return spot, (self.config.break_speed, direction_deg(spot, pos[lowest]), 0.0, 0.0, 0.0)
-
-    def break_shot(self, view: TableView) -> tuple[tuple[float, float], Shot]:
-        """From the centre of the table just behind the head string, hard at the 1 ball."""
-        spot, row = self._break(view.balls.pos, view.on, view.rack.lowest, view.table, view.params)
-        return spot, Shot(*row)
 
     def place(self, view: TableView) -> tuple[float, float]:
         """Ball in hand: the spot behind the lowest ball with the easiest pot (a slight angle beats dead straight);
@@ -256,8 +202,8 @@ class GhostBallAgent(ViewAgent):
         asked = np.flatnonzero(counts > 0)
         if not len(asked):
             return strikes, kind
-        states = _with_cues(rows.states[which[asked]], cues[asked])
-        racks = rows.racks[which[asked]]
+        states = rows.states(which[asked], cues[asked])
+        racks = rows.shot_racks(which[asked])
         sizes = counts[asked]
         shots = np.concatenate([found[j, :size] for j, size in zip(asked.tolist(), sizes.tolist())])
         kinds = np.concatenate([pockets[j, :size] for j, size in zip(asked.tolist(), sizes.tolist())]) >= 0
@@ -314,7 +260,7 @@ class GhostBallAgent(ViewAgent):
             return np.empty(0, dtype=np.int64)
         t, p = rows.table, rows.params
         rolls = _rolls(p)
-        states = _with_cues(rows.states[which], cues)
+        states = rows.states(which, cues)
         per = np.repeat(np.arange(len(which)), len(rolls))
         ends = settled_rows(states, per, np.tile(rolls, (len(which), 1)), t, p, max_events=256, max_time=20.0)
         on_end = ends[:, :, S_MOTION] <= int(physics.Motion.ROLLING)
@@ -335,18 +281,18 @@ class _Rows(NamedTuple):
 
     Attributes:
         pos, on: ball centres (N, n, 2) [m] and the on-table mask (N, n).
-        states: the balls packed (N, n, 9) (``BallState.packed``).
         lowest, phase, in_hand: the ball to hit first, the PhaseCode and the BallInHandCode (N,).
-        racks: the rack a shot by the deciding player is ruled from, packed (N, RACK_W) (``outcome.shot_rack``).
+        racks: the rack states packed (N, RACK_W) (``RackState.packed``, the deciding player as the shooter).
         noise, silent, aim: the execution noise's sigmas (N, 5), whether it is silent (N,), the aim noise the
             ease estimates assume (N,) [deg] (``pots.aim_sigma``).
         scale: the action scale rows (N, 4) (``ActionScale.row``).
         table, params: the one table and set of physics constants of the round.
+        balls: the balls packed (N, n, 9) (``BallState.packed``) when they are more than ``pos`` and ``on`` say
+            (views); None: at rest at ``pos`` where ``on``, off the table elsewhere (observations).
     """
 
     pos: np.ndarray
     on: np.ndarray
-    states: np.ndarray
     lowest: np.ndarray
     phase: np.ndarray
     in_hand: np.ndarray
@@ -357,24 +303,25 @@ class _Rows(NamedTuple):
     scale: np.ndarray
     table: physics.Table
     params: physics.PhysicsParams
+    balls: np.ndarray | None = None
 
     @classmethod
     def from_views(cls, views: Sequence[TableView]) -> "_Rows":
         """The rows of ``views`` (one table and one set of physics constants for all)."""
         if any(v.table != views[0].table or v.params != views[0].params for v in views):
             raise ValueError("views: expected one table and one set of physics parameters for the whole batch")
-        racks = [v.rack for v in views]
-        states = np.stack([v.balls.packed() for v in views]) if views else np.empty((0, physics.N_BALLS, 9))
+        racks = np.array([shot_rack(v).packed() for v in views], dtype=np.int64).reshape(-1, RACK_W)
+        racks[:, RackCol.PHASE] = [PhaseCode[v.rack.phase.name] for v in views]
+        racks[:, RackCol.IN_HAND] = [BallInHandCode[v.rack.ball_in_hand.name] for v in views]
+        balls = np.stack([v.balls.packed() for v in views]) if views else np.empty((0, physics.N_BALLS, 9))
         noise = [v.noise for v in views]
-        return cls(np.ascontiguousarray(states[:, :, :2]), states[:, :, S_MOTION] <= int(physics.Motion.ROLLING),
-                   states, np.array([r.lowest for r in racks], dtype=np.int64),
-                   np.array([PhaseCode[r.phase.name] for r in racks], dtype=np.int64),
-                   np.array([BallInHandCode[r.ball_in_hand.name] for r in racks], dtype=np.int64),
-                   np.array([shot_rack(v).packed() for v in views], dtype=np.int64).reshape(-1, RACK_W),
-                   np.array([z.sigmas for z in noise]).reshape(-1, 5), np.array([z.silent for z in noise], dtype=bool),
-                   np.array([aim_sigma(z) for z in noise]), np.array([v.scale.row for v in views]).reshape(-1, 4),
+        return cls(np.ascontiguousarray(balls[:, :, :2]), balls[:, :, S_MOTION] <= int(physics.Motion.ROLLING),
+                   np.array([v.rack.lowest for v in views], dtype=np.int64), racks[:, RackCol.PHASE].copy(),
+                   racks[:, RackCol.IN_HAND].copy(), racks, np.array([z.sigmas for z in noise]).reshape(-1, 5),
+                   np.array([z.silent for z in noise], dtype=bool), np.array([aim_sigma(z) for z in noise]),
+                   np.array([v.scale.row for v in views]).reshape(-1, 4),
                    views[0].table if views else physics.DEFAULT_TABLE,
-                   views[0].params if views else physics.DEFAULT_PARAMS)
+                   views[0].params if views else physics.DEFAULT_PARAMS, balls)
 
     @classmethod
     def from_observations(cls, obs: np.ndarray, noise: NoiseConfig) -> "_Rows":
@@ -382,30 +329,35 @@ class _Rows(NamedTuple):
         default table, physics and action scale), without a view per row."""
         pos, on = observed_layouts(obs)
         racks = observed_racks(obs, on)
-        N, n = on.shape
-        states = np.zeros((N, n, 9))
-        states[:, :, :2] = pos
-        states[:, :, S_MOTION] = np.where(on, int(physics.Motion.STATIONARY), int(physics.Motion.POCKETED))
-        states[:, :, S_POCKET] = -1.0
-        shot = racks.copy()
-        shot[:, RackCol.PHASE] = PhaseCode.NORMAL
-        shot[:, RackCol.IN_HAND] = BallInHandCode.NONE
-        lowest = np.argmax(on[:, 1:], axis=1) + 1
-        return cls(pos, on, states, lowest.astype(np.int64), racks[:, RackCol.PHASE].copy(),
-                   racks[:, RackCol.IN_HAND].copy(), shot, np.tile(noise.sigmas, (N, 1)), np.full(N, noise.silent),
-                   np.full(N, aim_sigma(noise)), np.tile(actions.DEFAULT_SCALE.row, (N, 1)), physics.DEFAULT_TABLE,
-                   physics.DEFAULT_PARAMS)
+        N = len(on)
+        return cls(pos, on, np.argmax(on[:, 1:], axis=1) + 1, racks[:, RackCol.PHASE].copy(),
+                   racks[:, RackCol.IN_HAND].copy(), racks, np.tile(noise.sigmas, (N, 1)),
+                   np.full(N, noise.silent), np.full(N, aim_sigma(noise)), np.tile(_DEFAULT_SCALE_ROW, (N, 1)),
+                   physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS)
 
+    def states(self, which: np.ndarray, cues: np.ndarray) -> np.ndarray:
+        """The balls of rows ``which`` packed (M, n, 9), the cue ball at rest at ``cues`` (M, 2) (placed when in
+        hand: ``BallState.place``)."""
+        if self.balls is not None:
+            out = self.balls[which].copy()
+        else:
+            out = np.zeros((len(which), self.pos.shape[1], 9))
+            out[:, :, :2] = self.pos[which]
+            out[:, :, S_MOTION] = np.where(self.on[which], int(physics.Motion.STATIONARY), int(physics.Motion.POCKETED))
+            out[:, :, S_POCKET] = -1.0
+        out[:, 0, :2] = cues
+        out[:, 0, 2:7] = 0.0
+        out[:, 0, S_MOTION] = int(physics.Motion.STATIONARY)
+        out[:, 0, S_POCKET] = -1.0
+        return out
 
-def _with_cues(states: np.ndarray, cues: np.ndarray) -> np.ndarray:
-    """Packed states (N, n, 9) with the cue ball at rest at ``cues`` (N, 2) (placed when in hand:
-    ``BallState.place``)."""
-    out = states.copy()
-    out[:, 0, :2] = cues
-    out[:, 0, 2:7] = 0.0
-    out[:, 0, S_MOTION] = int(physics.Motion.STATIONARY)
-    out[:, 0, S_POCKET] = -1.0
-    return out
+    def shot_racks(self, which: np.ndarray) -> np.ndarray:
+        """The racks (M, RACK_W) a shot by the deciding player of rows ``which`` is ruled from
+        (``outcome.shot_rack``)."""
+        out = self.racks[which].copy()
+        out[:, RackCol.PHASE] = PhaseCode.NORMAL
+        out[:, RackCol.IN_HAND] = BallInHandCode.NONE
+        return out
 
 
 def _spots(pos: np.ndarray, on: np.ndarray, lowest: np.ndarray, t: physics.Table, p: physics.PhysicsParams,
@@ -416,8 +368,7 @@ def _spots(pos: np.ndarray, on: np.ndarray, lowest: np.ndarray, t: physics.Table
     dist, c, s = _spot_lines()
     RK.spot_rows(np.require(pos, np.float64, "CW"), np.require(on, np.bool_, "CW"), np.require(lowest, np.int64, "CW"),
                  np.require(aim, np.float64, "CW"), *pocket_geometry(t), dist, c, s, float(p.R), float(t.width),
-                 float(t.length), float(t.head_string_y), np.ascontiguousarray(t.pockets, dtype=np.float64), 1e-4,
-                 placement.GAP, out)
+                 float(t.length), float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, out)
     if len(out) and not out[:, 0].all():
         raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
     return out[:, 1:]
@@ -429,8 +380,11 @@ def _spot_lines() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     per spot (``pots.cue_spots``' distances, turns of 0°, ±10° and ±20°)."""
     turns, distances = (10.0, -10.0, 0.0, 20.0, -20.0), (0.2, 0.3, 0.45)
     cs = np.array([(math.cos(math.radians(a)), math.sin(math.radians(a))) for a in turns])
-    return (np.repeat(np.asarray(distances), len(turns)), np.tile(cs[:, 0], len(distances)),
-            np.tile(cs[:, 1], len(distances)))
+    out = (np.repeat(np.asarray(distances), len(turns)), np.tile(cs[:, 0], len(distances)),
+           np.tile(cs[:, 1], len(distances)))
+    for arr in out:
+        arr.setflags(write=False)
+    return out
 
 
 @lru_cache(maxsize=8)
@@ -458,7 +412,26 @@ def _normals(count: int) -> np.ndarray:
     return np.random.default_rng(0).standard_normal((count, 5))
 
 
-_BREAK, _POT, _SAFETY, _PUSH, _CHOICE, _JUMP, _JUMP_POT = (INTENTS.index(k) for k in
-                                                           ("break", "pot", "safety", "push-out", "choice", "jump",
-                                                            "jump-pot"))
+@lru_cache(maxsize=8)
+def _noise(spec: str) -> NoiseConfig:
+    """``make_noise(spec)``, once per preset name."""
+    return make_noise(spec)
+
+
+def _rims(table: physics.Table) -> np.ndarray:
+    """The pocket capture circles as the placement kernels read them (as ``nineball_env.placement`` passes them)."""
+    return np.ascontiguousarray(table.pockets, dtype=np.float64)
+
+
+@lru_cache(maxsize=8)
+def _config_row(config: GhostBallConfig) -> np.ndarray:
+    """The config as ``round_kernels.plan_rows`` reads it (its ``C_*`` columns), read-only."""
+    out = np.array([config.arrive_speed, config.stun_cut, config.combo_min_ease, config.safety_below,
+                    config.push_below, config.pass_back_below, config.break_speed, GHOST_MIN_SPEED, GHOST_MAX_SPEED],
+                   dtype=np.float64)
+    out.setflags(write=False)
+    return out
+
+
 _INTENT_NAMES = np.array(INTENTS, dtype=object)
+_DEFAULT_SCALE_ROW = actions.DEFAULT_SCALE.row

@@ -13,9 +13,11 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.shots.kernels import (ANYWHERE, MAX_OPTIONS, NO_COMBOS, O_CUT, O_D_CUE, O_D_OBJ, O_EASE, O_PHI, O_POCKET,
-                                  OPT_W, cue_spot_points, pot_options_row)
+from agents.protocol import INTENTS
+from agents.shots.kernels import (ANYWHERE, MAX_OPTIONS, NO_COMBOS, O_BALL, O_CUT, O_D_CUE, O_D_OBJ, O_EASE, O_PHI,
+                                  O_POCKET, O_TARGET, OPT_W, cue_spot_points, pot_options_row)
 from nineball_env.kernels.aiming import path_clear
+from nineball_env.kernels.codes import BallInHandCode, PhaseCode
 from nineball_env.kernels.placement import nearest_free
 from nineball_env.kernels.round import encode_action, perturbed
 
@@ -27,6 +29,17 @@ U_R, G, E_B, CUE_MASS, MASS, SQUARE = range(6)
 SPOT_MAX_CUT = 80.0  # [deg] the widest cut a ball-in-hand spot's pot may have (``pots.pot_rows``' default)
 #: Safety speeds [m/s]: into a cluster of balls, a one-rail kick, and the plain hit when no kick is clear.
 CLUSTER_SPEED, KICK_SPEED, BLIND_SPEED = 6.0, 3.0, 2.5
+#: Columns of ``plan_rows``' config row (``GhostBallConfig``'s thresholds and speeds, the speed range of its shots).
+C_ARRIVE, C_STUN_CUT, C_COMBO_MIN, C_SAFETY_BELOW, C_PUSH_BELOW, C_PASS_BACK, C_BREAK_SPEED, C_V_MIN, C_V_MAX = range(9)
+#: ``plan_rows``' stage bits: what the simulations must still decide for a row.
+ASK_PUSH, ASK_JUMP, ASK_AIM = 1, 2, 4
+BREAK, POT, SAFETY, PUSH_OUT, CHOICE, JUMP, JUMP_POT = (INTENTS.index(k) for k in (
+    "break", "pot", "safety", "push-out", "choice", "jump", "jump-pot"))
+P_BREAK, P_CHOICE, P_PUSH_ALLOWED = int(PhaseCode.BREAK), int(PhaseCode.PUSH_OUT_CHOICE), int(PhaseCode.PUSH_OUT_ALLOWED)
+NO_HAND = int(BallInHandCode.NONE)
+NONE = np.int64(-1)  # no option (typed: ``choose``'s indices are int64)
+KITCHEN = np.bool_(True)  # ``placement.nearest_free``'s kitchen flag on the break
+COMBOS = np.bool_(True)
 
 
 @njit(cache=True)
@@ -106,64 +119,154 @@ def spot_rows(pos, on, lowest, sigma, aims, axes, m, dist, c, s, R, width, lengt
 
 @njit(cache=True)
 def safety_rows(cue, pos, on, lowest, R, reach2, width, length, phys, v_min, v_max, out):
-    """Safeties from cue balls ``cue`` (N, 2) in layouts ``pos`` (N, n, 2), ``on`` (N, n) at ball ``lowest[i]``,
-    as strikes (V0, phi, theta, a, b) into ``out`` (N, 5): a full hit with a little draw, hard enough to reach a rail
-    (``CLUSTER_SPEED`` into a cluster: two other balls within 0.15 m), when the path is clear; else the shortest
-    clear one-rail kick (mirror image across each cushion line); else a plain hit at the ball. ``reach2`` is
-    (2R)² [m²] as Python's ``aim.path_clear`` squares it."""
+    """``safety_row`` of cue balls ``cue`` (N, 2) in layouts ``pos`` (N, n, 2), ``on`` (N, n) at balls ``lowest``,
+    into ``out`` (N, 5)."""
     obstacles = np.empty((pos.shape[1], 2))
-    lines = np.array([R, width - R, R, length - R])
     for i in range(cue.shape[0]):
-        low = lowest[i]
-        cx, cy = cue[i, 0], cue[i, 1]
-        ox, oy = pos[i, low, 0], pos[i, low, 1]
-        k = np.int64(0)
-        close = 0
-        for b in range(1, 10):
-            if on[i, b] and b != low:
-                obstacles[k, 0], obstacles[k, 1] = pos[i, b, 0], pos[i, b, 1]
-                if math.hypot(pos[i, b, 0] - ox, pos[i, b, 1] - oy) < 0.15:
-                    close += 1
-                k += 1
-        out[i, 2], out[i, 3], out[i, 4] = 0.0, 0.0, 0.0
-        if path_clear(cx, cy, ox, oy, obstacles, k, reach2):
-            V = rolling_speed(math.hypot(ox - cx, oy - cy), 0.6, 0.0, 0.4, phys)
-            if close >= 2:
-                V = CLUSTER_SPEED
-            out[i, 0], out[i, 1], out[i, 4] = min(max(V, v_min), v_max), direction(cx, cy, ox, oy), -0.2
-            continue
-        best_len = np.inf
-        out[i, 0], out[i, 1] = BLIND_SPEED, direction(cx, cy, ox, oy)
-        for q in range(4):
-            v = lines[q]
-            ix, iy = (2.0 * v - ox, oy) if q < 2 else (ox, 2.0 * v - oy)
-            dx, dy = ix - cx, iy - cy
-            d_axis, c_axis = (dx, cx) if q < 2 else (dy, cy)
-            if abs(d_axis) < 1e-9:
-                continue
-            t = (v - c_axis) / d_axis
-            if not 0.0 < t < 1.0:
-                continue
-            rx, ry = cx + t * dx, cy + t * dy
-            if path_clear(cx, cy, rx, ry, obstacles, k, reach2) and path_clear(rx, ry, ox, oy, obstacles, k, reach2):
-                d = math.hypot(dx, dy)
-                if d < best_len:
-                    best_len = d
-                    out[i, 0], out[i, 1] = KICK_SPEED, direction(cx, cy, ix, iy)
+        safety_row(cue[i, 0], cue[i, 1], pos[i], on[i], lowest[i], R, reach2, width, length, phys, v_min, v_max,
+                   obstacles, out[i])
 
 
 @njit(cache=True)
-def pot_shot_rows(options, arrive, stun_cut, phys, v_min, v_max, out):
-    """The strikes (V0, phi, theta, a, b) into ``out`` (N, 5) of the pot option rows ``options`` (N, OPT_W): the
-    speed that gets the ball to the pocket with ``arrive`` m/s left (within [v_min, v_max]), a little draw below a
-    cut of ``stun_cut``, aimed at the ghost ball (before any throw correction)."""
-    for i in range(options.shape[0]):
-        o = options[i]
-        V = rolling_speed(o[O_D_CUE], o[O_D_OBJ], o[O_CUT], arrive, phys)
-        out[i, 0] = min(max(V, v_min), v_max)
-        out[i, 1] = o[O_PHI]
-        out[i, 2], out[i, 3] = 0.0, 0.0
-        out[i, 4] = -0.3 if o[O_CUT] < stun_cut else 0.0
+def safety_row(cx, cy, pos, on, low, R, reach2, width, length, phys, v_min, v_max, obstacles, out):
+    """The safety from a cue ball at (cx, cy) in the layout ``pos`` (n, 2), ``on`` (n,) at ball ``low``, as a strike
+    (V0, phi, theta, a, b) into ``out`` (5,): a full hit with a little draw, hard enough to reach a rail
+    (``CLUSTER_SPEED`` into a cluster: two other balls within 0.15 m), when the path is clear; else the shortest
+    clear one-rail kick (mirror image across each cushion line); else a plain hit at the ball. ``reach2`` is
+    (2R)² [m²] as Python's ``aim.path_clear`` squares it; ``obstacles`` (n, 2) a buffer."""
+    ox, oy = pos[low, 0], pos[low, 1]
+    k = np.int64(0)
+    close = 0
+    for b in range(1, 10):
+        if on[b] and b != low:
+            obstacles[k, 0], obstacles[k, 1] = pos[b, 0], pos[b, 1]
+            if math.hypot(pos[b, 0] - ox, pos[b, 1] - oy) < 0.15:
+                close += 1
+            k += 1
+    out[2], out[3], out[4] = 0.0, 0.0, 0.0
+    if path_clear(cx, cy, ox, oy, obstacles, k, reach2):
+        V = rolling_speed(math.hypot(ox - cx, oy - cy), 0.6, 0.0, 0.4, phys)
+        if close >= 2:
+            V = CLUSTER_SPEED
+        out[0], out[1], out[4] = min(max(V, v_min), v_max), direction(cx, cy, ox, oy), -0.2
+        return
+    best_len = np.inf
+    out[0], out[1] = BLIND_SPEED, direction(cx, cy, ox, oy)
+    for q in range(4):
+        v = (R, width - R, R, length - R)[q]
+        ix, iy = (2.0 * v - ox, oy) if q < 2 else (ox, 2.0 * v - oy)
+        dx, dy = ix - cx, iy - cy
+        d_axis, c_axis = (dx, cx) if q < 2 else (dy, cy)
+        if abs(d_axis) < 1e-9:
+            continue
+        t = (v - c_axis) / d_axis
+        if not 0.0 < t < 1.0:
+            continue
+        rx, ry = cx + t * dx, cy + t * dy
+        if path_clear(cx, cy, rx, ry, obstacles, k, reach2) and path_clear(rx, ry, ox, oy, obstacles, k, reach2):
+            d = math.hypot(dx, dy)
+            if d < best_len:
+                best_len = d
+                out[0], out[1] = KICK_SPEED, direction(cx, cy, ix, iy)
+
+
+@njit(cache=True)
+def choose(options, n, combo_min_ease):
+    """The index of the option to play among ``options`` (n of them, easiest first): the easiest direct pot, or the
+    easiest combination on the 9 when its ease is at least ``combo_min_ease`` and beats the direct pot; -1: none."""
+    direct = NONE
+    combo = NONE
+    for q in range(n):
+        if options[q, O_BALL] != options[q, O_TARGET]:
+            if combo < 0:
+                combo = q
+        elif direct < 0:
+            direct = q
+    if combo >= 0 and options[combo, O_EASE] >= combo_min_ease and (
+            direct < 0 or options[combo, O_EASE] > options[direct, O_EASE]):
+        return combo
+    return direct
+
+
+@njit(cache=True)
+def plan_rows(pos, on, lowest, phase, in_hand, aim, aims, axes, m, dist, c, s, R, reach2, width, length, head_y,
+              rims, margin, gap, phys, cfg, shots, has_shot, placed, spots, pass_back, intent, stage, cues, best):
+    """GhostBall's round up to its simulations, for layouts ``pos`` (N, n, 2), ``on`` (N, n) with the PhaseCode
+    ``phase``, BallInHandCode ``in_hand``, ball to hit ``lowest`` and aim noise ``aim`` [deg] of each (``cfg`` the
+    ``C_*`` columns of the config): the break from behind the head string (a free spot, kitchen), the push-out
+    choice (pass back when the best pot's ease is below ``C_PASS_BACK``), ball-in-hand spots (``spot_rows``), the
+    pot to play (``choose``), its speed and spin, else the safety (``safety_row``). Per row the strike (V0, phi,
+    theta, a, b) into ``shots``, whether there is one, the spot (when ``placed``), the pass-back flag, the intent
+    (``INTENTS`` index), the cue ball's centre ``cues`` and the chosen pot ``best`` (OPT_W); ``stage`` the bits of
+    what the simulations must still decide: ``ASK_PUSH`` a push-out may beat it, ``ASK_JUMP`` a jump may beat the
+    safety, ``ASK_AIM`` the pot's aim wants the throw correction; -1 when the break finds no free spot."""
+    N, n = pos.shape[0], pos.shape[1]
+    hand = np.empty(N, dtype=np.int64)
+    n_hand = 0
+    for i in range(N):
+        if phase[i] != P_BREAK and phase[i] != P_CHOICE and in_hand[i] != NO_HAND:
+            hand[n_hand] = i
+            n_hand += 1
+    hand = hand[:n_hand]
+    found = np.empty((n_hand, 3))
+    spot_rows(pos[hand], on[hand], lowest[hand], aim[hand], aims, axes, m, dist, c, s, R, width, length, head_y, rims,
+              margin, gap, found)
+    others = np.empty((n, 2))
+    where = np.empty(4)
+    options = np.empty((MAX_OPTIONS, OPT_W))
+    for i in range(N):
+        shots[i, 0], shots[i, 1], shots[i, 2], shots[i, 3], shots[i, 4] = 1.0, 0.0, 0.0, 0.0, 0.0
+        has_shot[i], placed[i], pass_back[i], stage[i] = True, False, False, 0
+        spots[i, 0], spots[i, 1] = 0.0, 0.0
+        cues[i, 0], cues[i, 1] = pos[i, 0, 0], pos[i, 0, 1]
+        best[i, :] = 0.0
+        low = lowest[i]
+        if phase[i] == P_BREAK:
+            n_others = np.int64(0)
+            for b in range(1, n):
+                if on[i, b]:
+                    others[n_others, 0], others[n_others, 1] = pos[i, b, 0], pos[i, b, 1]
+                    n_others += 1
+            nearest_free(width / 2.0, head_y - 0.03, others, n_others, R, width, length, head_y, KITCHEN, rims, gap,
+                         where)
+            if where[0] == 0.0:
+                stage[i] = -1
+                continue
+            shots[i, 0], shots[i, 1] = cfg[C_BREAK_SPEED], direction(where[1], where[2], pos[i, low, 0], pos[i, low, 1])
+            placed[i], spots[i, 0], spots[i, 1], intent[i] = True, where[1], where[2], BREAK
+            continue
+        if phase[i] == P_CHOICE:
+            k = pot_options_row(cues[i, 0], cues[i, 1], pos[i], on[i], low, aims, axes, m, width, length, R, aim[i],
+                                COMBOS, SPOT_MAX_CUT, options)
+            pass_back[i] = (options[0, O_EASE] if k > 0 else 0.0) < cfg[C_PASS_BACK]
+            has_shot[i], intent[i] = False, CHOICE
+            continue
+        if in_hand[i] != NO_HAND:
+            q = np.searchsorted(hand, i)
+            if found[q, 0] == 0.0:
+                stage[i] = -1
+                continue
+            placed[i], spots[i, 0], spots[i, 1] = True, found[q, 1], found[q, 2]
+            cues[i, 0], cues[i, 1] = found[q, 1], found[q, 2]
+        k = pot_options_row(cues[i, 0], cues[i, 1], pos[i], on[i], low, aims, axes, m, width, length, R, aim[i],
+                            COMBOS, SPOT_MAX_CUT, options)
+        at = choose(options, k, cfg[C_COMBO_MIN])
+        ease = options[at, O_EASE] if at >= 0 else 0.0
+        if phase[i] == P_PUSH_ALLOWED and (at < 0 or ease < cfg[C_PUSH_BELOW]):
+            stage[i] |= ASK_PUSH
+        if at < 0 or ease < cfg[C_SAFETY_BELOW]:
+            safety_row(cues[i, 0], cues[i, 1], pos[i], on[i], low, R, reach2, width, length, phys, cfg[C_V_MIN],
+                       cfg[C_V_MAX], others, shots[i])
+            stage[i] |= ASK_JUMP
+            intent[i] = SAFETY
+            continue
+        best[i, :] = options[at]
+        o = options[at]
+        V = rolling_speed(o[O_D_CUE], o[O_D_OBJ], o[O_CUT], cfg[C_ARRIVE], phys)
+        shots[i, 0], shots[i, 1] = min(max(V, cfg[C_V_MIN]), cfg[C_V_MAX]), o[O_PHI]
+        shots[i, 4] = -0.3 if o[O_CUT] < cfg[C_STUN_CUT] else 0.0
+        stage[i] |= ASK_AIM
+        intent[i] = POT
 
 
 @njit(cache=True)
