@@ -21,18 +21,20 @@ from typing import NamedTuple
 import numpy as np
 
 import physics
-from agents.protocol import INTENTS, TableView, ViewAgent, observed_layouts, observed_racks
+from agents.protocol import INTENTS, TableView, ViewAgent, observed
 from agents.shots import kernels as K
 from agents.shots import round_kernels as RK
-from agents.shots.aim import corrected_phis
-from agents.shots.jumps import jump_rows
+from agents.shots.aim import empty_packed
+from agents.shots.jumps import MAX_JUMPS, jump_rows
 from agents.shots.outcome import ruled_rows, settled_rows, shot_rack
 from agents.shots.pots import aim_sigma, pocket_geometry, pot_rows, rolling_speed_for
 from nineball_env import actions, placement
 from nineball_env.kernels.codes import RACK_W, BallInHandCode, PhaseCode, RackCol
 from nineball_env.noise import LIMITS, NoiseConfig, make_noise
 from physics import Shot
+from physics.api import params_array
 from physics.kernels.codes import S_MOTION, S_POCKET
+from physics.validate import OVERLAP_TOL
 
 SPOT_MARGIN = 1e-4  # [m] the clearance a ball-in-hand spot keeps from balls and pockets (``pots.cue_spots``)
 #: [m/s] the cue speeds of GhostBall's ordinary shots (the macro layer refines its shots within them; physics allows 12)
@@ -132,35 +134,35 @@ class GhostBallAgent(ViewAgent):
         shots, spots, cues, best = np.empty((n, 5)), np.empty((n, 2)), np.empty((n, 2)), np.empty((n, K.OPT_W))
         has_shot, placed, pass_back = np.empty(n, np.bool_), np.empty(n, np.bool_), np.empty(n, np.bool_)
         intent, stage = np.empty(n, np.int64), np.empty(n, np.int64)
-        RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.phase, rows.in_hand, rows.aim, *pocket_geometry(t),
-                     *_spot_lines(), float(p.R), (2.0 * p.R) ** 2, float(t.width), float(t.length),
-                     float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, _physics_row(p),
-                     _config_row(cfg), shots, has_shot, placed, spots, pass_back, intent, stage, cues, best)
-        if (stage < 0).any():
-            raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
-        if cfg.correct_throw and (stage & RK.ASK_AIM).any():
-            aim = np.flatnonzero(stage & RK.ASK_AIM)
-            target = best[aim, K.O_TARGET].astype(np.int64)
-            shots[aim, 1] = corrected_phis(cues[aim], rows.pos[aim, target], target, best[aim, K.O_DIRECTION],
-                                           shots[aim], t, p, n_balls=n_balls)
-        push = np.zeros(n, dtype=np.bool_)
-        if (stage & RK.ASK_PUSH).any():
+        out = np.empty((n, actions.N_ACTION), dtype=np.float32)
+        RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.racks, rows.aim, rows.scale, *_plan_constants(t, p, cfg, n_balls),
+                     shots, has_shot, placed, spots, pass_back, intent, stage, cues, best, out)
+        if stage.any():  # the simulations the geometry asks for, each one compiled call for the rows that ask
+            if (stage < 0).any():
+                raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
+            push, changed = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
             asked = np.flatnonzero(stage & RK.ASK_PUSH)
-            roll = self._push_rolls(rows, asked, cues[asked])
-            pushed = asked[roll >= 0]
-            shots[pushed], push[pushed], intent[pushed] = _rolls(p)[roll[roll >= 0]], True, RK.PUSH_OUT
-        if cfg.jumps and (stage & RK.ASK_JUMP).any():
+            if len(asked):
+                roll = self._push_rolls(rows, asked, cues[asked])
+                pushed = asked[roll >= 0]
+                shots[pushed], intent[pushed] = _rolls(p)[roll[roll >= 0]], RK.PUSH_OUT
+                push[pushed], changed[pushed] = True, True
             weak = np.flatnonzero((stage & RK.ASK_JUMP).astype(bool) & ~push)
-            jumps, kind = self._jumps(rows, weak, cues[weak], shots[weak])
-            jumped = kind >= 0
-            shots[weak[jumped]] = jumps[jumped]
-            intent[weak[jumped]] = np.where(kind[jumped] == 0, RK.JUMP, RK.JUMP_POT)
-            self.jumps["jump"] += int(np.sum(kind == 0))
-            self.jumps["jump-pot"] += int(np.sum(kind == 1))
-        out = np.empty((n, actions.N_ACTION))
-        RK.encode_rows(shots, has_shot, placed, spots, rows.in_hand == BallInHandCode.KITCHEN, push, pass_back,
-                       float(p.R), float(t.width), float(t.length), float(t.head_string_y), rows.scale, out)
-        return out.astype(np.float32), _INTENT_NAMES[intent]
+            if cfg.jumps and len(weak):
+                jumps, kind = self._jumps(rows, weak, cues[weak], shots[weak])
+                jumped = weak[kind >= 0]
+                shots[jumped], changed[jumped] = jumps[kind >= 0], True
+                intent[jumped] = np.where(kind[kind >= 0] == 0, RK.JUMP, RK.JUMP_POT)
+                self.jumps["jump"] += int(np.sum(kind == 0))
+                self.jumps["jump-pot"] += int(np.sum(kind == 1))
+            if changed.any():
+                again = np.flatnonzero(changed)
+                actions_again = np.empty((len(again), actions.N_ACTION), dtype=np.float32)
+                RK.encode_rows(shots[again], has_shot[again], placed[again], spots[again], rows.racks[again],
+                               push[again], pass_back[again], float(p.R), float(t.width), float(t.length),
+                               float(t.head_string_y), rows.scale[again], actions_again)
+                out[again] = actions_again
+        return out, _INTENT_NAMES[intent]
 
     def place(self, view: TableView) -> tuple[float, float]:
         """Ball in hand: the spot behind the lowest ball with the easiest pot (a slight angle beats dead straight);
@@ -196,48 +198,30 @@ class GhostBallAgent(ViewAgent):
         the safety's. The simulations of all rows are one compiled call per round (``ruled_rows``).
         """
         t, p = rows.table, rows.params
-        strikes, kind = np.zeros((len(which), 5)), np.full(len(which), -1)
+        strikes, kind = np.zeros((len(which), 5)), np.full(len(which), -1, dtype=np.int64)
         found, pockets, _, counts = jump_rows(cues, rows.pos[which], rows.on[which], rows.lowest[which], t, p,
                                               rows.scale[which, 2], rows.scale[which, 1])
         asked = np.flatnonzero(counts > 0)
         if not len(asked):
             return strikes, kind
-        states = rows.states(which[asked], cues[asked])
-        racks = rows.shot_racks(which[asked])
-        sizes = counts[asked]
-        shots = np.concatenate([found[j, :size] for j, size in zip(asked.tolist(), sizes.tolist())])
-        kinds = np.concatenate([pockets[j, :size] for j, size in zip(asked.tolist(), sizes.tolist())]) >= 0
-        values = self._worth(states, racks, np.repeat(np.arange(len(asked)), sizes), shots, t, p)
+        flat = np.arange(MAX_JUMPS) < counts[asked, None]  # row by row, each in its candidates' order
+        shots, pockets = found[asked][flat], pockets[asked][flat]
+        states, racks = rows.states(which[asked], cues[asked]), rows.shot_racks(which[asked])
+        values = self._worth(states, racks, np.nonzero(flat)[0], shots, t, p)
         n = self.config.jump_samples
-        contenders, noisy, owner, start = [], [], [], 0
-        for r, (j, size) in enumerate(zip(asked.tolist(), sizes.tolist())):
-            v = values[start:start + size]
-            start += size
-            order = np.lexsort((np.arange(size), -v))  # best first, the earlier of equals first
-            finals = order[v[order] > 0.0][:finalists]
-            if not len(finals):
-                continue
-            base = np.concatenate([safeties[j][None], shots[start - size + finals]])
-            samples = np.repeat(base, n, axis=0)
-            i = int(which[j])
-            if not rows.silent[i]:
-                noisy_rows = np.empty_like(samples)
-                RK.perturb_rows(samples, _normals(len(samples)), rows.noise[i], float(p.R), LIMITS, noisy_rows)
-                samples = noisy_rows
-            contenders.append((j, start - size + finals))
-            noisy.append(samples)
-            owner.append(np.full(len(samples), r))
-        if not contenders:
+        samples = np.empty((len(asked) * (finalists + 1) * n, 5))
+        owner = np.empty(len(samples), dtype=np.int64)
+        finals = np.empty((len(asked), finalists), dtype=np.int64)
+        n_finals = np.empty(len(asked), dtype=np.int64)
+        count = RK.jump_samples(values, counts[asked], shots, np.ascontiguousarray(safeties[asked]),
+                                np.int64(finalists), np.int64(n), _normals((finalists + 1) * n), rows.noise[which[asked]],
+                                rows.silent[which[asked]], float(p.R), LIMITS, samples, owner, finals, n_finals)
+        if not count:
             return strikes, kind
-        sampled = self._worth(states, racks, np.concatenate(owner), np.concatenate(noisy), t, p)
-        start = 0
-        for j, finals in contenders:
-            means = sampled[start:start + n * (len(finals) + 1)].reshape(-1, n).mean(axis=1)
-            start += n * (len(finals) + 1)
-            top = int(np.argmax(means[1:]))
-            if means[1 + top] > means[0]:
-                strikes[j] = shots[finals[top]]
-                kind[j] = int(kinds[finals[top]])
+        sampled = self._worth(states, racks, owner[:count], samples[:count], t, p)
+        best, best_kind = np.zeros((len(asked), 5)), np.full(len(asked), -1, dtype=np.int64)
+        RK.best_jumps(sampled, n_finals, finals, np.int64(n), best, shots, pockets, best_kind)
+        strikes[asked], kind[asked] = best, best_kind
         return strikes, kind
 
     @staticmethod
@@ -281,7 +265,7 @@ class _Rows(NamedTuple):
 
     Attributes:
         pos, on: ball centres (N, n, 2) [m] and the on-table mask (N, n).
-        lowest, phase, in_hand: the ball to hit first, the PhaseCode and the BallInHandCode (N,).
+        lowest: the ball to hit first (N,).
         racks: the rack states packed (N, RACK_W) (``RackState.packed``, the deciding player as the shooter).
         noise, silent, aim: the execution noise's sigmas (N, 5), whether it is silent (N,), the aim noise the
             ease estimates assume (N,) [deg] (``pots.aim_sigma``).
@@ -294,8 +278,6 @@ class _Rows(NamedTuple):
     pos: np.ndarray
     on: np.ndarray
     lowest: np.ndarray
-    phase: np.ndarray
-    in_hand: np.ndarray
     racks: np.ndarray
     noise: np.ndarray
     silent: np.ndarray
@@ -316,8 +298,8 @@ class _Rows(NamedTuple):
         balls = np.stack([v.balls.packed() for v in views]) if views else np.empty((0, physics.N_BALLS, 9))
         noise = [v.noise for v in views]
         return cls(np.ascontiguousarray(balls[:, :, :2]), balls[:, :, S_MOTION] <= int(physics.Motion.ROLLING),
-                   np.array([v.rack.lowest for v in views], dtype=np.int64), racks[:, RackCol.PHASE].copy(),
-                   racks[:, RackCol.IN_HAND].copy(), racks, np.array([z.sigmas for z in noise]).reshape(-1, 5),
+                   np.array([v.rack.lowest for v in views], dtype=np.int64), racks,
+                   np.array([z.sigmas for z in noise]).reshape(-1, 5),
                    np.array([z.silent for z in noise], dtype=bool), np.array([aim_sigma(z) for z in noise]),
                    np.array([v.scale.row for v in views]).reshape(-1, 4),
                    views[0].table if views else physics.DEFAULT_TABLE,
@@ -327,13 +309,8 @@ class _Rows(NamedTuple):
     def from_observations(cls, obs: np.ndarray, noise: NoiseConfig) -> "_Rows":
         """The rows of observations (N, 54) as ``TableView.from_observations`` reads them (player 0 to shoot, the
         default table, physics and action scale), without a view per row."""
-        pos, on = observed_layouts(obs)
-        racks = observed_racks(obs, on)
-        N = len(on)
-        return cls(pos, on, np.argmax(on[:, 1:], axis=1) + 1, racks[:, RackCol.PHASE].copy(),
-                   racks[:, RackCol.IN_HAND].copy(), racks, np.tile(noise.sigmas, (N, 1)),
-                   np.full(N, noise.silent), np.full(N, aim_sigma(noise)), np.tile(_DEFAULT_SCALE_ROW, (N, 1)),
-                   physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS)
+        pos, on, racks, lowest = observed(obs)
+        return cls(pos, on, lowest, racks, *_same_rows(len(on), noise), physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS)
 
     def states(self, which: np.ndarray, cues: np.ndarray) -> np.ndarray:
         """The balls of rows ``which`` packed (M, n, 9), the cue ball at rest at ``cues`` (M, 2) (placed when in
@@ -396,6 +373,24 @@ def _rolls(params: physics.PhysicsParams) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=64)
+def _same_rows(N: int, noise: NoiseConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The noise sigmas (N, 5), silent flags (N,), aim noise (N,) and default action scale (N, 4) of N rows that
+    share ``noise``: built once per N (shared: never write to them)."""
+    return (np.tile(noise.sigmas, (N, 1)), np.full(N, noise.silent), np.full(N, aim_sigma(noise)),
+            np.tile(actions.DEFAULT_SCALE.row, (N, 1)))
+
+
+@lru_cache(maxsize=8)
+def _plan_constants(t: physics.Table, p: physics.PhysicsParams, cfg: GhostBallConfig, n_balls: int) -> tuple:
+    """The arguments of ``round_kernels.plan_rows`` that a table, its physics and the config fix, from ``aims`` to
+    ``tol`` (built once)."""
+    return (*pocket_geometry(t), *_spot_lines(), float(p.R), (2.0 * p.R) ** 2, float(t.width), float(t.length),
+            float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, _physics_row(p), _config_row(cfg),
+            bool(cfg.correct_throw), empty_packed(n_balls), t.segments, t.jaws, t.pockets, params_array(p), t.rail,
+            OVERLAP_TOL)
+
+
 @lru_cache(maxsize=8)
 def _physics_row(params: physics.PhysicsParams) -> np.ndarray:
     """The numbers ``round_kernels.rolling_speed`` reads (its ``U_R``... columns)."""
@@ -434,4 +429,3 @@ def _config_row(config: GhostBallConfig) -> np.ndarray:
 
 
 _INTENT_NAMES = np.array(INTENTS, dtype=object)
-_DEFAULT_SCALE_ROW = actions.DEFAULT_SCALE.row

@@ -147,9 +147,10 @@ def jump_rows(cue: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: Sequence
     return shots, pockets, blockers, counts
 
 
+@lru_cache(maxsize=64)
 def _launches(tips: tuple[float, ...], params: PhysicsParams) -> tuple[np.ndarray, np.ndarray]:
     """Per layout and elevation, the tip b = min(sin θ, tip_max) (N, E) and the launch (kh, kz) (N, E, 2)
-    (``jump_launch``, cached per elevation and tip)."""
+    (``jump_launch``), once per tuple of tips (shared: never write to them)."""
     b = np.array([[min(math.sin(math.radians(theta)), tip) for theta in JUMP_ELEVATIONS] for tip in tips])
     b = b.reshape(len(tips), len(JUMP_ELEVATIONS))
     launch = np.array([[jump_launch(theta, tip, params) for theta, tip in zip(JUMP_ELEVATIONS, row)]

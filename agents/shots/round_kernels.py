@@ -15,9 +15,10 @@ from numba import njit
 
 from agents.protocol import INTENTS
 from agents.shots.kernels import (ANYWHERE, MAX_OPTIONS, NO_COMBOS, O_BALL, O_CUT, O_D_CUE, O_D_OBJ, O_EASE, O_PHI,
-                                  O_POCKET, O_TARGET, OPT_W, cue_spot_points, pot_options_row)
+                                  O_DIRECTION, O_POCKET, O_TARGET, OPT_W, corrected_phi_batch, cue_spot_points,
+                                  pot_options_row)
 from nineball_env.kernels.aiming import path_clear
-from nineball_env.kernels.codes import BallInHandCode, PhaseCode
+from nineball_env.kernels.codes import BallInHandCode, PhaseCode, RackCol
 from nineball_env.kernels.placement import nearest_free
 from nineball_env.kernels.round import encode_action, perturbed
 
@@ -32,11 +33,12 @@ CLUSTER_SPEED, KICK_SPEED, BLIND_SPEED = 6.0, 3.0, 2.5
 #: Columns of ``plan_rows``' config row (``GhostBallConfig``'s thresholds and speeds, the speed range of its shots).
 C_ARRIVE, C_STUN_CUT, C_COMBO_MIN, C_SAFETY_BELOW, C_PUSH_BELOW, C_PASS_BACK, C_BREAK_SPEED, C_V_MIN, C_V_MAX = range(9)
 #: ``plan_rows``' stage bits: what the simulations must still decide for a row.
-ASK_PUSH, ASK_JUMP, ASK_AIM = 1, 2, 4
+ASK_PUSH, ASK_JUMP = 1, 2
+AIM_ITERATIONS = np.int64(2)  # simulations per throw-corrected aim (``aim.corrected_phis``' default)
 BREAK, POT, SAFETY, PUSH_OUT, CHOICE, JUMP, JUMP_POT = (INTENTS.index(k) for k in (
     "break", "pot", "safety", "push-out", "choice", "jump", "jump-pot"))
 P_BREAK, P_CHOICE, P_PUSH_ALLOWED = int(PhaseCode.BREAK), int(PhaseCode.PUSH_OUT_CHOICE), int(PhaseCode.PUSH_OUT_ALLOWED)
-NO_HAND = int(BallInHandCode.NONE)
+NO_HAND, IN_KITCHEN = int(BallInHandCode.NONE), int(BallInHandCode.KITCHEN)
 NONE = np.int64(-1)  # no option (typed: ``choose``'s indices are int64)
 KITCHEN = np.bool_(True)  # ``placement.nearest_free``'s kitchen flag on the break
 COMBOS = np.bool_(True)
@@ -189,18 +191,22 @@ def choose(options, n, combo_min_ease):
 
 
 @njit(cache=True)
-def plan_rows(pos, on, lowest, phase, in_hand, aim, aims, axes, m, dist, c, s, R, reach2, width, length, head_y,
-              rims, margin, gap, phys, cfg, shots, has_shot, placed, spots, pass_back, intent, stage, cues, best):
-    """GhostBall's round up to its simulations, for layouts ``pos`` (N, n, 2), ``on`` (N, n) with the PhaseCode
-    ``phase``, BallInHandCode ``in_hand``, ball to hit ``lowest`` and aim noise ``aim`` [deg] of each (``cfg`` the
+def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, reach2, width, length, head_y, rims,
+              margin, gap, phys, cfg, correct, template, segments, jaws, pockets, p, rail, tol, shots, has_shot, placed,
+              spots, pass_back, intent, stage, cues, best, out):
+    """GhostBall's round up to its simulations, for layouts ``pos`` (N, n, 2), ``on`` (N, n) with the rack state
+    ``racks`` (N, RACK_W) (its phase and ball in hand), ball to hit ``lowest`` and aim noise ``aim`` [deg] of each (``cfg`` the
     ``C_*`` columns of the config): the break from behind the head string (a free spot, kitchen), the push-out
     choice (pass back when the best pot's ease is below ``C_PASS_BACK``), ball-in-hand spots (``spot_rows``), the
     pot to play (``choose``), its speed and spin, else the safety (``safety_row``). Per row the strike (V0, phi,
     theta, a, b) into ``shots``, whether there is one, the spot (when ``placed``), the pass-back flag, the intent
     (``INTENTS`` index), the cue ball's centre ``cues`` and the chosen pot ``best`` (OPT_W); ``stage`` the bits of
     what the simulations must still decide: ``ASK_PUSH`` a push-out may beat it, ``ASK_JUMP`` a jump may beat the
-    safety, ``ASK_AIM`` the pot's aim wants the throw correction; -1 when the break finds no free spot."""
+    safety; -1 when the break or ball in hand finds no free spot. When ``correct``, the pots' aims are corrected
+    for throw (``kernels.corrected_phi_batch`` on the empty packed ``template`` with the physics' table arrays and
+    ``p``). Last, every row's action (``encode_rows``, action scale ``scale[i]``) into ``out`` (N, 9) float32."""
     N, n = pos.shape[0], pos.shape[1]
+    phase, in_hand = racks[:, RackCol.PHASE], racks[:, RackCol.IN_HAND]
     hand = np.empty(N, dtype=np.int64)
     n_hand = 0
     for i in range(N):
@@ -265,33 +271,122 @@ def plan_rows(pos, on, lowest, phase, in_hand, aim, aims, axes, m, dist, c, s, R
         V = rolling_speed(o[O_D_CUE], o[O_D_OBJ], o[O_CUT], cfg[C_ARRIVE], phys)
         shots[i, 0], shots[i, 1] = min(max(V, cfg[C_V_MIN]), cfg[C_V_MAX]), o[O_PHI]
         shots[i, 4] = -0.3 if o[O_CUT] < cfg[C_STUN_CUT] else 0.0
-        stage[i] |= ASK_AIM
         intent[i] = POT
+    if correct:
+        _correct_aims(pos, intent, cues, best, template, segments, jaws, pockets, p, width, length, rail, tol, shots)
+    encode_rows(shots, has_shot, placed, spots, racks, np.zeros(N, dtype=np.bool_), pass_back, R, width, length,
+                head_y, scale, out)
 
 
 @njit(cache=True)
-def perturb_rows(shots, e, sigma, R, limits, out):
-    """Every strike ``shots[i]`` (V0, phi, theta, a, b) with the execution errors ``e[i]`` (5 standard normals)
-    scaled by ``sigma`` (5,) (``noise.perturb``, the env's ``perturbed``) into ``out`` (N, 5)."""
-    for i in range(shots.shape[0]):
-        s = shots[i]
-        out[i, 0], out[i, 1], out[i, 2], out[i, 3], out[i, 4] = perturbed(s[0], s[1], s[2], s[3], s[4], e[i],
-                                                                         sigma, R, limits)
+def _correct_aims(pos, intent, cues, best, template, segments, jaws, pockets, p, width, length, rail, tol, shots):
+    """The aims ``shots[i, 1]`` of the pots (``intent`` POT, option ``best[i]``) corrected for throw and squirt, all
+    in one ``corrected_phi_batch``."""
+    pots = np.flatnonzero(intent == POT)
+    M = pots.shape[0]
+    cue, obj, direction = np.empty((M, 2)), np.empty((M, 2)), np.empty(M)
+    target = np.empty(M, dtype=np.int64)
+    strikes = np.empty((M, 5))
+    for k in range(M):
+        i = pots[k]
+        t = np.int64(best[i, O_TARGET])
+        cue[k, 0], cue[k, 1] = cues[i, 0], cues[i, 1]
+        obj[k, 0], obj[k, 1] = pos[i, t, 0], pos[i, t, 1]
+        target[k], direction[k] = t, best[i, O_DIRECTION]
+        strikes[k] = shots[i]
+    phis = np.empty(M)
+    corrected_phi_batch(template, cue, obj, target, direction, strikes, AIM_ITERATIONS, segments, jaws, pockets, p,
+                        width, length, rail, tol, phis)
+    for k in range(M):
+        shots[pots[k], 1] = phis[k]
 
 
 @njit(cache=True)
-def encode_rows(shots, has_shot, placed, spots, kitchen, push_out, pass_back, R, width, length, head_y, scale,
-                out):
-    """The actions (``actions.shot_to_action``) of N decisions into ``out`` (N, 9) float64: strike ``shots[i]``
-    when ``has_shot[i]``, the cue ball at ``spots[i]`` when ``placed[i]`` (in the kitchen's box when
-    ``kitchen[i]``), the push-out and pass-back flags; ``scale[i]`` = (v_min, v_max, tip_max, theta_max)."""
+def jump_samples(values, sizes, shots, safeties, finalists, n, e, sigma, silent, R, limits, samples, owner, finals,
+                 n_finals):
+    """The noisy samples that decide GhostBall's jumps. Row r has ``sizes[r]`` candidates, the next ones of the flat
+    ``shots`` (C, 5) with noise-free worth ``values`` (C,): its finalists are the best ``finalists`` of them worth
+    more than 0 (best first, the earlier of equals first), their flat indices into ``finals[r]`` and how many into
+    ``n_finals[r]``. For each row with finalists, its safety ``safeties[r]`` and each finalist ``n`` times into
+    ``samples``, the k-th with the errors ``e[k]`` (5 standard normals) scaled by ``sigma[r]`` (``perturbed``)
+    unless ``silent[r]``, and r into ``owner``. Returns how many samples."""
+    at = 0
+    count = 0
+    for r in range(sizes.shape[0]):
+        size = sizes[r]
+        order = np.argsort(-values[at:at + size], kind="mergesort")
+        nf = 0
+        for q in order:
+            if nf == finalists or not values[at + q] > 0.0:
+                break
+            finals[r, nf] = at + q
+            nf += 1
+        n_finals[r] = nf
+        at += size
+        if nf == 0:
+            continue
+        k = 0
+        for j in range(nf + 1):
+            base = safeties[r] if j == 0 else shots[finals[r, j - 1]]
+            for _ in range(n):
+                if silent[r]:
+                    samples[count, :] = base
+                else:
+                    samples[count, 0], samples[count, 1], samples[count, 2], samples[count, 3], samples[count, 4] = \
+                        perturbed(base[0], base[1], base[2], base[3], base[4], e[k], sigma[r], R, limits)
+                owner[count] = r
+                count += 1
+                k += 1
+    return count
+
+
+@njit(cache=True)
+def best_jumps(sampled, n_finals, finals, n, strikes, shots, pockets, kind):
+    """GhostBall's jumps from the worth ``sampled`` of ``jump_samples``' samples (in its order): per row with
+    finalists, the finalist with the best mean worth over its ``n`` samples (the first of equals) wins when it beats
+    the safety's mean; its strike (of the flat ``shots``) into ``strikes[r]`` and its kind into ``kind[r]`` (0: a
+    jump at the ball, 1: a jump pot, its ``pockets`` entry >= 0); ``kind[r]`` stays -1 otherwise."""
+    at = np.int64(0)  # typed, not a literal (``kernels.STRIKE``)
+    for r in range(n_finals.shape[0]):
+        nf = n_finals[r]
+        if nf == 0:
+            continue
+        safe = _mean(sampled, at, n)
+        top, top_mean = -1, -np.inf
+        for j in range(nf):
+            mean = _mean(sampled, at + (j + 1) * n, n)
+            if mean > top_mean:
+                top, top_mean = j, mean
+        at += (nf + 1) * n
+        if top_mean > safe:
+            c = finals[r, top]
+            strikes[r, :] = shots[c]
+            kind[r] = 1 if pockets[c] >= 0 else 0
+
+
+@njit(cache=True)
+def _mean(values, start, n):
+    """The mean of ``values[start:start + n]`` (their sum over n, as ``np.mean`` of whole numbers)."""
+    total = 0.0
+    for k in range(start, start + n):
+        total += values[k]
+    return total / n
+
+
+@njit(cache=True)
+def encode_rows(shots, has_shot, placed, spots, racks, push_out, pass_back, R, width, length, head_y, scale, out):
+    """The actions (``actions.shot_to_action``) of N decisions into ``out`` (N, 9) float32: strike ``shots[i]``
+    when ``has_shot[i]``, the cue ball at ``spots[i]`` when ``placed[i]`` (in the kitchen's box when the rack state
+    ``racks[i]`` has the ball in hand in the kitchen), the push-out and pass-back flags; ``scale[i]`` = (v_min,
+    v_max, tip_max, theta_max)."""
     box = np.empty(4)
     u = np.empty(out.shape[1])
     for i in range(shots.shape[0]):
         box[0], box[1], box[2], box[3] = 0.0, 0.0, 0.0, 0.0
         if placed[i]:
-            box[0], box[1], box[2], box[3] = R, width - R, R, head_y if kitchen[i] else length - R
+            box[0], box[1], box[2], box[3] = R, width - R, R, head_y if racks[i, RackCol.IN_HAND] == IN_KITCHEN else length - R
         s = shots[i]
         encode_action(u, has_shot[i], s[0], s[1], s[2], s[3], s[4], placed[i], spots[i, 0], spots[i, 1], box,
                       push_out[i], pass_back[i], scale[i])
-        out[i] = u
+        for j in range(out.shape[1]):
+            out[i, j] = u[j]
