@@ -1,14 +1,20 @@
-"""The compiled core of ``agents.protocol``: the ball layouts of many observations at once, float32 overlaps pushed
-apart. Units: metres."""
+"""The compiled core of ``agents.protocol``: the ball layouts (float32 overlaps pushed apart) and the rack states of
+many observations at once. Units: metres."""
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
+from nineball_env.kernels import codes
 from nineball_env.kernels.codes import NO_PLAYER, RackCol
+from physics.kernels import drop_stale_numba_cache
+
+# numba checks a cached kernel against its own file only: ``observed_rows`` freezes the rack's columns and codes
+drop_stale_numba_cache(Path(__file__).resolve().parent, Path(codes.__file__).resolve())
 
 
 @njit(cache=True)

@@ -5,9 +5,13 @@ of success (cut angle, both distances, the pocket's window: ``agents.shots.pots`
 for throw with a two-ball simulation, picks a speed that gets the ball to the pocket, places the
 cue ball for an easy shot with ball in hand, pushes out or passes back when the shot is poor,
 and plays a full-ball (or one-rail kick) safety when nothing is makeable. When a ball blocks the path to the
-lowest one it also considers jump shots over it (``agents.shots.jumps.jump_candidates``: at the ball, or jump pots)
+lowest one it also considers jump shots over it (``agents.shots.jumps.jump_rows``: at the ball, or jump pots)
 and plays the best of them instead of the kick when a few simulations under the game's noise (from a fixed
 seed: the agent stays deterministic) score it higher. It never looks ahead.
+
+A round of decisions is a few compiled calls whatever the number of tables: the geometry of every table in one
+(``agents.shots.round_kernels.plan_rows``), then only the simulations it asks for (push-outs, jumps), each one call
+for the tables that ask.
 """
 
 from __future__ import annotations
@@ -21,13 +25,13 @@ from typing import NamedTuple
 import numpy as np
 
 import physics
-from agents.protocol import INTENTS, TableView, ViewAgent, observed
+from agents.protocol import TableView, ViewAgent, observed
 from agents.shots import kernels as K
 from agents.shots import round_kernels as RK
 from agents.shots.aim import empty_packed
 from agents.shots.jumps import MAX_JUMPS, jump_rows
 from agents.shots.outcome import ruled_rows, settled_rows, shot_rack
-from agents.shots.pots import aim_sigma, pocket_geometry, pot_rows, rolling_speed_for
+from agents.shots.pots import SPOT_MARGIN, aim_sigma, pocket_geometry, pot_rows, rolling_speed_for, spot_lines
 from nineball_env import actions, placement
 from nineball_env.kernels.codes import RACK_W, BallInHandCode, PhaseCode, RackCol
 from nineball_env.noise import LIMITS, NoiseConfig, make_noise
@@ -36,7 +40,6 @@ from physics.api import params_array
 from physics.kernels.codes import S_MOTION, S_POCKET
 from physics.validate import OVERLAP_TOL
 
-SPOT_MARGIN = 1e-4  # [m] the clearance a ball-in-hand spot keeps from balls and pockets (``pots.cue_spots``)
 #: [m/s] the cue speeds of GhostBall's ordinary shots (the macro layer refines its shots within them; physics allows 12)
 GHOST_MIN_SPEED, GHOST_MAX_SPEED = 0.6, 7.0
 
@@ -135,8 +138,9 @@ class GhostBallAgent(ViewAgent):
         has_shot, placed, pass_back = np.empty(n, np.bool_), np.empty(n, np.bool_), np.empty(n, np.bool_)
         intent, stage = np.empty(n, np.int64), np.empty(n, np.int64)
         out = np.empty((n, actions.N_ACTION), dtype=np.float32)
-        RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.racks, rows.aim, rows.scale, *_plan_constants(t, p, cfg, n_balls),
-                     shots, has_shot, placed, spots, pass_back, intent, stage, cues, best, out)
+        RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.racks, rows.aim, rows.scale,
+                     *_plan_constants(t, p, cfg, n_balls), shots, has_shot, placed, spots, pass_back, intent, stage,
+                     cues, best, out)
         if stage.any():  # the simulations the geometry asks for, each one compiled call for the rows that ask
             if (stage < 0).any():
                 raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
@@ -173,18 +177,14 @@ class GhostBallAgent(ViewAgent):
 
     def safety(self, view: TableView, cue: np.ndarray) -> Shot:
         """Nothing makeable: a full hit on the lowest ball hard enough to reach a rail (hard into a cluster), else a
-        one-rail kick (``round_kernels.safety_rows``)."""
-        rows = _Rows.from_views([view])
-        return Shot(*self._safeties(rows, np.zeros(1, dtype=np.int64), np.asarray(cue, dtype=float)[None])[0].tolist())
-
-    @staticmethod
-    def _safeties(rows: "_Rows", which: np.ndarray, cues: np.ndarray) -> np.ndarray:
-        """The safety strikes (N, 5) of rows ``which`` from ``cues`` (N, 2), one compiled call."""
-        out = np.empty((len(which), 5))
-        RK.safety_rows(np.require(cues, np.float64, "CW"), rows.pos[which], rows.on[which], rows.lowest[which],
-                       float(rows.params.R), (2.0 * rows.params.R) ** 2, float(rows.table.width), float(rows.table.length),
-                       _physics_row(rows.params), GHOST_MIN_SPEED, GHOST_MAX_SPEED, out)
-        return out
+        one-rail kick (``round_kernels.safety_row``, as ``plan_rows`` plays it)."""
+        t, p = view.table, view.params
+        pos = np.require(view.balls.pos, np.float64, "CW")
+        out = np.empty(5)
+        RK.safety_row(float(cue[0]), float(cue[1]), pos, np.require(view.on, np.bool_, "CW"), int(view.rack.lowest),
+                      float(p.R), (2.0 * p.R) ** 2, float(t.width), float(t.length), _physics_row(p), GHOST_MIN_SPEED,
+                      GHOST_MAX_SPEED, np.empty_like(pos), out)
+        return Shot(*out.tolist())
 
     def _jumps(self, rows: "_Rows", which: np.ndarray, cues: np.ndarray, safeties: np.ndarray, finalists: int = 4
                ) -> tuple[np.ndarray, np.ndarray]:
@@ -192,10 +192,11 @@ class GhostBallAgent(ViewAgent):
         better than its safety (the kick): the strikes (N, 5) and their kind (N,): 0 a jump at the ball, 1 a jump
         pot, -1 none (nothing blocks the path or no jump is better).
 
-        Every candidate (``jump_rows``, one compiled call) is simulated once without noise; the legal ones (the lowest ball
-        first, no foul) are worth 1, and 2 when they pot. The best ``finalists`` and the safety are then simulated
-        ``jump_samples`` times under the game's noise, from a fixed seed per row; the best mean wins if it beats
-        the safety's. The simulations of all rows are one compiled call per round (``ruled_rows``).
+        Every candidate (``jump_rows``, one compiled call) is simulated once without noise; the legal ones (the lowest
+        ball first, no foul) are worth 1, and 2 when they pot. The best ``finalists`` and the safety are then
+        simulated ``jump_samples`` times under the game's noise, from a fixed seed per row (``round_kernels.
+        jump_samples``); the best mean wins if it beats the safety's (``best_jumps``). The simulations of all rows
+        are one compiled call per round (``ruled_rows``).
         """
         t, p = rows.table, rows.params
         strikes, kind = np.zeros((len(which), 5)), np.full(len(which), -1, dtype=np.int64)
@@ -214,7 +215,8 @@ class GhostBallAgent(ViewAgent):
         finals = np.empty((len(asked), finalists), dtype=np.int64)
         n_finals = np.empty(len(asked), dtype=np.int64)
         count = RK.jump_samples(values, counts[asked], shots, np.ascontiguousarray(safeties[asked]),
-                                np.int64(finalists), np.int64(n), _normals((finalists + 1) * n), rows.noise[which[asked]],
+                                np.int64(finalists), np.int64(n), _normals((finalists + 1) * n),
+                                rows.noise[which[asked]],
                                 rows.silent[which[asked]], float(p.R), LIMITS, samples, owner, finals, n_finals)
         if not count:
             return strikes, kind
@@ -351,17 +353,9 @@ def _spots(pos: np.ndarray, on: np.ndarray, lowest: np.ndarray, t: physics.Table
     return out[:, 1:]
 
 
-@lru_cache(maxsize=1)
 def _spot_lines() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The spots ``_spots`` tries behind the ball: distances [m] and the cosines and sines of the turns, one entry
-    per spot (``pots.cue_spots``' distances, turns of 0°, ±10° and ±20°)."""
-    turns, distances = (10.0, -10.0, 0.0, 20.0, -20.0), (0.2, 0.3, 0.45)
-    cs = np.array([(math.cos(math.radians(a)), math.sin(math.radians(a))) for a in turns])
-    out = (np.repeat(np.asarray(distances), len(turns)), np.tile(cs[:, 0], len(distances)),
-           np.tile(cs[:, 1], len(distances)))
-    for arr in out:
-        arr.setflags(write=False)
-    return out
+    """The spots GhostBall tries behind the ball (``pots.cue_spots``' distances, turns of 0°, ±10° and ±20°)."""
+    return spot_lines((0.2, 0.3, 0.45), (10.0, -10.0, 0.0, 20.0, -20.0))
 
 
 @lru_cache(maxsize=8)
@@ -428,4 +422,4 @@ def _config_row(config: GhostBallConfig) -> np.ndarray:
     return out
 
 
-_INTENT_NAMES = np.array(INTENTS, dtype=object)
+_INTENT_NAMES = np.array(RK.INTENT_NAMES, dtype=object)

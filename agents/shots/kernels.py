@@ -50,6 +50,7 @@ AIM_MAX_EVENTS = np.int64(64)
 AIM_MAX_TIME = 2.0  # [s]
 CUE_BALL, NINE_BALL, NO_BALL = np.int64(0), np.int64(NINE), np.int64(-1)
 NO_COMBOS = np.bool_(False)
+SPOT_MAX_CUT = 80.0  # [deg] the widest cut of a ball-in-hand spot's pot (``pots.pot_rows``' default)
 ANYWHERE = np.bool_(False)  # ``placement.is_free``'s kitchen flag: ball in hand anywhere
 ROW0 = np.int64(0)  # the row of a one-row output
 ONE = np.int64(1)  # one obstacle
@@ -551,3 +552,34 @@ def cue_spot_points(pos, on, lowest, aims, axes, m, dist, c, s, R, width, length
                                      ANYWHERE, rims, margin)
                 n += 1
         counts[i] = n
+
+
+@njit(cache=True)
+def spot_pots(pos, on, lowest, sigma, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, points,
+              options, found):
+    """The ball-in-hand spots of ``cue_spot_points`` (into ``points`` (N, per, 2)) and their pots: for each free
+    spot, the first clear pot of ball ``lowest[i]`` into the spot's pocket from a cue ball there (``pot_options_row``
+    without combinations, aim noise ``sigma[i]`` [deg]) into ``options[i, j]`` (OPT_W) and whether there is one into
+    ``found[i, j]`` (``pots.cue_spots``)."""
+    N, per = pos.shape[0], points.shape[1]
+    pocket_of = np.empty((N, per), dtype=np.int64)
+    free = np.zeros((N, per), dtype=np.bool_)
+    counts = np.empty(N, dtype=np.int64)
+    cue_spot_points(pos, on, lowest, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, points,
+                    pocket_of, free, counts)
+    cue_on = np.empty(pos.shape[1], dtype=np.bool_)
+    rows = np.empty((MAX_OPTIONS, OPT_W))
+    for i in range(N):
+        cue_on[:] = on[i]
+        cue_on[0] = True
+        for j in range(per):
+            found[i, j] = False
+            if j >= counts[i] or not free[i, j]:
+                continue
+            n = pot_options_row(points[i, j, 0], points[i, j, 1], pos[i], cue_on, lowest[i], aims, axes, m, width,
+                                length, R, sigma[i], NO_COMBOS, SPOT_MAX_CUT, rows)
+            for q in range(n):
+                if rows[q, O_POCKET] == pocket_of[i, j]:
+                    options[i, j] = rows[q]
+                    found[i, j] = True
+                    break

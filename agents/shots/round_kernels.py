@@ -1,9 +1,12 @@
-"""The compiled stages of a batched geometric decision round (``agents.players.ghost_ball``): ball-in-hand spots,
-safeties and kicks, pot speeds, noisy samples and the encoded actions of many tables at once.
+"""The compiled stages of a batched geometric decision round (``agents.players.ghost_ball``) for many tables at once:
+its geometry (``plan_rows``: the break spot, the push-out choice, ball-in-hand spots, the pot to play with its speed,
+spin and throw-corrected aim, else the safety or kick, and the encoded actions), and the noisy samples and the choice
+of its jumps (``jump_samples``, ``best_jumps``).
 
-Each kernel is one call for every row of a round, so a round costs a few kernel calls and no Python per table. They
-reuse the shot geometry (``agents.shots.kernels``), the env's placement, aiming and action kernels, so nothing here
-restates a rule of placement or the action encoding. Units: metres, seconds, m/s; angles in degrees.
+Each kernel is one call for every row of a round, so a round costs a few kernel calls and no Python per table; one
+row is a batch of one. They reuse the shot geometry (``agents.shots.kernels``) and the env's placement, aiming, noise
+and action kernels, so nothing here restates a rule of placement, the noise or the action encoding. Units: metres,
+seconds, m/s; angles in degrees.
 """
 
 from __future__ import annotations
@@ -13,10 +16,8 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.protocol import INTENTS
-from agents.shots.kernels import (ANYWHERE, MAX_OPTIONS, NO_COMBOS, O_BALL, O_CUT, O_D_CUE, O_D_OBJ, O_EASE, O_PHI,
-                                  O_DIRECTION, O_POCKET, O_TARGET, OPT_W, corrected_phi_batch, cue_spot_points,
-                                  pot_options_row)
+from agents.shots.kernels import (ANYWHERE, MAX_OPTIONS, O_BALL, O_CUT, O_D_CUE, O_D_OBJ, O_DIRECTION, O_EASE,
+                                  O_PHI, O_TARGET, OPT_W, SPOT_MAX_CUT, corrected_phi_batch, pot_options_row, spot_pots)
 from nineball_env.kernels.aiming import path_clear
 from nineball_env.kernels.codes import BallInHandCode, PhaseCode, RackCol
 from nineball_env.kernels.placement import nearest_free
@@ -27,7 +28,6 @@ from nineball_env.kernels.round import encode_action, perturbed
 #: Python's ``x ** 2`` (``pots.rolling_speed_for``): the x * x numba makes of a constant exponent differs from it in
 #: the last bit for about one x in a thousand.
 U_R, G, E_B, CUE_MASS, MASS, SQUARE = range(6)
-SPOT_MAX_CUT = 80.0  # [deg] the widest cut a ball-in-hand spot's pot may have (``pots.pot_rows``' default)
 #: Safety speeds [m/s]: into a cluster of balls, a one-rail kick, and the plain hit when no kick is clear.
 CLUSTER_SPEED, KICK_SPEED, BLIND_SPEED = 6.0, 3.0, 2.5
 #: Columns of ``plan_rows``' config row (``GhostBallConfig``'s thresholds and speeds, the speed range of its shots).
@@ -35,9 +35,11 @@ C_ARRIVE, C_STUN_CUT, C_COMBO_MIN, C_SAFETY_BELOW, C_PUSH_BELOW, C_PASS_BACK, C_
 #: ``plan_rows``' stage bits: what the simulations must still decide for a row.
 ASK_PUSH, ASK_JUMP = 1, 2
 AIM_ITERATIONS = np.int64(2)  # simulations per throw-corrected aim (``aim.corrected_phis``' default)
-BREAK, POT, SAFETY, PUSH_OUT, CHOICE, JUMP, JUMP_POT = (INTENTS.index(k) for k in (
-    "break", "pot", "safety", "push-out", "choice", "jump", "jump-pot"))
-P_BREAK, P_CHOICE, P_PUSH_ALLOWED = int(PhaseCode.BREAK), int(PhaseCode.PUSH_OUT_CHOICE), int(PhaseCode.PUSH_OUT_ALLOWED)
+#: Intent codes of the rows (``INTENT_NAMES``: ``agents.protocol.INTENTS``' names).
+BREAK, POT, SAFETY, PUSH_OUT, CHOICE, JUMP, JUMP_POT = range(7)
+INTENT_NAMES = ("break", "pot", "safety", "push-out", "choice", "jump", "jump-pot")
+P_BREAK, P_CHOICE, P_PUSH_ALLOWED = (int(PhaseCode.BREAK), int(PhaseCode.PUSH_OUT_CHOICE),
+                                     int(PhaseCode.PUSH_OUT_ALLOWED))
 NO_HAND, IN_KITCHEN = int(BallInHandCode.NONE), int(BallInHandCode.KITCHEN)
 NONE = np.int64(-1)  # no option (typed: ``choose``'s indices are int64)
 KITCHEN = np.bool_(True)  # ``placement.nearest_free``'s kitchen flag on the break
@@ -65,41 +67,29 @@ def direction(sx, sy, ex, ey):
 
 @njit(cache=True)
 def spot_rows(pos, on, lowest, sigma, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, gap, out):
-    """Ball-in-hand spots of layouts ``pos`` (N, n, 2), ``on`` (N, n) behind ball ``lowest[i]``: of the free spots
-    of ``cue_spot_points`` whose pot into their pocket is clear (aim noise ``sigma[i]`` [deg]), easiest first (a
-    stable sort), the first best by ease less 0.02 for a dead-straight pot (cut < 2°); without one, the nearest
-    free point 0.3 m below the lowest ball (``placement.nearest_free``). ``out[i]`` = (found, x, y); found 0: no
-    free spot at all."""
+    """Ball-in-hand spots of layouts ``pos`` (N, n, 2), ``on`` (N, n) behind ball ``lowest[i]``: of the spots with a
+    clear pot (``kernels.spot_pots``, aim noise ``sigma[i]`` [deg]), easiest first (a stable sort), the first best
+    by ease less 0.02 for a dead-straight pot (cut < 2°); without one, the nearest free point 0.3 m below the lowest
+    ball (``placement.nearest_free``). ``out[i]`` = (found, x, y); found 0: no free spot at all."""
     N, per = pos.shape[0], 6 * dist.shape[0]
     points = np.empty((N, per, 2))
-    pocket_of = np.empty((N, per), dtype=np.int64)
-    free = np.zeros((N, per), dtype=np.bool_)
-    counts = np.empty(N, dtype=np.int64)
-    cue_spot_points(pos, on, lowest, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, points,
-                    pocket_of, free, counts)
-    cue_on = np.empty(pos.shape[1], dtype=np.bool_)
-    rows = np.empty((MAX_OPTIONS, OPT_W))
+    options = np.empty((N, per, OPT_W))
+    found = np.empty((N, per), dtype=np.bool_)
+    spot_pots(pos, on, lowest, sigma, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, points,
+              options, found)
     ease = np.empty(per)
     score = np.empty(per)
     spot = np.empty(per, dtype=np.int64)
     others = np.empty((pos.shape[1], 2))
     best = np.empty(4)
     for i in range(N):
-        cue_on[:] = on[i]
-        cue_on[0] = True
         k = 0
-        for j in range(counts[i]):
-            if not free[i, j]:
-                continue
-            n = pot_options_row(points[i, j, 0], points[i, j, 1], pos[i], cue_on, lowest[i], aims, axes, m, width,
-                                length, R, sigma[i], NO_COMBOS, SPOT_MAX_CUT, rows)
-            for q in range(n):
-                if rows[q, O_POCKET] == pocket_of[i, j]:
-                    ease[k] = rows[q, O_EASE]
-                    score[k] = rows[q, O_EASE] - (0.02 if rows[q, O_CUT] < 2.0 else 0.0)
-                    spot[k] = j
-                    k += 1
-                    break
+        for j in range(per):
+            if found[i, j]:
+                ease[k] = options[i, j, O_EASE]
+                score[k] = options[i, j, O_EASE] - (0.02 if options[i, j, O_CUT] < 2.0 else 0.0)
+                spot[k] = j
+                k += 1
         if k:
             order = np.argsort(-ease[:k], kind="mergesort")  # easiest first, stable
             top = order[0]
@@ -117,16 +107,6 @@ def spot_rows(pos, on, lowest, sigma, aims, axes, m, dist, c, s, R, width, lengt
         nearest_free(pos[i, low, 0], pos[i, low, 1] - 0.3, others, n_others, R, width, length, head_y, ANYWHERE, rims,
                      gap, best)
         out[i, 0], out[i, 1], out[i, 2] = best[0], best[1], best[2]
-
-
-@njit(cache=True)
-def safety_rows(cue, pos, on, lowest, R, reach2, width, length, phys, v_min, v_max, out):
-    """``safety_row`` of cue balls ``cue`` (N, 2) in layouts ``pos`` (N, n, 2), ``on`` (N, n) at balls ``lowest``,
-    into ``out`` (N, 5)."""
-    obstacles = np.empty((pos.shape[1], 2))
-    for i in range(cue.shape[0]):
-        safety_row(cue[i, 0], cue[i, 1], pos[i], on[i], lowest[i], R, reach2, width, length, phys, v_min, v_max,
-                   obstacles, out[i])
 
 
 @njit(cache=True)
@@ -195,8 +175,8 @@ def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, 
               margin, gap, phys, cfg, correct, template, segments, jaws, pockets, p, rail, tol, shots, has_shot, placed,
               spots, pass_back, intent, stage, cues, best, out):
     """GhostBall's round up to its simulations, for layouts ``pos`` (N, n, 2), ``on`` (N, n) with the rack state
-    ``racks`` (N, RACK_W) (its phase and ball in hand), ball to hit ``lowest`` and aim noise ``aim`` [deg] of each (``cfg`` the
-    ``C_*`` columns of the config): the break from behind the head string (a free spot, kitchen), the push-out
+    ``racks`` (N, RACK_W) (its phase and ball in hand), ball to hit ``lowest`` and aim noise ``aim`` [deg] of each
+    (``cfg`` the ``C_*`` columns of the config): the break from behind the head string (a free spot, kitchen), the push-out
     choice (pass back when the best pot's ease is below ``C_PASS_BACK``), ball-in-hand spots (``spot_rows``), the
     pot to play (``choose``), its speed and spin, else the safety (``safety_row``). Per row the strike (V0, phi,
     theta, a, b) into ``shots``, whether there is one, the spot (when ``placed``), the pass-back flag, the intent
@@ -384,7 +364,8 @@ def encode_rows(shots, has_shot, placed, spots, racks, push_out, pass_back, R, w
     for i in range(shots.shape[0]):
         box[0], box[1], box[2], box[3] = 0.0, 0.0, 0.0, 0.0
         if placed[i]:
-            box[0], box[1], box[2], box[3] = R, width - R, R, head_y if racks[i, RackCol.IN_HAND] == IN_KITCHEN else length - R
+            y_hi = head_y if racks[i, RackCol.IN_HAND] == IN_KITCHEN else length - R
+            box[0], box[1], box[2], box[3] = R, width - R, R, y_hi
         s = shots[i]
         encode_action(u, has_shot[i], s[0], s[1], s[2], s[3], s[4], placed[i], spots[i, 0], spots[i, 1], box,
                       push_out[i], pass_back[i], scale[i])

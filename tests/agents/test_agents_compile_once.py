@@ -81,7 +81,7 @@ def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]
     todo = [(kernel, kernel.signatures[0]) for kernel in (K.corrected_phi_batch, K.shot_values_batch,
                                                           K.pot_options_batch, K.ruled_shots, K.settled_states,
                                                           K.jump_candidate_rows, K.jump_speed_to, RK.plan_rows,
-                                                          RK.spot_rows, RK.safety_rows, RK.jump_samples,
+                                                          RK.spot_rows, RK.safety_row, RK.jump_samples,
                                                           RK.best_jumps, RK.encode_rows)]
     calls: dict = {}
     while todo:
@@ -119,7 +119,7 @@ def test_no_shot_kernel_passes_a_literal_to_a_kernel(shot_kernel_calls):
                                       "pot_options_row", "leave_ease", "_direct", "ruled_shots", "settled_states",
                                       "cue_spot_points", "least_jump_speed", "run_row", "_clears", "spot_rows",
                                       "safety_row", "rolling_speed", "jump_candidate_rows", "plan_rows", "choose",
-                                      "encode_rows", "_correct_aims", "jump_samples", "best_jumps"}
+                                      "encode_rows", "_correct_aims", "jump_samples", "best_jumps", "spot_pots"}
     for caller, calls in shot_kernel_calls.items():
         for callee, argtypes in calls:
             literals = {name: t for name, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}
