@@ -148,7 +148,7 @@ def _checked(obs: np.ndarray) -> np.ndarray:
     obs = np.asarray(obs)
     if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
         raise ValueError(f"obs: expected shape (N, {OBS_SIZE}), got {obs.shape}")
-    return np.require(obs, np.float64, "C")
+    return np.ascontiguousarray(obs, dtype=np.float64)
 
 
 _POS_AT = np.int64(observation.LAYOUT["pos"].start)

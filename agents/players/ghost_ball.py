@@ -138,20 +138,20 @@ class GhostBallAgent(ViewAgent):
         has_shot, placed, pass_back = np.empty(n, np.bool_), np.empty(n, np.bool_), np.empty(n, np.bool_)
         intent, stage = np.empty(n, np.int64), np.empty(n, np.int64)
         out = np.empty((n, actions.N_ACTION), dtype=np.float32)
-        RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.racks, rows.aim, rows.scale,
-                     *_plan_constants(t, p, cfg, n_balls), shots, has_shot, placed, spots, pass_back, intent, stage,
-                     cues, best, out)
-        if stage.any():  # the simulations the geometry asks for, each one compiled call for the rows that ask
-            if (stage < 0).any():
-                raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
+        asks = RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.racks, rows.aim, rows.scale,
+                            *_plan_constants(t, p, cfg, n_balls), shots, has_shot, placed, spots, pass_back, intent,
+                            stage, cues, best, out)
+        if asks < 0:
+            raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
+        if asks:  # the simulations the geometry asks for, each one compiled call for the rows that ask
             push, changed = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
-            asked = np.flatnonzero(stage & RK.ASK_PUSH)
-            if len(asked):
+            if asks & RK.ASK_PUSH:
+                asked = np.flatnonzero(stage & RK.ASK_PUSH)
                 roll = self._push_rolls(rows, asked, cues[asked])
                 pushed = asked[roll >= 0]
                 shots[pushed], intent[pushed] = _rolls(p)[roll[roll >= 0]], RK.PUSH_OUT
                 push[pushed], changed[pushed] = True, True
-            weak = np.flatnonzero((stage & RK.ASK_JUMP).astype(bool) & ~push)
+            weak = np.flatnonzero((stage & RK.ASK_JUMP).astype(bool) & ~push) if asks & RK.ASK_JUMP else stage[:0]
             if cfg.jumps and len(weak):
                 jumps, kind = self._jumps(rows, weak, cues[weak], shots[weak])
                 jumped = weak[kind >= 0]

@@ -184,7 +184,8 @@ def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, 
     what the simulations must still decide: ``ASK_PUSH`` a push-out may beat it, ``ASK_JUMP`` a jump may beat the
     safety; -1 when the break or ball in hand finds no free spot. When ``correct``, the pots' aims are corrected
     for throw (``kernels.corrected_phi_batch`` on the empty packed ``template`` with the physics' table arrays and
-    ``p``). Last, every row's action (``encode_rows``, action scale ``scale[i]``) into ``out`` (N, 9) float32."""
+    ``p``). Last, every row's action (``encode_rows``, action scale ``scale[i]``) into ``out`` (N, 9) float32.
+    Returns the stage bits of all rows together (-1 when a row found no free spot)."""
     N, n = pos.shape[0], pos.shape[1]
     phase, in_hand = racks[:, RackCol.PHASE], racks[:, RackCol.IN_HAND]
     hand = np.empty(N, dtype=np.int64)
@@ -256,6 +257,12 @@ def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, 
         _correct_aims(pos, intent, cues, best, template, segments, jaws, pockets, p, width, length, rail, tol, shots)
     encode_rows(shots, has_shot, placed, spots, racks, np.zeros(N, dtype=np.bool_), pass_back, R, width, length,
                 head_y, scale, out)
+    asks = 0
+    for i in range(N):
+        if stage[i] < 0:
+            return -1
+        asks |= stage[i]
+    return asks
 
 
 @njit(cache=True)
