@@ -28,7 +28,7 @@ import physics
 from agents.protocol import TableView, ViewAgent, observed
 from agents.shots import kernels as K
 from agents.shots import round_kernels as RK
-from agents.shots.aim import empty_packed
+from agents.shots.aim import corrected_phis
 from agents.shots.jumps import MAX_JUMPS, jump_rows
 from agents.shots.outcome import ruled_rows, settled_rows, shot_rack
 from agents.shots.pots import SPOT_MARGIN, aim_sigma, pocket_geometry, pot_rows, rolling_speed_for, spot_lines
@@ -36,9 +36,7 @@ from nineball_env import actions, placement
 from nineball_env.kernels.codes import RACK_W, BallInHandCode, PhaseCode, RackCol
 from nineball_env.noise import LIMITS, NoiseConfig, make_noise
 from physics import Shot
-from physics.api import params_array
 from physics.kernels.codes import S_MOTION, S_POCKET
-from physics.validate import OVERLAP_TOL
 
 #: [m/s] the cue speeds of GhostBall's ordinary shots (the macro layer refines its shots within them; physics allows 12)
 GHOST_MIN_SPEED, GHOST_MAX_SPEED = 0.6, 7.0
@@ -139,11 +137,21 @@ class GhostBallAgent(ViewAgent):
         intent, stage = np.empty(n, np.int64), np.empty(n, np.int64)
         out = np.empty((n, actions.N_ACTION), dtype=np.float32)
         asks = RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.racks, rows.aim, rows.scale,
-                            *_plan_constants(t, p, cfg, n_balls), shots, has_shot, placed, spots, pass_back, intent,
+                            *_plan_constants(t, p, cfg), shots, has_shot, placed, spots, pass_back, intent,
                             stage, cues, best, out)
         if asks < 0:
             raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
-        if asks:  # the simulations the geometry asks for, each one compiled call for the rows that ask
+        if asks & RK.ASK_AIM and cfg.correct_throw:  # the pots' aims corrected for throw: one compiled call
+            aim = np.flatnonzero(stage & RK.ASK_AIM)
+            target = best[aim, K.O_TARGET].astype(np.int64)
+            shots[aim, 1] = corrected_phis(cues[aim], rows.pos[aim, target], target, best[aim, K.O_DIRECTION],
+                                           shots[aim], t, p, n_balls=n_balls)
+            again = np.empty((len(aim), actions.N_ACTION), dtype=np.float32)
+            RK.encode_rows(shots[aim], has_shot[aim], placed[aim], spots[aim], rows.racks[aim],
+                           np.zeros(len(aim), dtype=np.bool_), pass_back[aim], float(p.R), float(t.width),
+                           float(t.length), float(t.head_string_y), rows.scale[aim], again)
+            out[aim] = again
+        if asks & (RK.ASK_PUSH | RK.ASK_JUMP):  # the simulations the geometry asks for, one call each
             push, changed = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
             if asks & RK.ASK_PUSH:
                 asked = np.flatnonzero(stage & RK.ASK_PUSH)
@@ -376,13 +384,11 @@ def _same_rows(N: int, noise: NoiseConfig) -> tuple[np.ndarray, np.ndarray, np.n
 
 
 @lru_cache(maxsize=8)
-def _plan_constants(t: physics.Table, p: physics.PhysicsParams, cfg: GhostBallConfig, n_balls: int) -> tuple:
+def _plan_constants(t: physics.Table, p: physics.PhysicsParams, cfg: GhostBallConfig) -> tuple:
     """The arguments of ``round_kernels.plan_rows`` that a table, its physics and the config fix, from ``aims`` to
-    ``tol`` (built once)."""
+    ``cfg`` (built once)."""
     return (*pocket_geometry(t), *_spot_lines(), float(p.R), (2.0 * p.R) ** 2, float(t.width), float(t.length),
-            float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, _physics_row(p), _config_row(cfg),
-            bool(cfg.correct_throw), empty_packed(n_balls), t.segments, t.jaws, t.pockets, params_array(p), t.rail,
-            OVERLAP_TOL)
+            float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, _physics_row(p), _config_row(cfg))
 
 
 @lru_cache(maxsize=8)

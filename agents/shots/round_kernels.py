@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from agents.shots.kernels import (ANYWHERE, MAX_OPTIONS, O_BALL, O_CUT, O_D_CUE, O_D_OBJ, O_DIRECTION, O_EASE,
-                                  O_PHI, O_TARGET, OPT_W, SPOT_MAX_CUT, corrected_phi_batch, pot_options_row, spot_pots)
+                                  O_PHI, O_TARGET, OPT_W, SPOT_MAX_CUT, pot_options_row, spot_pots)
 from nineball_env.kernels.aiming import path_clear
 from nineball_env.kernels.codes import BallInHandCode, PhaseCode, RackCol
 from nineball_env.kernels.placement import nearest_free
@@ -33,8 +33,7 @@ CLUSTER_SPEED, KICK_SPEED, BLIND_SPEED = 6.0, 3.0, 2.5
 #: Columns of ``plan_rows``' config row (``GhostBallConfig``'s thresholds and speeds, the speed range of its shots).
 C_ARRIVE, C_STUN_CUT, C_COMBO_MIN, C_SAFETY_BELOW, C_PUSH_BELOW, C_PASS_BACK, C_BREAK_SPEED, C_V_MIN, C_V_MAX = range(9)
 #: ``plan_rows``' stage bits: what the simulations must still decide for a row.
-ASK_PUSH, ASK_JUMP = 1, 2
-AIM_ITERATIONS = np.int64(2)  # simulations per throw-corrected aim (``aim.corrected_phis``' default)
+ASK_PUSH, ASK_JUMP, ASK_AIM = 1, 2, 4
 #: Intent codes of the rows (``INTENT_NAMES``: ``agents.protocol.INTENTS``' names).
 BREAK, POT, SAFETY, PUSH_OUT, CHOICE, JUMP, JUMP_POT = range(7)
 INTENT_NAMES = ("break", "pot", "safety", "push-out", "choice", "jump", "jump-pot")
@@ -172,8 +171,7 @@ def choose(options, n, combo_min_ease):
 
 @njit(cache=True)
 def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, reach2, width, length, head_y, rims,
-              margin, gap, phys, cfg, correct, template, segments, jaws, pockets, p, rail, tol, shots, has_shot, placed,
-              spots, pass_back, intent, stage, cues, best, out):
+              margin, gap, phys, cfg, shots, has_shot, placed, spots, pass_back, intent, stage, cues, best, out):
     """GhostBall's round up to its simulations, for layouts ``pos`` (N, n, 2), ``on`` (N, n) with the rack state
     ``racks`` (N, RACK_W) (its phase and ball in hand), ball to hit ``lowest`` and aim noise ``aim`` [deg] of each
     (``cfg`` the ``C_*`` columns of the config): the break from behind the head string (a free spot, kitchen), the push-out
@@ -182,9 +180,10 @@ def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, 
     theta, a, b) into ``shots``, whether there is one, the spot (when ``placed``), the pass-back flag, the intent
     (``INTENTS`` index), the cue ball's centre ``cues`` and the chosen pot ``best`` (OPT_W); ``stage`` the bits of
     what the simulations must still decide: ``ASK_PUSH`` a push-out may beat it, ``ASK_JUMP`` a jump may beat the
-    safety; -1 when the break or ball in hand finds no free spot. When ``correct``, the pots' aims are corrected
-    for throw (``kernels.corrected_phi_batch`` on the empty packed ``template`` with the physics' table arrays and
-    ``p``). Last, every row's action (``encode_rows``, action scale ``scale[i]``) into ``out`` (N, 9) float32.
+    safety, ``ASK_AIM`` the pot's aim wants the throw correction (``kernels.corrected_phi_batch``, called apart: a
+    kernel that calls the physics compiles it into its own code, which costs tens of seconds on a cold cache); -1
+    when the break or ball in hand finds no free spot. Last, every row's action (``encode_rows``, action scale
+    ``scale[i]``) into ``out`` (N, 9) float32.
     Returns the stage bits of all rows together (-1 when a row found no free spot)."""
     N, n = pos.shape[0], pos.shape[1]
     phase, in_hand = racks[:, RackCol.PHASE], racks[:, RackCol.IN_HAND]
@@ -253,8 +252,7 @@ def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, 
         shots[i, 0], shots[i, 1] = min(max(V, cfg[C_V_MIN]), cfg[C_V_MAX]), o[O_PHI]
         shots[i, 4] = -0.3 if o[O_CUT] < cfg[C_STUN_CUT] else 0.0
         intent[i] = POT
-    if correct:
-        _correct_aims(pos, intent, cues, best, template, segments, jaws, pockets, p, width, length, rail, tol, shots)
+        stage[i] |= ASK_AIM
     encode_rows(shots, has_shot, placed, spots, racks, np.zeros(N, dtype=np.bool_), pass_back, R, width, length,
                 head_y, scale, out)
     asks = 0
@@ -263,29 +261,6 @@ def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, 
             return -1
         asks |= stage[i]
     return asks
-
-
-@njit(cache=True)
-def _correct_aims(pos, intent, cues, best, template, segments, jaws, pockets, p, width, length, rail, tol, shots):
-    """The aims ``shots[i, 1]`` of the pots (``intent`` POT, option ``best[i]``) corrected for throw and squirt, all
-    in one ``corrected_phi_batch``."""
-    pots = np.flatnonzero(intent == POT)
-    M = pots.shape[0]
-    cue, obj, direction = np.empty((M, 2)), np.empty((M, 2)), np.empty(M)
-    target = np.empty(M, dtype=np.int64)
-    strikes = np.empty((M, 5))
-    for k in range(M):
-        i = pots[k]
-        t = np.int64(best[i, O_TARGET])
-        cue[k, 0], cue[k, 1] = cues[i, 0], cues[i, 1]
-        obj[k, 0], obj[k, 1] = pos[i, t, 0], pos[i, t, 1]
-        target[k], direction[k] = t, best[i, O_DIRECTION]
-        strikes[k] = shots[i]
-    phis = np.empty(M)
-    corrected_phi_batch(template, cue, obj, target, direction, strikes, AIM_ITERATIONS, segments, jaws, pockets, p,
-                        width, length, rail, tol, phis)
-    for k in range(M):
-        shots[pots[k], 1] = phis[k]
 
 
 @njit(cache=True)

@@ -119,7 +119,7 @@ def test_no_shot_kernel_passes_a_literal_to_a_kernel(shot_kernel_calls):
                                       "pot_options_row", "leave_ease", "_direct", "ruled_shots", "settled_states",
                                       "cue_spot_points", "least_jump_speed", "run_row", "_clears", "spot_rows",
                                       "safety_row", "rolling_speed", "jump_candidate_rows", "plan_rows", "choose",
-                                      "encode_rows", "_correct_aims", "jump_samples", "best_jumps", "spot_pots"}
+                                      "encode_rows", "jump_samples", "best_jumps", "spot_pots"}
     for caller, calls in shot_kernel_calls.items():
         for callee, argtypes in calls:
             literals = {name: t for name, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}
