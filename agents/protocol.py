@@ -15,7 +15,7 @@ import numpy as np
 
 from agents import protocol_kernels as K
 from nineball_env import actions, observation
-from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, N_BALLS, OBS_SIZE, PHASE_NAMES
+from nineball_env.kernels.codes import BALL_IN_HAND_NAMES, N_BALLS, OBS_SIZE, PHASE_NAMES, RACK_W, RackCol
 from nineball_env.game import Game
 from nineball_env.noise import NoiseConfig, make_noise
 from nineball_env.rules import BallInHand, Phase, RackState
@@ -70,12 +70,11 @@ class TableView:
     def from_observations(cls, obs: np.ndarray, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS,
                           noise: NoiseConfig | str | None = None, scale: actions.ActionScale = actions.DEFAULT_SCALE
                           ) -> list["TableView"]:
-        """``from_observation`` of every row of ``obs`` (N, 54), the positions decoded and separated in one
-        compiled call (``observed_layouts``)."""
-        obs = np.asarray(obs)
-        pos, on = observed_layouts(obs, table, params)
+        """``from_observation`` of every row of ``obs`` (N, 54), the positions decoded and separated and the racks
+        read in one compiled call (``observed``)."""
+        pos, on, racks, _ = observed(obs, table, params)
         noise = make_noise(noise)
-        return [cls(_balls(p, o), rack, 0, table, params, noise, scale) for p, o, rack in zip(pos, on, _racks(obs, on))]
+        return [cls(_balls(p, o), rack, 0, table, params, noise, scale) for p, o, rack in zip(pos, on, _racks(racks))]
 
     @property
     def cue_in_hand(self) -> bool:
@@ -101,25 +100,34 @@ def _balls(pos: np.ndarray, on: np.ndarray) -> BallState:
     return balls
 
 
-def _racks(obs: np.ndarray, on: np.ndarray) -> list[RackState]:
-    """The rack states observations (N, 54) show, seen by player 0, read for all rows at once as
-    ``observation.decode`` reads one (ValueError once a rack is over)."""
-    obs = np.asarray(obs, dtype=np.float64)
-    phase = obs[:, observation.LAYOUT["phase"]]
-    over = ~phase.any(axis=1)
-    if over.any():
-        raise ValueError(f"observation: the rack is over, there is no decision to make (row {int(np.argmax(over))})")
-    phases = np.argmax(phase, axis=1).tolist()
-    in_hand = np.argmax(obs[:, observation.LAYOUT["in_hand"]], axis=1).tolist()
-    fouls = np.minimum(np.round(obs[:, observation.LAYOUT["fouls"]] * 2).astype(np.int64), 2).tolist()
-    breaker = np.where(obs[:, observation.LAYOUT["breaker"].start] > 0.5, 0, 1).tolist()
-    balls = [frozenset((np.flatnonzero(row[1:10]) + 1).tolist()) for row in on]
-    return [RackState(breaker=breaker[i], shooter=0, on_table=balls[i],
-                      phase=_PHASES[phases[i]], ball_in_hand=_IN_HAND[in_hand[i]], foul_counts=tuple(fouls[i]))
-            for i in range(len(obs))]
+def _racks(rows: np.ndarray) -> list[RackState]:
+    """Packed rack rows (``observed``) as ``RackState``s."""
+    return [RackState(breaker=r[RackCol.BREAKER], shooter=0, on_table=frozenset(b for b in range(1, N_BALLS)
+                                                                               if r[RackCol.ON_BITS] >> b & 1),
+                      phase=_PHASES[r[RackCol.PHASE]], ball_in_hand=_IN_HAND[r[RackCol.IN_HAND]],
+                      foul_counts=(r[RackCol.COUNT0], r[RackCol.COUNT1])) for r in rows.tolist()]
 
 
-_PHASES = tuple(Phase(name) for name in PHASE_NAMES)
+def observed(obs: np.ndarray, table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What observations (N, 54) show a player who decides (player 0): ``observed_layouts``' ball centres (N, 10, 2)
+    and on-table masks (N, 10), the rack states as packed rows (N, RACK_W) (``RackState.packed``, player 0 the
+    shooter) and the lowest object ball on the table (N,), read in one compiled call
+    (``agents.protocol_kernels.observed_rows``, as ``observation.decode`` reads one); ValueError once a rack is
+    over (there is no decision to make)."""
+    obs = _checked(obs)
+    N = obs.shape[0]
+    pos, on = np.empty((N, N_BALLS, 2)), np.empty((N, N_BALLS), dtype=np.bool_)
+    racks, lowest = np.empty((N, RACK_W), dtype=np.int64), np.empty(N, dtype=np.int64)
+    over = K.observed_rows(obs, _POS_AT, _ON_AT, _PHASE.start, np.int64(_PHASE.stop - _PHASE.start), _HAND.start,
+                           np.int64(_HAND.stop - _HAND.start), _FOULS_AT, _BREAKER_AT, float(table.width),
+                           float(table.length), float(params.R), pos, on, racks, lowest)
+    if over >= 0:
+        raise ValueError(f"observation: the rack is over, there is no decision to make (row {over})")
+    return pos, on, racks, lowest
+
+
+_PHASES = tuple(Phase(name) for name in PHASE_NAMES)  # by PhaseCode: the observation's one-hot order
 _IN_HAND = tuple(BallInHand(name) for name in BALL_IN_HAND_NAMES)
 
 
@@ -128,19 +136,26 @@ def observed_layouts(obs: np.ndarray, table: Table = DEFAULT_TABLE, params: Phys
     """Ball centres (N, 10, 2) [m] and on-table masks (N, 10) of observations (N, 54), nudged apart where the
     float32 rounding made balls overlap (touching balls end 10 nm apart): one call of the compiled
     ``agents.protocol_kernels.observed_layouts`` for all rows."""
-    obs = np.asarray(obs)
-    if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
-        raise ValueError(f"obs: expected shape (N, {OBS_SIZE}), got {obs.shape}")
-    obs = np.require(obs, np.float64, "C")
+    obs = _checked(obs)
     pos = np.empty((obs.shape[0], N_BALLS, 2))
     on = np.empty((obs.shape[0], N_BALLS), dtype=np.bool_)
-    K.observed_layouts(obs, np.int64(_POS_AT), np.int64(_ON_AT), float(table.width), float(table.length),
-                       float(params.R), pos, on)
+    K.observed_layouts(obs, _POS_AT, _ON_AT, float(table.width), float(table.length), float(params.R), pos, on)
     return pos, on
 
 
-_POS_AT = observation.LAYOUT["pos"].start
-_ON_AT = observation.LAYOUT["on_table"].start
+def _checked(obs: np.ndarray) -> np.ndarray:
+    """Observations as a C-contiguous float64 (N, OBS_SIZE) array, or ValueError for another shape."""
+    obs = np.asarray(obs)
+    if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
+        raise ValueError(f"obs: expected shape (N, {OBS_SIZE}), got {obs.shape}")
+    return np.ascontiguousarray(obs, dtype=np.float64)
+
+
+_POS_AT = np.int64(observation.LAYOUT["pos"].start)
+_ON_AT = np.int64(observation.LAYOUT["on_table"].start)
+_PHASE, _HAND = observation.LAYOUT["phase"], observation.LAYOUT["in_hand"]
+_FOULS_AT = np.int64(observation.LAYOUT["fouls"].start)
+_BREAKER_AT = np.int64(observation.LAYOUT["breaker"].start)
 
 
 @runtime_checkable

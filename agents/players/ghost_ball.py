@@ -5,9 +5,13 @@ of success (cut angle, both distances, the pocket's window: ``agents.shots.pots`
 for throw with a two-ball simulation, picks a speed that gets the ball to the pocket, places the
 cue ball for an easy shot with ball in hand, pushes out or passes back when the shot is poor,
 and plays a full-ball (or one-rail kick) safety when nothing is makeable. When a ball blocks the path to the
-lowest one it also considers jump shots over it (``agents.shots.jumps.jump_candidates``: at the ball, or jump pots)
+lowest one it also considers jump shots over it (``agents.shots.jumps.jump_rows``: at the ball, or jump pots)
 and plays the best of them instead of the kick when a few simulations under the game's noise (from a fixed
 seed: the agent stays deterministic) score it higher. It never looks ahead.
+
+A round of decisions is a few compiled calls whatever the number of tables: the geometry of every table in one
+(``agents.shots.round_kernels.plan_rows``), then only the simulations it asks for (push-outs, jumps), each one call
+for the tables that ask.
 """
 
 from __future__ import annotations
@@ -15,25 +19,27 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 import physics
-from agents.protocol import TableView, ViewAgent
+from agents.protocol import TableView, ViewAgent, observed
 from agents.shots import kernels as K
-from agents.shots.aim import corrected_phis, direction_deg, path_clear
-from agents.shots.jumps import JumpCandidate, jump_candidates
-from agents.shots.outcome import ruled_shots, settled, shot_rack
-from agents.shots.pots import PotOption, aim_sigma, cue_spot_rows, pot_rows, rolling_speed_for
+from agents.shots import round_kernels as RK
+from agents.shots.aim import corrected_phis
+from agents.shots.jumps import MAX_JUMPS, jump_rows
+from agents.shots.outcome import ruled_rows, settled_rows, shot_rack
+from agents.shots.pots import SPOT_MARGIN, aim_sigma, pocket_geometry, pot_rows, rolling_speed_for, spot_lines
 from nineball_env import actions, placement
-from nineball_env.noise import perturb
-from nineball_env.rules import Phase
+from nineball_env.kernels.codes import RACK_W, BallInHandCode, PhaseCode, RackCol
+from nineball_env.noise import LIMITS, NoiseConfig, make_noise
 from physics import Shot
-from physics.kernels.codes import S_MOTION
+from physics.kernels.codes import S_MOTION, S_POCKET
 
 #: [m/s] the cue speeds of GhostBall's ordinary shots (the macro layer refines its shots within them; physics allows 12)
 GHOST_MIN_SPEED, GHOST_MAX_SPEED = 0.6, 7.0
-CLUSTER_SPEED = 6.0  # [m/s] safety speed into a cluster of balls
 
 
 @dataclass(frozen=True)
@@ -95,11 +101,19 @@ class GhostBallAgent(ViewAgent):
 
     # -- decisions --------------------------------------------------------------------------------
 
+    def act(self, observation: np.ndarray, view: TableView | None = None) -> np.ndarray:
+        """The action for one decision: ``decide(view)``, or ``act_batch`` of one observation without a view."""
+        if view is not None:
+            return self.decide(view)
+        out = self.act_batch(np.asarray(observation)[None])
+        self.intent = self.intents[0]
+        return out[0]
+
     def act_batch(self, obs: np.ndarray) -> np.ndarray:
-        """The actions (n, 9) for observations (n, 54), as an env opponent (the views rebuilt with the config's
-        ``assumed_noise`` in one compiled call); their intents in ``self.intents``."""
-        out, intents = self.decide_batch(TableView.from_observations(obs, noise=self.config.assumed_noise))
-        self.intents = intents
+        """The actions (n, 9) for observations (n, 54), as an env opponent (the positions and racks read from the
+        observations with the config's ``assumed_noise``, in two compiled calls, no view per table); their intents
+        in ``self.intents``."""
+        out, self.intents = self._decide_rows(_Rows.from_observations(obs, _noise(self.config.assumed_noise)))
         return out
 
     def decide(self, view: TableView) -> np.ndarray:
@@ -109,269 +123,309 @@ class GhostBallAgent(ViewAgent):
         return out[0]
 
     def decide_batch(self, views: Sequence[TableView]) -> tuple[np.ndarray, np.ndarray]:
-        """The actions (n, 9) float32 for the positions in ``views`` and their intents (n,), stage by stage over
-        every view that reaches the stage (each stage's simulations and geometry one compiled call for all)."""
-        cfg = self.config
-        n = len(views)
-        if any(v.table != views[0].table or v.params != views[0].params for v in views):
-            raise ValueError("views: expected one table and one set of physics parameters for the whole batch")
+        """The actions (n, 9) float32 for the positions in ``views`` and their intents (n,)."""
+        return self._decide_rows(_Rows.from_views(views))
+
+    def _decide_rows(self, rows: "_Rows") -> tuple[np.ndarray, np.ndarray]:
+        """The actions (n, 9) float32 and intents (n,) of a round's rows: the geometry of every row in one compiled
+        call (``round_kernels.plan_rows``), then the simulations it asks for, each one compiled call over the rows
+        that need it (throw-corrected aims, push-outs, jumps), and the actions in one more."""
+        cfg, t, p = self.config, rows.table, rows.params
+        n, n_balls = rows.pos.shape[:2]
+        shots, spots, cues, best = np.empty((n, 5)), np.empty((n, 2)), np.empty((n, 2)), np.empty((n, K.OPT_W))
+        has_shot, placed, pass_back = np.empty(n, np.bool_), np.empty(n, np.bool_), np.empty(n, np.bool_)
+        intent, stage = np.empty(n, np.int64), np.empty(n, np.int64)
         out = np.empty((n, actions.N_ACTION), dtype=np.float32)
-        intents = np.empty(n, dtype=object)
-        phases = [v.rack.phase for v in views]
-        choice = [i for i in range(n) if phases[i] is Phase.PUSH_OUT_CHOICE]
-        for i, options in zip(choice, self.options_batch([views[i] for i in choice],
-                                                         [views[i].balls.pos[0] for i in choice])):
-            ease = options[0].ease if options else 0.0
-            out[i], intents[i] = actions.choice_action(pass_back=ease < cfg.pass_back_below), "choice"
-        for i in range(n):
-            if phases[i] is Phase.BREAK:
-                spot, shot = self.break_shot(views[i])
-                out[i], intents[i] = self._encode(views[i], shot, spot), "break"
-        play = [i for i in range(n) if phases[i] not in (Phase.PUSH_OUT_CHOICE, Phase.BREAK)]
-        spots: dict[int, tuple[float, float] | None] = dict.fromkeys(play)
-        in_hand = [i for i in play if views[i].cue_in_hand]
-        spots.update(zip(in_hand, self.place_batch([views[i] for i in in_hand])))
-        cues = {i: np.asarray(spots[i] if spots[i] is not None else views[i].balls.pos[0], dtype=float) for i in play}
-        best = {i: self.choose(o) for i, o in zip(play, self.options_batch([views[i] for i in play],
-                                                                          [cues[i] for i in play]))}
-        may_push = [i for i in play if phases[i] is Phase.PUSH_OUT_ALLOWED and (best[i] is None or
-                                                                             best[i].ease < cfg.push_below)]
-        pushes = dict(zip(may_push, self.push_outs([views[i] for i in may_push], [cues[i] for i in may_push])))
-        rest = []
-        for i in play:
-            if pushes.get(i) is not None:
-                out[i], intents[i] = self._encode(views[i], pushes[i], spots[i], push_out=True), "push-out"
-            else:
-                rest.append(i)
-        weak = [i for i in rest if best[i] is None or best[i].ease < cfg.safety_below]
-        safeties = [self.safety(views[i], cues[i]) for i in weak]
-        jumps = (self.jump_batch([views[i] for i in weak], [cues[i] for i in weak], safeties) if cfg.jumps
-                 else [None] * len(weak))
-        for i, safety, jump in zip(weak, safeties, jumps):
-            if jump is not None:
-                intents[i] = "jump" if jump.pocket is None else "jump-pot"
-                self.jumps[intents[i]] += 1
-                out[i] = self._encode(views[i], jump.shot, spots[i])
-            else:
-                out[i], intents[i] = self._encode(views[i], safety, spots[i]), "safety"
-        pots = [i for i in rest if not (best[i] is None or best[i].ease < cfg.safety_below)]
-        for i, shot in zip(pots, self.pot_shots([views[i] for i in pots], [cues[i] for i in pots],
-                                                [best[i] for i in pots])):
-            out[i], intents[i] = self._encode(views[i], shot, spots[i]), "pot"
-        return out, intents
-
-    def options_batch(self, views: Sequence[TableView], cues: Sequence[np.ndarray]) -> list[list[PotOption]]:
-        """``options`` of every view (cue position ``cues[i]``) in one compiled call."""
-        if not views:
-            return []
-        rows, counts = pot_rows(np.stack(cues), np.stack([v.balls.pos for v in views]), np.stack([v.on for v in views]),
-                                [v.rack.lowest for v in views], views[0].table, views[0].params,
-                                np.array([aim_sigma(v.noise) for v in views]))
-        return [[PotOption.from_row(r) for r in rows[k, :int(counts[k])]] for k in range(len(views))]
-
-    def options(self, view: TableView, cue: np.ndarray) -> list[PotOption]:
-        """Every clear pot from cue position ``cue``, easiest first (``options_batch`` of one view)."""
-        return self.options_batch([view], [cue])[0]
-
-    def choose(self, options: list[PotOption]) -> PotOption | None:
-        """The easiest direct pot, or a combination on the 9 when it is easy and easier still."""
-        direct = next((o for o in options if not o.combo), None)
-        combo = next((o for o in options if o.combo), None)
-        if combo is not None and combo.ease >= self.config.combo_min_ease and (
-                direct is None or combo.ease > direct.ease):
-            return combo
-        return direct
-
-    def pot_shot(self, view: TableView, cue: np.ndarray, option: PotOption) -> Shot:
-        """Speed for the distance, a little draw on straight shots, aim corrected for throw (``pot_shots`` of one)."""
-        return self.pot_shots([view], [cue], [option])[0]
-
-    def pot_shots(self, views: Sequence[TableView], cues: Sequence[np.ndarray], options: Sequence[PotOption]
-                  ) -> list[Shot]:
-        """``pot_shot`` of every view, the throw corrections simulated in one compiled call (``corrected_phis``)."""
-        shots = []
-        for view, option in zip(views, options):
-            V = min(max(rolling_speed_for(option.d_cue, option.d_obj, option.cut, self.config.arrive_speed,
-                                          view.params), GHOST_MIN_SPEED), GHOST_MAX_SPEED)
-            shots.append(Shot(V0=V, phi=option.phi, b=-0.3 if option.cut < self.config.stun_cut else 0.0))
-        if not self.config.correct_throw or not shots:
-            return shots
-        phis = corrected_phis(np.stack(cues), np.stack([v.balls.pos[o.target] for v, o in zip(views, options)]),
-                              [o.target for o in options], [o.direction for o in options],
-                              np.array([(s.V0, s.phi, s.theta, s.a, s.b) for s in shots]), views[0].table,
-                              views[0].params, n_balls=views[0].balls.n_balls)
-        return [Shot(V0=s.V0, phi=float(phi), b=s.b) for s, phi in zip(shots, phis)]
-
-    def break_shot(self, view: TableView) -> tuple[tuple[float, float], Shot]:
-        """From the centre of the table just behind the head string, hard at the 1 ball."""
-        t, p = view.table, view.params
-        others = view.balls.pos[view.on & (np.arange(len(view.on)) > 0)]
-        spot = placement.nearest_free(t.width / 2.0, t.head_string_y - 0.03, others, t, p, kitchen=True)
-        return spot, Shot(V0=self.config.break_speed, phi=direction_deg(spot, view.balls.pos[view.rack.lowest]))
+        asks = RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.racks, rows.aim, rows.scale,
+                            *_plan_constants(t, p, cfg), shots, has_shot, placed, spots, pass_back, intent,
+                            stage, cues, best, out)
+        if asks < 0:
+            raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
+        if asks & RK.ASK_AIM and cfg.correct_throw:  # the pots' aims corrected for throw: one compiled call
+            aim = np.flatnonzero(stage & RK.ASK_AIM)
+            target = best[aim, K.O_TARGET].astype(np.int64)
+            shots[aim, 1] = corrected_phis(cues[aim], rows.pos[aim, target], target, best[aim, K.O_DIRECTION],
+                                           shots[aim], t, p, n_balls=n_balls)
+            again = np.empty((len(aim), actions.N_ACTION), dtype=np.float32)
+            RK.encode_rows(shots[aim], has_shot[aim], placed[aim], spots[aim], rows.racks[aim],
+                           np.zeros(len(aim), dtype=np.bool_), pass_back[aim], float(p.R), float(t.width),
+                           float(t.length), float(t.head_string_y), rows.scale[aim], again)
+            out[aim] = again
+        if asks & (RK.ASK_PUSH | RK.ASK_JUMP):  # the simulations the geometry asks for, one call each
+            push, changed = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
+            if asks & RK.ASK_PUSH:
+                asked = np.flatnonzero(stage & RK.ASK_PUSH)
+                roll = self._push_rolls(rows, asked, cues[asked])
+                pushed = asked[roll >= 0]
+                shots[pushed], intent[pushed] = _rolls(p)[roll[roll >= 0]], RK.PUSH_OUT
+                push[pushed], changed[pushed] = True, True
+            weak = np.flatnonzero((stage & RK.ASK_JUMP).astype(bool) & ~push) if asks & RK.ASK_JUMP else stage[:0]
+            if cfg.jumps and len(weak):
+                jumps, kind = self._jumps(rows, weak, cues[weak], shots[weak])
+                jumped = weak[kind >= 0]
+                shots[jumped], changed[jumped] = jumps[kind >= 0], True
+                intent[jumped] = np.where(kind[kind >= 0] == 0, RK.JUMP, RK.JUMP_POT)
+                self.jumps["jump"] += int(np.sum(kind == 0))
+                self.jumps["jump-pot"] += int(np.sum(kind == 1))
+            if changed.any():
+                again = np.flatnonzero(changed)
+                actions_again = np.empty((len(again), actions.N_ACTION), dtype=np.float32)
+                RK.encode_rows(shots[again], has_shot[again], placed[again], spots[again], rows.racks[again],
+                               push[again], pass_back[again], float(p.R), float(t.width), float(t.length),
+                               float(t.head_string_y), rows.scale[again], actions_again)
+                out[again] = actions_again
+        return out, _INTENT_NAMES[intent]
 
     def place(self, view: TableView) -> tuple[float, float]:
-        """Ball in hand: the spot behind the lowest ball with the easiest pot (a slight angle beats dead straight)
-        (``place_batch`` of one view)."""
-        return self.place_batch([view])[0]
-
-    def place_batch(self, views: Sequence[TableView]) -> list[tuple[float, float]]:
-        """``place`` of every view, the pots of all their spots found in one compiled call (``cue_spot_rows``);
-        without a spot, the nearest free point 0.3 m below the lowest ball."""
-        if not views:
-            return []
-        t, p = views[0].table, views[0].params
-        found = cue_spot_rows([v.balls.pos for v in views], [v.on for v in views], [v.rack.lowest for v in views],
-                              t, p, [aim_sigma(v.noise) for v in views], turns=(10.0, -10.0, 0.0, 20.0, -20.0))
-        out = []
-        for view, (points, rows) in zip(views, found):
-            if len(points):
-                score = rows[:, K.O_EASE] - np.where(rows[:, K.O_CUT] < 2.0, 0.02, 0.0)
-                x, y = points[int(np.argmax(score))].tolist()  # the first of the best, as max() takes
-                out.append((x, y))
-                continue
-            pos, lowest = view.balls.pos, view.rack.lowest
-            on = view.on.copy()
-            on[0] = False
-            out.append(placement.nearest_free(pos[lowest][0], pos[lowest][1] - 0.3, pos[on], t, p))
-        return out
+        """Ball in hand: the spot behind the lowest ball with the easiest pot (a slight angle beats dead straight);
+        without one, the nearest free point 0.3 m below the lowest ball (``round_kernels.spot_rows``)."""
+        rows = _Rows.from_views([view])
+        x, y = _spots(rows.pos, rows.on, rows.lowest, view.table, view.params, rows.aim)[0].tolist()
+        return (x, y)
 
     def safety(self, view: TableView, cue: np.ndarray) -> Shot:
         """Nothing makeable: a full hit on the lowest ball hard enough to reach a rail (hard into a cluster), else a
-        one-rail kick."""
-        pos, on, lowest, p, t = view.balls.pos, view.on, view.rack.lowest, view.params, view.table
-        obj = pos[lowest]
-        obstacles = pos[[b for b in range(1, 10) if on[b] and b != lowest]]
-        if path_clear(cue, obj, obstacles, p.R):
-            d = float(np.hypot(*(obj - cue)))
-            V = rolling_speed_for(d, 0.6, 0.0, 0.4, p)
-            if len(obstacles) and np.sum(np.hypot(*(obstacles - obj).T) < 0.15) >= 2:
-                V = CLUSTER_SPEED  # the ball sits in a cluster (a rack): hit it hard enough to reach a rail
-            return Shot(V0=min(max(V, GHOST_MIN_SPEED), GHOST_MAX_SPEED), phi=direction_deg(cue, obj), b=-0.2)
-        kick = self._kick(cue, obj, obstacles, t, p.R)
-        if kick is not None:
-            return Shot(V0=3.0, phi=kick)
-        return Shot(V0=2.5, phi=direction_deg(cue, obj))
+        one-rail kick (``round_kernels.safety_row``, as ``plan_rows`` plays it)."""
+        t, p = view.table, view.params
+        pos = np.require(view.balls.pos, np.float64, "CW")
+        out = np.empty(5)
+        RK.safety_row(float(cue[0]), float(cue[1]), pos, np.require(view.on, np.bool_, "CW"), int(view.rack.lowest),
+                      float(p.R), (2.0 * p.R) ** 2, float(t.width), float(t.length), _physics_row(p), GHOST_MIN_SPEED,
+                      GHOST_MAX_SPEED, np.empty_like(pos), out)
+        return Shot(*out.tolist())
 
-    def jump(self, view: TableView, cue: np.ndarray, safety: Shot, finalists: int = 4) -> JumpCandidate | None:
-        """A jump over the balls blocking the lowest one, when one scores better than ``safety`` (the kick)
-        (``jump_batch`` of one view)."""
-        return self.jump_batch([view], [cue], [safety], finalists)[0]
+    def _jumps(self, rows: "_Rows", which: np.ndarray, cues: np.ndarray, safeties: np.ndarray, finalists: int = 4
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """For rows ``which`` (cue balls at ``cues``), a jump over the balls blocking the lowest one, when one scores
+        better than its safety (the kick): the strikes (N, 5) and their kind (N,): 0 a jump at the ball, 1 a jump
+        pot, -1 none (nothing blocks the path or no jump is better).
 
-    def jump_batch(self, views: Sequence[TableView], cues: Sequence[np.ndarray], safeties: Sequence[Shot],
-                   finalists: int = 4) -> list[JumpCandidate | None]:
-        """For every view, a jump over the balls blocking the lowest one, when one scores better than its safety
-        (the kick); None when nothing blocks the path or no jump is better.
-
-        Every candidate (``jump_candidates``) is simulated once without noise; the legal ones (the lowest ball
-        first, no foul) are worth 1, and 2 when they pot. The best ``finalists`` and the safety are then simulated
-        ``jump_samples`` times under the game's noise, from a fixed seed per view; the best mean wins if it beats
-        the safety's. The simulations of all views are one compiled call per round (``ruled_shots``).
+        Every candidate (``jump_rows``, one compiled call) is simulated once without noise; the legal ones (the lowest
+        ball first, no foul) are worth 1, and 2 when they pot. The best ``finalists`` and the safety are then
+        simulated ``jump_samples`` times under the game's noise, from a fixed seed per row (``round_kernels.
+        jump_samples``); the best mean wins if it beats the safety's (``best_jumps``). The simulations of all rows
+        are one compiled call per round (``ruled_rows``).
         """
-        candidates = [jump_candidates(cue, v.balls.pos, v.on, v.rack.lowest, v.table, v.params,
-                                      tip_max=v.scale.tip_max, v_max=v.scale.v_max) for v, cue in zip(views, cues)]
-        rows = [k for k in range(len(views)) if candidates[k]]
-        states = {k: _with_cue(views[k], cues[k]) for k in rows}
-        values = self._jump_values(views, states, {k: [c.shot for c in candidates[k]] for k in rows})
-        contenders: dict[int, list[JumpCandidate]] = {}
-        for k in rows:
-            scored = [(v, -i, c) for i, (v, c) in enumerate(zip(values[k], candidates[k]))]
-            scored = sorted((s for s in scored if s[0] > 0.0), key=lambda s: (s[0], s[1]), reverse=True)[:finalists]
-            if scored:
-                contenders[k] = [c for _, _, c in scored]
+        t, p = rows.table, rows.params
+        strikes, kind = np.zeros((len(which), 5)), np.full(len(which), -1, dtype=np.int64)
+        found, pockets, _, counts = jump_rows(cues, rows.pos[which], rows.on[which], rows.lowest[which], t, p,
+                                              rows.scale[which, 2], rows.scale[which, 1])
+        asked = np.flatnonzero(counts > 0)
+        if not len(asked):
+            return strikes, kind
+        flat = np.arange(MAX_JUMPS) < counts[asked, None]  # row by row, each in its candidates' order
+        shots, pockets = found[asked][flat], pockets[asked][flat]
+        states, racks = rows.states(which[asked], cues[asked]), rows.shot_racks(which[asked])
+        values = self._worth(states, racks, np.nonzero(flat)[0], shots, t, p)
         n = self.config.jump_samples
-        noisy: dict[int, list[Shot]] = {}
-        for k, finals in contenders.items():
-            rng = np.random.default_rng(0)
-            noisy[k] = [perturb(shot, views[k].noise, rng, views[k].params)
-                        for shot in [safeties[k]] + [c.shot for c in finals] for _ in range(n)]
-        sampled = self._jump_values(views, states, noisy)
-        out: list[JumpCandidate | None] = [None] * len(views)
-        for k, finals in contenders.items():
-            means = [float(np.mean(sampled[k][j * n:(j + 1) * n])) for j in range(len(finals) + 1)]
-            best_value, best = max(zip(means[1:], finals), key=lambda item: item[0])
-            out[k] = best if best_value > means[0] else None
+        samples = np.empty((len(asked) * (finalists + 1) * n, 5))
+        owner = np.empty(len(samples), dtype=np.int64)
+        finals = np.empty((len(asked), finalists), dtype=np.int64)
+        n_finals = np.empty(len(asked), dtype=np.int64)
+        count = RK.jump_samples(values, counts[asked], shots, np.ascontiguousarray(safeties[asked]),
+                                np.int64(finalists), np.int64(n), _normals((finalists + 1) * n),
+                                rows.noise[which[asked]],
+                                rows.silent[which[asked]], float(p.R), LIMITS, samples, owner, finals, n_finals)
+        if not count:
+            return strikes, kind
+        sampled = self._worth(states, racks, owner[:count], samples[:count], t, p)
+        best, best_kind = np.zeros((len(asked), 5)), np.full(len(asked), -1, dtype=np.int64)
+        RK.best_jumps(sampled, n_finals, finals, np.int64(n), best, shots, pockets, best_kind)
+        strikes[asked], kind[asked] = best, best_kind
+        return strikes, kind
+
+    @staticmethod
+    def _worth(states: np.ndarray, racks: np.ndarray, which: np.ndarray, shots: np.ndarray, t: physics.Table,
+               p: physics.PhysicsParams) -> np.ndarray:
+        """The worth of every strike ``shots[i]`` from packed state ``states[which[i]]``, all simulated and ruled in
+        one compiled call (``ruled_rows``, as the deciding player's ordinary shot from rack row ``racks[which[i]]``):
+        0 for a foul, a layout the physics refuses or a shot still in the air at the largest caps (the env would
+        void it), 2 when it pots, 1 otherwise."""
+        foul, potted, void = ruled_rows(states, racks, which, shots, t, p, max_events=1000, max_time=60.0)
+        return np.where(foul | void, 0.0, np.where(potted > 0, 2.0, 1.0))
+
+    @staticmethod
+    def _push_rolls(rows: "_Rows", which: np.ndarray, cues: np.ndarray) -> np.ndarray:
+        """Push-outs of rows ``which`` (cue balls at ``cues``): soft rolls every 20° at two lengths (``_rolls``),
+        all simulated in one compiled call (``settled_rows``), the pots they leave found in one more; per row the
+        index of the first roll whose best pot's ease is nearest 0.5, of those that keep every ball on the table,
+        or -1 when none does."""
+        if not len(which):
+            return np.empty(0, dtype=np.int64)
+        t, p = rows.table, rows.params
+        rolls = _rolls(p)
+        states = rows.states(which, cues)
+        per = np.repeat(np.arange(len(which)), len(rolls))
+        ends = settled_rows(states, per, np.tile(rolls, (len(which), 1)), t, p, max_events=256, max_time=20.0)
+        on_end = ends[:, :, S_MOTION] <= int(physics.Motion.ROLLING)
+        keeps = on_end[:, 0] & np.all(on_end == (states[:, :, S_MOTION] <= int(physics.Motion.ROLLING))[per], axis=1)
+        kept = np.flatnonzero(keeps)
+        at = which[per[kept]]
+        found, n = pot_rows(ends[kept, 0, :2], ends[kept, :, :2], on_end[kept], rows.lowest[at], t, p, rows.aim[at],
+                            combos=False)
+        gaps = np.full(len(per), np.inf)
+        gaps[kept] = np.abs(np.where(n > 0, found[:, 0, K.O_EASE], 0.0) - 0.5)
+        gaps = gaps.reshape(len(which), len(rolls))
+        first = np.argmin(gaps, axis=1)  # the first of the nearest, as a strict < scan keeps
+        return np.where(gaps[np.arange(len(which)), first] < 1.0, first, -1)
+
+
+class _Rows(NamedTuple):
+    """The positions of a decision round as arrays, one row per table: what every stage reads.
+
+    Attributes:
+        pos, on: ball centres (N, n, 2) [m] and the on-table mask (N, n).
+        lowest: the ball to hit first (N,).
+        racks: the rack states packed (N, RACK_W) (``RackState.packed``, the deciding player as the shooter).
+        noise, silent, aim: the execution noise's sigmas (N, 5), whether it is silent (N,), the aim noise the
+            ease estimates assume (N,) [deg] (``pots.aim_sigma``).
+        scale: the action scale rows (N, 4) (``ActionScale.row``).
+        table, params: the one table and set of physics constants of the round.
+        balls: the balls packed (N, n, 9) (``BallState.packed``) when they are more than ``pos`` and ``on`` say
+            (views); None: at rest at ``pos`` where ``on``, off the table elsewhere (observations).
+    """
+
+    pos: np.ndarray
+    on: np.ndarray
+    lowest: np.ndarray
+    racks: np.ndarray
+    noise: np.ndarray
+    silent: np.ndarray
+    aim: np.ndarray
+    scale: np.ndarray
+    table: physics.Table
+    params: physics.PhysicsParams
+    balls: np.ndarray | None = None
+
+    @classmethod
+    def from_views(cls, views: Sequence[TableView]) -> "_Rows":
+        """The rows of ``views`` (one table and one set of physics constants for all)."""
+        if any(v.table != views[0].table or v.params != views[0].params for v in views):
+            raise ValueError("views: expected one table and one set of physics parameters for the whole batch")
+        racks = np.array([shot_rack(v).packed() for v in views], dtype=np.int64).reshape(-1, RACK_W)
+        racks[:, RackCol.PHASE] = [PhaseCode[v.rack.phase.name] for v in views]
+        racks[:, RackCol.IN_HAND] = [BallInHandCode[v.rack.ball_in_hand.name] for v in views]
+        balls = np.stack([v.balls.packed() for v in views]) if views else np.empty((0, physics.N_BALLS, 9))
+        noise = [v.noise for v in views]
+        return cls(np.ascontiguousarray(balls[:, :, :2]), balls[:, :, S_MOTION] <= int(physics.Motion.ROLLING),
+                   np.array([v.rack.lowest for v in views], dtype=np.int64), racks,
+                   np.array([z.sigmas for z in noise]).reshape(-1, 5),
+                   np.array([z.silent for z in noise], dtype=bool), np.array([aim_sigma(z) for z in noise]),
+                   np.array([v.scale.row for v in views]).reshape(-1, 4),
+                   views[0].table if views else physics.DEFAULT_TABLE,
+                   views[0].params if views else physics.DEFAULT_PARAMS, balls)
+
+    @classmethod
+    def from_observations(cls, obs: np.ndarray, noise: NoiseConfig) -> "_Rows":
+        """The rows of observations (N, 54) as ``TableView.from_observations`` reads them (player 0 to shoot, the
+        default table, physics and action scale), without a view per row."""
+        pos, on, racks, lowest = observed(obs)
+        return cls(pos, on, lowest, racks, *_same_rows(len(on), noise), physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS)
+
+    def states(self, which: np.ndarray, cues: np.ndarray) -> np.ndarray:
+        """The balls of rows ``which`` packed (M, n, 9), the cue ball at rest at ``cues`` (M, 2) (placed when in
+        hand: ``BallState.place``)."""
+        if self.balls is not None:
+            out = self.balls[which].copy()
+        else:
+            out = np.zeros((len(which), self.pos.shape[1], 9))
+            out[:, :, :2] = self.pos[which]
+            out[:, :, S_MOTION] = np.where(self.on[which], int(physics.Motion.STATIONARY), int(physics.Motion.POCKETED))
+            out[:, :, S_POCKET] = -1.0
+        out[:, 0, :2] = cues
+        out[:, 0, 2:7] = 0.0
+        out[:, 0, S_MOTION] = int(physics.Motion.STATIONARY)
+        out[:, 0, S_POCKET] = -1.0
         return out
 
-    @staticmethod
-    def _jump_values(views: Sequence[TableView], states: dict[int, physics.BallState], shots: dict[int, list[Shot]]
-                     ) -> dict[int, list[float]]:
-        """The worth of every shot ``shots[k][i]`` from ``states[k]``, all simulated and ruled in one compiled call
-        (``ruled_shots``, as view ``k``'s player's ordinary shot): 0 for a foul, a layout the physics refuses or a
-        shot still in the air at the largest caps (the env would void it), 2 when it pots, 1 otherwise."""
-        keys = [k for k in shots if shots[k]]
-        if not keys:
-            return {k: [] for k in shots}
-        which = np.concatenate([np.full(len(shots[k]), j) for j, k in enumerate(keys)])
-        foul, potted, void = ruled_shots([states[k] for k in keys], [shot_rack(views[k]) for k in keys], which,
-                                         [s for k in keys for s in shots[k]], views[keys[0]].table,
-                                         views[keys[0]].params, max_events=1000, max_time=60.0)
-        worth = np.where(foul | void, 0.0, np.where(potted > 0, 2.0, 1.0)).tolist()
-        values: dict[int, list[float]] = {k: [] for k in shots}
-        for j, value in zip(which.tolist(), worth):
-            values[keys[j]].append(value)
-        return values
-
-    def push_out(self, view: TableView, cue: np.ndarray) -> Shot | None:
-        """A soft roll that leaves a shot of about even difficulty (the opponent may hand it back), with no foul
-        (``push_outs`` of one view)."""
-        return self.push_outs([view], [cue])[0]
-
-    def push_outs(self, views: Sequence[TableView], cues: Sequence[np.ndarray]) -> list[Shot | None]:
-        """``push_out`` of every view: soft rolls every 20° at two lengths, all simulated in one compiled call
-        (``settled``), the pots they leave found in one more; per view the first roll whose best pot's ease is
-        nearest 0.5, of those that keep every ball on the table."""
-        if not views:
-            return []
-        t, p = views[0].table, views[0].params
-        rolls = [Shot(V0=max(rolling_speed_for(0.0, dist, 0.0, 0.0, p) * 0.55, 0.3), phi=float(angle))
-                 for angle in np.arange(0.0, 360.0, 20.0) for dist in (0.3, 0.7)]
-        states = [_with_cue(v, c) for v, c in zip(views, cues)]
-        which = np.repeat(np.arange(len(views)), len(rolls))
-        ends = settled(states, which, rolls * len(views), t, p, max_events=256, max_time=20.0)
-        on_end = ends[:, :, S_MOTION] <= int(physics.Motion.ROLLING)
-        keeps = on_end[:, 0] & np.all(on_end == np.stack([s.on_table() for s in states])[which], axis=1)
-        kept = np.flatnonzero(keeps)
-        rows, n = pot_rows(ends[kept, 0, :2], ends[kept, :, :2], on_end[kept], [views[k].rack.lowest for k in which[kept]],
-                           t, p, np.array([aim_sigma(views[k].noise) for k in which[kept]]), combos=False)
-        gaps = np.full(len(which), np.inf)
-        gaps[kept] = np.abs(np.where(n > 0, rows[:, 0, K.O_EASE], 0.0) - 0.5)
-        gaps = gaps.reshape(len(views), len(rolls))
-        first = np.argmin(gaps, axis=1)  # the first of the nearest, as a strict < scan keeps
-        return [rolls[j] if gaps[k, j] < 1.0 else None for k, j in enumerate(first.tolist())]
-
-    @staticmethod
-    def _kick(cue: np.ndarray, obj: np.ndarray, obstacles: np.ndarray, table: physics.Table, R: float
-              ) -> float | None:
-        """Aim [deg] of the shortest clear one-rail kick at ``obj`` (mirror image across each cushion line)."""
-        best, best_len = None, math.inf
-        lines = (("x", R), ("x", table.width - R), ("y", R), ("y", table.length - R))
-        for axis, v in lines:
-            image = obj.copy()
-            i = 0 if axis == "x" else 1
-            image[i] = 2.0 * v - obj[i]
-            d = image - cue
-            if abs(d[i]) < 1e-9:
-                continue
-            s = (v - cue[i]) / d[i]
-            if not 0.0 < s < 1.0:
-                continue
-            rail = cue + s * d
-            if path_clear(cue, rail, obstacles, R) and path_clear(rail, obj, obstacles, R):
-                length = float(np.hypot(*d))
-                if length < best_len:
-                    best, best_len = direction_deg(cue, image), length
-        return best
-
-    def _encode(self, view: TableView, shot: Shot, spot: tuple[float, float] | None, push_out: bool = False
-                ) -> np.ndarray:
-        in_hand = str(view.rack.ball_in_hand)
-        return actions.shot_to_action(shot, placement=spot, ball_in_hand=in_hand if spot is not None else "anywhere",
-                                      push_out=push_out, table=view.table, params=view.params, scale=view.scale)
+    def shot_racks(self, which: np.ndarray) -> np.ndarray:
+        """The racks (M, RACK_W) a shot by the deciding player of rows ``which`` is ruled from
+        (``outcome.shot_rack``)."""
+        out = self.racks[which].copy()
+        out[:, RackCol.PHASE] = PhaseCode.NORMAL
+        out[:, RackCol.IN_HAND] = BallInHandCode.NONE
+        return out
 
 
-def _with_cue(view: TableView, cue: np.ndarray) -> physics.BallState:
-    """The view's balls with the cue ball at ``cue`` (placed when in hand)."""
-    state = view.balls.copy()
-    state.place(0, float(cue[0]), float(cue[1]))
-    return state
+def _spots(pos: np.ndarray, on: np.ndarray, lowest: np.ndarray, t: physics.Table, p: physics.PhysicsParams,
+           aim: np.ndarray) -> np.ndarray:
+    """The ball-in-hand spots (N, 2) of layouts (``round_kernels.spot_rows``: the easiest pot behind the lowest
+    ball, turned 10° or 20° at most, else the nearest free point 0.3 m below it), one compiled call."""
+    out = np.empty((len(pos), 3))
+    dist, c, s = _spot_lines()
+    RK.spot_rows(np.require(pos, np.float64, "CW"), np.require(on, np.bool_, "CW"), np.require(lowest, np.int64, "CW"),
+                 np.require(aim, np.float64, "CW"), *pocket_geometry(t), dist, c, s, float(p.R), float(t.width),
+                 float(t.length), float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, out)
+    if len(out) and not out[:, 0].all():
+        raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
+    return out[:, 1:]
 
+
+def _spot_lines() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The spots GhostBall tries behind the ball (``pots.cue_spots``' distances, turns of 0°, ±10° and ±20°)."""
+    return spot_lines((0.2, 0.3, 0.45), (10.0, -10.0, 0.0, 20.0, -20.0))
+
+
+@lru_cache(maxsize=8)
+def _rolls(params: physics.PhysicsParams) -> np.ndarray:
+    """The push-outs' soft rolls (36, 5) (V0, phi, theta, a, b): every 20°, at two lengths (0.3 and 0.7 m)."""
+    out = np.array([(max(rolling_speed_for(0.0, dist, 0.0, 0.0, params) * 0.55, 0.3), float(angle), 0.0, 0.0, 0.0)
+                    for angle in np.arange(0.0, 360.0, 20.0) for dist in (0.3, 0.7)])
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _same_rows(N: int, noise: NoiseConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The noise sigmas (N, 5), silent flags (N,), aim noise (N,) and default action scale (N, 4) of N rows that
+    share ``noise``: built once per N (shared: never write to them)."""
+    return (np.tile(noise.sigmas, (N, 1)), np.full(N, noise.silent), np.full(N, aim_sigma(noise)),
+            np.tile(actions.DEFAULT_SCALE.row, (N, 1)))
+
+
+@lru_cache(maxsize=8)
+def _plan_constants(t: physics.Table, p: physics.PhysicsParams, cfg: GhostBallConfig) -> tuple:
+    """The arguments of ``round_kernels.plan_rows`` that a table, its physics and the config fix, from ``aims`` to
+    ``cfg`` (built once)."""
+    return (*pocket_geometry(t), *_spot_lines(), float(p.R), (2.0 * p.R) ** 2, float(t.width), float(t.length),
+            float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, _physics_row(p), _config_row(cfg))
+
+
+@lru_cache(maxsize=8)
+def _physics_row(params: physics.PhysicsParams) -> np.ndarray:
+    """The numbers ``round_kernels.rolling_speed`` reads (its ``U_R``... columns)."""
+    out = np.array([params.u_r, params.g, params.e_b, params.cue_mass, params.m, 2.0])
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _normals(count: int) -> np.ndarray:
+    """``count`` rows of 5 standard normals from a generator seeded 0: the errors of a jump finalist's noisy samples
+    (the same draws ``noise.perturb`` makes from ``default_rng(0)``, five a shot); shared: never write to it (left
+    writable, as the noise kernel is compiled for the env's writable draws)."""
+    return np.random.default_rng(0).standard_normal((count, 5))
+
+
+@lru_cache(maxsize=8)
+def _noise(spec: str) -> NoiseConfig:
+    """``make_noise(spec)``, once per preset name."""
+    return make_noise(spec)
+
+
+def _rims(table: physics.Table) -> np.ndarray:
+    """The pocket capture circles as the placement kernels read them (as ``nineball_env.placement`` passes them)."""
+    return np.ascontiguousarray(table.pockets, dtype=np.float64)
+
+
+@lru_cache(maxsize=8)
+def _config_row(config: GhostBallConfig) -> np.ndarray:
+    """The config as ``round_kernels.plan_rows`` reads it (its ``C_*`` columns), read-only."""
+    out = np.array([config.arrive_speed, config.stun_cut, config.combo_min_ease, config.safety_below,
+                    config.push_below, config.pass_back_below, config.break_speed, GHOST_MIN_SPEED, GHOST_MAX_SPEED],
+                   dtype=np.float64)
+    out.setflags(write=False)
+    return out
+
+
+_INTENT_NAMES = np.array(RK.INTENT_NAMES, dtype=object)

@@ -58,7 +58,8 @@ def check_shot_rows(shots: np.ndarray, name: str = "shots") -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _empty_packed(n_balls: int) -> np.ndarray:
+def empty_packed(n_balls: int) -> np.ndarray:
+    """An empty packed ball state (n_balls, 9), every ball off the table (read-only): the aim kernel's template."""
     arr = physics.BallState.empty(n_balls).packed()
     arr.setflags(write=False)
     return arr
@@ -83,7 +84,7 @@ def corrected_phis(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, directi
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 0:
         raise ValueError(f"iterations: expected a whole number >= 0, got {iterations!r}")
     out = np.empty(N)
-    K.corrected_phi_batch(_empty_packed(n_balls), cue, obj, target, direction, shots, int(iterations),
+    K.corrected_phi_batch(empty_packed(n_balls), cue, obj, target, direction, shots, int(iterations),
                           table.segments, table.jaws, table.pockets, params_array(params), float(table.spec.width),
                           float(table.spec.length), table.rail, OVERLAP_TOL, out)
     return out

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
 
 from agents.shots import kernels as K
-from agents.shots.aim import direction_deg, ghost_ball, path_clear, unit
-from agents.shots.pots import DEFAULT_POCKETS, PocketModel, pocket_target
+from agents.shots.aim import path_clear
+from agents.shots.pots import DEFAULT_POCKETS, PocketModel, pocket_geometry
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Shot, Table
 from physics.api import params_array, shot_array
 from physics.kernels.flight import slate_bounce
@@ -88,22 +89,14 @@ def jump_speed(cue: np.ndarray, point: np.ndarray, obstacles: np.ndarray, theta:
                clearance: float = JUMP_CLEARANCE) -> float | None:
     """The least cue speed [m/s] (to 1 cm/s) at which a jump at elevation ``theta`` from ``cue`` towards
     ``point`` clears every ball in ``obstacles`` (k, 2) in its first flight, and still lands (or meets the ball
-    at ``point``) before passing over ``point``; None when no speed up to ``v_max`` does."""
-    launch = jump_launch(float(theta), float(b), params)
-    if launch[0] <= 0.0 or launch[1] <= 0.0:
-        return None
-    R, g = params.R, params.g
-    u = unit(np.asarray(point, float) - cue)
-    n = np.array([-u[1], u[0]])
-    rel = np.asarray(obstacles, float).reshape(-1, 2) - cue
-    blockers = [(float(r @ u), float(r @ n)) for r in rel]
-    if not blockers:
-        return None
-    d_point = float(np.hypot(*(np.asarray(point, float) - cue)))
-    # the bisection and the check that it comes down to the ball at ``point`` (its bottom below the ball's top 2R
-    # before it) are compiled: ``kernels.least_jump_speed``
-    V = K.least_jump_speed(np.array(blockers, dtype=np.float64).reshape(-1, 2), float(launch[0]), float(launch[1]),
-                           float(R), float(g), float(clearance), _offsets(float(R)), float(v_max), d_point)
+    at ``point``) before passing over ``point``; None when no speed up to ``v_max`` does (``kernels.jump_speed_to``:
+    the bisection and the check that it comes down to the ball at ``point``, its bottom below the ball's top 2R
+    before it)."""
+    kh, kz = jump_launch(float(theta), float(b), params)
+    obstacles = np.ascontiguousarray(obstacles, dtype=np.float64).reshape(-1, 2)
+    V = K.jump_speed_to(float(cue[0]), float(cue[1]), float(point[0]), float(point[1]), obstacles,
+                        np.int64(len(obstacles)), float(kh), float(kz), float(params.R), float(params.g),
+                        float(clearance), _offsets(float(params.R)), float(v_max))
     return None if V < 0.0 else V
 
 
@@ -114,46 +107,58 @@ def jump_candidates(cue: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: in
     (a full hit) and at the ghost ball of every pocket whose object-ball path is clear (jump pots), at each of
     ``JUMP_ELEVATIONS`` with the tip as high as the action scale allows (b = min(sin θ, tip_max): the cue axis
     near the centre) and ``JUMP_SPEED_FACTORS`` times the least speed that clears (``jump_speed``).
-    Empty when the path is clear."""
-    R = params.R
-    cue = np.asarray(cue, dtype=float)
-    obj = pos[lowest]
-    others = [b for b in range(1, len(on)) if on[b] and b != lowest]
-    if not blocking_balls(cue, obj, pos, others, R):
-        return []
-    aims: list[tuple[np.ndarray, int | None]] = [(obj, None)]
-    for k in range(6):
-        found = pocket_target(obj, k, table, model)
-        if found is None:
-            continue
-        ghost = ghost_ball(obj, found[0], R)
-        if not table.inside_surface(ghost[0], ghost[1], R * 0.999) or _cut(cue, ghost, found[0] - obj) > 60.0:
-            continue
-        if _clear(obj, found[0], pos, others, R):
-            aims.append((ghost, k))
-    out: list[JumpCandidate] = []
-    for point, pocket in aims:
-        blockers = blocking_balls(cue, point, pos, others, R)
-        if not blockers:
-            continue  # a clear pot: the ordinary pot options cover it
-        phi = direction_deg(cue, point)
-        for theta in JUMP_ELEVATIONS:
-            b = min(math.sin(math.radians(theta)), tip_max)
-            V = jump_speed(cue, point, pos[blockers], theta, b, params, v_max)
-            if V is None:
-                continue
-            for factor in JUMP_SPEED_FACTORS:
-                shot = Shot(V0=min(V * factor, v_max), phi=phi, theta=theta, b=b)
-                out.append(JumpCandidate(shot, lowest, pocket, tuple(blockers)))
-    return out
+    Empty when the path is clear. ``jump_rows`` of one layout."""
+    shots, pockets, blockers, counts = jump_rows(np.asarray(cue, dtype=float)[None], np.asarray(pos)[None],
+                                                 np.asarray(on)[None], [lowest], table, params, [tip_max], [v_max],
+                                                 model)
+    return [JumpCandidate(Shot(*shot), lowest, None if pocket < 0 else pocket,
+                          tuple(b for b in range(1, len(on)) if mask >> b & 1))
+            for shot, pocket, mask in zip(shots[0, :counts[0]].tolist(), pockets[0, :counts[0]].tolist(),
+                                          blockers[0, :counts[0]].tolist())]
 
 
-def _clear(a: np.ndarray, b: np.ndarray, pos: np.ndarray, balls: list[int], R: float) -> bool:
-    """A ball rolling from ``a`` to ``b`` touches none of ``balls``."""
-    return path_clear(a, b, pos[balls], R) if balls else True
+def jump_rows(cue: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: Sequence[int], table: Table = DEFAULT_TABLE,
+              params: PhysicsParams = DEFAULT_PARAMS, tip_max: Sequence[float] = (), v_max: Sequence[float] = (),
+              model: PocketModel = DEFAULT_POCKETS) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``jump_candidates`` of N layouts in one compiled call (``kernels.jump_candidate_rows``): cue (N, 2), pos
+    (N, n, 2), on (N, n), lowest (N,), the action scale's ``tip_max`` and ``v_max`` per layout; the strikes
+    (N, MAX_JUMPS, 5) (V0, phi, theta, a, b), their pockets (N, MAX_JUMPS) (-1: at the ball), the blocking balls as
+    bit masks (N, MAX_JUMPS) and the counts (N,)."""
+    cue = np.require(cue, np.float64, "CW").reshape(-1, 2)
+    N = len(cue)
+    pos = np.require(pos, np.float64, "CW")
+    on = np.require(on, np.bool_, "CW")
+    lowest = np.require(np.asarray(lowest, dtype=np.int64).reshape(-1), np.int64, "CW")
+    tips = np.asarray(tip_max, dtype=np.float64).reshape(-1)
+    v_max = np.require(np.asarray(v_max, dtype=np.float64).reshape(-1), np.float64, "CW")
+    if pos.shape[:1] != (N,) or on.shape[:1] != (N,) or lowest.shape != (N,) or tips.shape != (N,) \
+            or v_max.shape != (N,):
+        raise ValueError(f"pos, on, lowest, tip_max, v_max: expected {N} rows each, got {len(pos)}, {len(on)}, "
+                         f"{len(lowest)}, {len(tips)}, {len(v_max)}")
+    b, launch = _launches(tuple(tips.tolist()), params)
+    shots = np.empty((N, MAX_JUMPS, 5))
+    pockets = np.empty((N, MAX_JUMPS), dtype=np.int64)
+    blockers = np.empty((N, MAX_JUMPS), dtype=np.int64)
+    counts = np.empty(N, dtype=np.int64)
+    R = float(params.R)
+    K.jump_candidate_rows(cue, pos, on, lowest, *pocket_geometry(table, model), float(table.spec.width),
+                          float(table.spec.length), R, (2.0 * R) ** 2, float(params.g), JUMP_CLEARANCE, _offsets(R),
+                          v_max, _ELEVATIONS, b, launch, _FACTORS, shots, pockets, blockers, counts)
+    return shots, pockets, blockers, counts
 
 
-def _cut(cue_to: np.ndarray, ghost: np.ndarray, obj_dir: np.ndarray) -> float:
-    """The cut angle [deg] of a hit from ``cue_to`` at ``ghost`` that sends the object ball along ``obj_dir``."""
-    return K.cut_between(float(cue_to[0]), float(cue_to[1]), float(ghost[0]), float(ghost[1]), float(obj_dir[0]),
-                         float(obj_dir[1]))
+@lru_cache(maxsize=64)
+def _launches(tips: tuple[float, ...], params: PhysicsParams) -> tuple[np.ndarray, np.ndarray]:
+    """Per layout and elevation, the tip b = min(sin θ, tip_max) (N, E) and the launch (kh, kz) (N, E, 2)
+    (``jump_launch``), once per tuple of tips (shared: never write to them)."""
+    b = np.array([[min(math.sin(math.radians(theta)), tip) for theta in JUMP_ELEVATIONS] for tip in tips])
+    b = b.reshape(len(tips), len(JUMP_ELEVATIONS))
+    launch = np.array([[jump_launch(theta, tip, params) for theta, tip in zip(JUMP_ELEVATIONS, row)]
+                       for row in b.tolist()]).reshape(len(tips), len(JUMP_ELEVATIONS), 2)
+    return b, launch
+
+
+#: The most jump candidates of one layout: at the ball and six jump pots, each elevation, each speed factor.
+MAX_JUMPS = 7 * len(JUMP_ELEVATIONS) * len(JUMP_SPEED_FACTORS)
+_ELEVATIONS = np.array(JUMP_ELEVATIONS)
+_FACTORS = np.array(JUMP_SPEED_FACTORS)

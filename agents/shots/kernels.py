@@ -50,8 +50,10 @@ AIM_MAX_EVENTS = np.int64(64)
 AIM_MAX_TIME = 2.0  # [s]
 CUE_BALL, NINE_BALL, NO_BALL = np.int64(0), np.int64(NINE), np.int64(-1)
 NO_COMBOS = np.bool_(False)
+SPOT_MAX_CUT = 80.0  # [deg] the widest cut of a ball-in-hand spot's pot (``pots.pot_rows``' default)
 ANYWHERE = np.bool_(False)  # ``placement.is_free``'s kitchen flag: ball in hand anywhere
 ROW0 = np.int64(0)  # the row of a one-row output
+ONE = np.int64(1)  # one obstacle
 SHOT_CODE = np.int64(_SHOT)  # an ordinary shot's DeclarationCode, typed
 
 
@@ -389,6 +391,100 @@ def least_jump_speed(blockers, kh, kz, R, g, clearance, offsets, v_max, d_point)
 
 
 @njit(cache=True)
+def jump_speed_to(cx, cy, px, py, obstacles, n_obs, kh, kz, R, g, clearance, offsets, v_max):
+    """``least_jump_speed`` of a jump from (cx, cy) towards (px, py) over the first ``n_obs`` ball centres of
+    ``obstacles``, launched at ``kh``, ``kz`` per m/s of cue speed; -1 when none clears or nothing blocks
+    (``jumps.jump_speed``)."""
+    if kh <= 0.0 or kz <= 0.0 or n_obs == 0:
+        return -1.0
+    ux, uy = unit(px - cx, py - cy)
+    blockers = np.empty((n_obs, 2))
+    for k in range(n_obs):
+        rx, ry = obstacles[k, 0] - cx, obstacles[k, 1] - cy
+        blockers[k, 0] = rx * ux + ry * uy
+        blockers[k, 1] = rx * -uy + ry * ux
+    return least_jump_speed(blockers, kh, kz, R, g, clearance, offsets, v_max, math.hypot(px - cx, py - cy))
+
+
+@njit(cache=True)
+def jump_candidate_rows(cue, pos, on, lowest, aims, axes, m, width, length, R, reach2, g, clearance, offsets, v_max,
+                        elevations, tips, launch, factors, shots, pockets, blockers, counts):
+    """Jump shots at ball ``lowest[i]`` of layout i (``pos[i]`` (n, 2), ``on[i]``) from the cue ball at ``cue[i]``
+    when the straight path is blocked (``jumps.jump_candidates``): over the blocking balls at the ball itself and
+    at the ghost ball of every pocket whose object-ball path is clear, at each elevation ``elevations[e]`` with the
+    tip ``tips[i, e]`` (launched at ``launch[i, e]`` = (kh, kz)) and ``factors`` times the least speed that clears
+    (``jump_speed_to``, at most ``v_max[i]``). Per layout the strikes (V0, phi, theta, a, b) into ``shots[i]``,
+    the pocket (-1: at the ball) into ``pockets[i]``, the blocking balls as a bit mask into ``blockers[i]`` and
+    how many into ``counts[i]``."""
+    n = pos.shape[1]
+    others = np.empty(n, dtype=np.int64)
+    obstacles = np.empty((n, 2))
+    points = np.empty((7, 3))
+    one = np.empty((1, 2))
+    over = np.empty((n, 2))
+    for i in range(cue.shape[0]):
+        counts[i] = 0
+        low = lowest[i]
+        cx, cy = cue[i, 0], cue[i, 1]
+        ox, oy = pos[i, low, 0], pos[i, low, 1]
+        n_others = np.int64(0)
+        for b in range(1, n):
+            if on[i, b] and b != low:
+                others[n_others] = b
+                obstacles[n_others, 0], obstacles[n_others, 1] = pos[i, b, 0], pos[i, b, 1]
+                n_others += 1
+        blocked = False
+        for q in range(n_others):
+            one[0, 0], one[0, 1] = obstacles[q, 0], obstacles[q, 1]
+            if not path_clear(cx, cy, ox, oy, one, ONE, reach2):
+                blocked = True
+        if not blocked:
+            continue
+        points[0, 0], points[0, 1], points[0, 2] = ox, oy, -1.0
+        n_points = 1
+        r_in = R * 0.999
+        for k in range(6):
+            ok, tx, ty, _ = pocket_target(ox, oy, k, aims, axes, m)
+            if not ok:
+                continue
+            gx, gy, _, _ = ghost(ox, oy, tx, ty, R)
+            if not ((r_in <= gx <= width - r_in) and (r_in <= gy <= length - r_in)) or cut_between(
+                    cx, cy, gx, gy, tx - ox, ty - oy) > 60.0:
+                continue
+            if path_clear(ox, oy, tx, ty, obstacles, n_others, reach2):
+                points[n_points, 0], points[n_points, 1], points[n_points, 2] = gx, gy, k
+                n_points += 1
+        for a in range(n_points):
+            px, py = points[a, 0], points[a, 1]
+            n_over = np.int64(0)
+            mask = 0
+            for q in range(n_others):
+                one[0, 0], one[0, 1] = obstacles[q, 0], obstacles[q, 1]
+                if not path_clear(cx, cy, px, py, one, ONE, reach2):
+                    over[n_over, 0], over[n_over, 1] = obstacles[q, 0], obstacles[q, 1]
+                    n_over += 1
+                    mask |= 1 << others[q]
+            if n_over == 0:
+                continue  # a clear pot: the ordinary pot options cover it
+            phi = math.degrees(math.atan2(py - cy, px - cx))
+            for e in range(elevations.shape[0]):
+                V = jump_speed_to(cx, cy, px, py, over, n_over, launch[i, e, 0], launch[i, e, 1], R, g, clearance,
+                                  offsets, v_max[i])
+                if V < 0.0:
+                    continue
+                for f in range(factors.shape[0]):
+                    c = counts[i]
+                    shots[i, c, 0] = min(V * factors[f], v_max[i])
+                    shots[i, c, 1] = phi
+                    shots[i, c, 2] = elevations[e]
+                    shots[i, c, 3] = 0.0
+                    shots[i, c, 4] = tips[i, e]
+                    pockets[i, c] = int(points[a, 2])
+                    blockers[i, c] = mask
+                    counts[i] = c + 1
+
+
+@njit(cache=True)
 def flight_height(s, V0, kh, kz, g):
     """Height [m] of the cue ball's bottom above the cloth at plan distance ``s`` [m] (a number or an array) of a
     first flight launched at cue speed ``V0`` [m/s], ``kh`` and ``kz`` horizontally and up per m/s of it."""
@@ -456,3 +552,34 @@ def cue_spot_points(pos, on, lowest, aims, axes, m, dist, c, s, R, width, length
                                      ANYWHERE, rims, margin)
                 n += 1
         counts[i] = n
+
+
+@njit(cache=True)
+def spot_pots(pos, on, lowest, sigma, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, points,
+              options, found):
+    """The ball-in-hand spots of ``cue_spot_points`` (into ``points`` (N, per, 2)) and their pots: for each free
+    spot, the first clear pot of ball ``lowest[i]`` into the spot's pocket from a cue ball there (``pot_options_row``
+    without combinations, aim noise ``sigma[i]`` [deg]) into ``options[i, j]`` (OPT_W) and whether there is one into
+    ``found[i, j]`` (``pots.cue_spots``)."""
+    N, per = pos.shape[0], points.shape[1]
+    pocket_of = np.empty((N, per), dtype=np.int64)
+    free = np.zeros((N, per), dtype=np.bool_)
+    counts = np.empty(N, dtype=np.int64)
+    cue_spot_points(pos, on, lowest, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, points,
+                    pocket_of, free, counts)
+    cue_on = np.empty(pos.shape[1], dtype=np.bool_)
+    rows = np.empty((MAX_OPTIONS, OPT_W))
+    for i in range(N):
+        cue_on[:] = on[i]
+        cue_on[0] = True
+        for j in range(per):
+            found[i, j] = False
+            if j >= counts[i] or not free[i, j]:
+                continue
+            n = pot_options_row(points[i, j, 0], points[i, j, 1], pos[i], cue_on, lowest[i], aims, axes, m, width,
+                                length, R, sigma[i], NO_COMBOS, SPOT_MAX_CUT, rows)
+            for q in range(n):
+                if rows[q, O_POCKET] == pocket_of[i, j]:
+                    options[i, j] = rows[q]
+                    found[i, j] = True
+                    break

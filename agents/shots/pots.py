@@ -239,41 +239,42 @@ def cue_spot_rows(pos: Sequence[np.ndarray], on: Sequence[np.ndarray], lowest: S
                   turns: tuple[float, ...] = (10.0, -10.0, 0.0, 20.0, -20.0, 35.0, -35.0)
                   ) -> list[tuple[np.ndarray, np.ndarray]]:
     """``cue_spots`` of N layouts (``pos[i]`` (n, 2), ``on[i]``, ``lowest[i]``, aim noise ``sigma_phi[i]`` [deg]):
-    the spots of all layouts in one compiled call (``kernels.cue_spot_points``), the pots of every free one in one
-    more (``pot_rows``); per layout the spots
+    the spots of all layouts and their pots in one compiled call (``kernels.spot_pots``); per layout the spots
     (m, 2) and their pots as option rows (m, OPT_W) of ``kernels.O_*`` columns, easiest first (a stable sort)."""
     if not len(pos) == len(on) == len(lowest) == len(sigma_phi):
         raise ValueError(f"pos, on, lowest, sigma_phi: expected one entry per layout each, got {len(pos)}, "
                          f"{len(on)}, {len(lowest)}, {len(sigma_phi)}")
-    turn_cs = np.array([(math.cos(math.radians(t)), math.sin(math.radians(t))) for t in turns]).reshape(-1, 2)
-    dist = np.repeat(np.asarray(distances, dtype=float), len(turns))
-    c, s = np.tile(turn_cs[:, 0], len(distances)), np.tile(turn_cs[:, 1], len(distances))
+    dist, c, s = spot_lines(distances, turns)
     N, per = len(pos), 6 * len(dist)
     pos_all = np.require(np.stack(pos) if N else np.empty((0, NINE + 1, 2)), np.float64, "CW")
     on_all = np.require(np.stack(on) if N else np.empty((0, NINE + 1)), np.bool_, "CW")
-    lowest_all = np.require(np.asarray(lowest, dtype=np.int64).reshape(-1), np.int64, "CW")
     points = np.empty((N, per, 2))
-    pocket_of = np.empty((N, per), dtype=np.int64)
-    free = np.zeros((N, per), dtype=np.bool_)
-    counts = np.empty(N, dtype=np.int64)
-    K.cue_spot_points(pos_all, on_all, lowest_all, _aims(table), _AXES, _model_array(DEFAULT_POCKETS), dist, c, s,
-                      float(params.R), float(table.width), float(table.length), float(table.head_string_y),
-                      np.ascontiguousarray(table.pockets, dtype=np.float64), 1e-4, points, pocket_of, free, counts)
-    free &= np.arange(per) < counts[:, None]
-    which, spot = np.nonzero(free)  # row-major: layout by layout, each in its points' order
-    out = [(np.empty((0, 2)), np.empty((0, K.OPT_W)))] * N
-    if not which.size:
-        return out
-    points, pockets = points[which, spot], pocket_of[which, spot]
-    cue_on = on_all.copy()
-    cue_on[:, 0] = True
-    rows, n = pot_rows(points, pos_all[which], cue_on[which], lowest_all[which], table, params,
-                       np.asarray(sigma_phi, dtype=np.float64)[which], combos=False)
-    hit = (rows[:, :, K.O_POCKET] == pockets[:, None]) & (np.arange(K.MAX_OPTIONS) < n[:, None])
-    found = hit.any(axis=1)
-    chosen = rows[np.arange(len(rows)), np.argmax(hit, axis=1)]
-    for i in np.unique(which).tolist():
-        keep = np.flatnonzero((which == i) & found)
-        order = keep[np.argsort(-chosen[keep, K.O_EASE], kind="stable")]
-        out[i] = (points[order], chosen[order])
+    options = np.empty((N, per, K.OPT_W))
+    found = np.empty((N, per), dtype=np.bool_)
+    K.spot_pots(pos_all, on_all, np.require(np.asarray(lowest, dtype=np.int64).reshape(-1), np.int64, "CW"),
+                np.require(np.asarray(sigma_phi, dtype=np.float64).reshape(-1), np.float64, "CW"), _aims(table), _AXES,
+                _model_array(DEFAULT_POCKETS), dist, c, s, float(params.R), float(table.width), float(table.length),
+                float(table.head_string_y), np.ascontiguousarray(table.pockets, dtype=np.float64), SPOT_MARGIN,
+                points, options, found)
+    out = []
+    for i in range(N):
+        keep = np.flatnonzero(found[i])
+        order = keep[np.argsort(-options[i, keep, K.O_EASE], kind="stable")]
+        out.append((points[i, order], options[i, order]))
     return out
+
+
+@lru_cache(maxsize=16)
+def spot_lines(distances: tuple[float, ...], turns: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ball-in-hand spots' lines behind the ball, one entry per spot (distance by distance, turn by turn): the
+    distances [m] and the cosines and sines of the turns [deg] (read-only)."""
+    turn_cs = np.array([(math.cos(math.radians(t)), math.sin(math.radians(t))) for t in turns]).reshape(-1, 2)
+    out = (np.repeat(np.asarray(distances, dtype=float), len(turns)), np.tile(turn_cs[:, 0], len(distances)),
+           np.tile(turn_cs[:, 1], len(distances)))
+    for arr in out:
+        arr.setflags(write=False)
+    return out
+
+
+#: [m] the clearance a ball-in-hand spot keeps from balls and pockets
+SPOT_MARGIN = 1e-4

@@ -20,7 +20,9 @@ from numba.core.dispatcher import Dispatcher
 import physics
 import agents.shots
 from agents.shots import kernels as K
+from agents.shots import round_kernels as RK
 from agents.shots.aim import corrected_phi
+from agents.shots.jumps import jump_speed
 from agents.shots.leaves import shot_value
 from agents.shots.pots import pot_rows
 from agents.players.ghost_ball import GhostBallAgent
@@ -73,16 +75,21 @@ def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]
     shot_value(view, view.balls.copy(), physics.Shot(V0=2.0, phi=225.0))
     pot_rows(state.pos[0][None], state.pos[None], state.on_table()[None], np.ones(1, dtype=int))
     GhostBallAgent().act_batch(DECISIONS["obs"])  # its jumps, push-outs and ball-in-hand spots, batched
+    GhostBallAgent().place(view), GhostBallAgent().safety(view, view.balls.pos[0])  # the macro layer's
+    jump_speed(state.pos[0], state.pos[1], state.pos[[2]], 52.0, 0.5)
+    # the kernels the Python API calls (GhostBall's round: spots, safeties, pot speeds, noisy samples, actions)
     todo = [(kernel, kernel.signatures[0]) for kernel in (K.corrected_phi_batch, K.shot_values_batch,
                                                           K.pot_options_batch, K.ruled_shots, K.settled_states,
-                                                          K.cue_spot_points, K.least_jump_speed)]
+                                                          K.jump_candidate_rows, K.jump_speed_to, RK.plan_rows,
+                                                          RK.spot_rows, RK.safety_row, RK.jump_samples,
+                                                          RK.best_jumps, RK.encode_rows)]
     calls: dict = {}
     while todo:
         kernel, signature = todo.pop()
         found = calls.setdefault(kernel.__name__, [])
         for callee, argtypes in _calls(kernel, signature):
             found.append((callee, argtypes))
-            if callee.py_func.__module__ == K.__name__ and not any(c is callee for c, _ in todo) \
+            if callee.py_func.__module__ in (K.__name__, RK.__name__) and not any(c is callee for c, _ in todo) \
                     and callee.__name__ not in calls:
                 todo.append((callee, argtypes))
     return calls
@@ -110,7 +117,9 @@ def test_no_shot_kernel_passes_a_literal_to_a_kernel(shot_kernel_calls):
     # compiles the callee once more (and everything it calls) for a version that is never or rarely needed.
     assert set(shot_kernel_calls) >= {"corrected_phi_batch", "shot_values_batch", "pot_options_batch",
                                       "pot_options_row", "leave_ease", "_direct", "ruled_shots", "settled_states",
-                                      "cue_spot_points", "least_jump_speed", "run_row", "_clears"}
+                                      "cue_spot_points", "least_jump_speed", "run_row", "_clears", "spot_rows",
+                                      "safety_row", "rolling_speed", "jump_candidate_rows", "plan_rows", "choose",
+                                      "encode_rows", "jump_samples", "best_jumps", "spot_pots"}
     for caller, calls in shot_kernel_calls.items():
         for callee, argtypes in calls:
             literals = {name: t for name, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}

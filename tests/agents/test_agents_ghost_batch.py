@@ -13,6 +13,7 @@ import pytest
 
 from agents.players.ghost_ball import GhostBallAgent
 from agents.protocol import INTENTS, TableView, observed_layouts
+from agents.shots import round_kernels as RK
 from agents.shots.outcome import settled
 from agents.shots.pots import PotOption, cue_spot_rows, cue_spots
 from nineball_env import observation
@@ -32,6 +33,10 @@ def _views() -> list[TableView]:
 
 def test_the_recorded_sample_covers_every_intent():
     assert set(DATA["obs_intents"]) | set(DATA["view_intents"]) == set(INTENTS)
+
+
+def test_the_round_kernels_intent_codes_name_every_intent_once():
+    assert sorted(RK.INTENT_NAMES) == sorted(INTENTS)
 
 
 def test_act_gives_the_recorded_actions_bit_for_bit():

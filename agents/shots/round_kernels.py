@@ -1,0 +1,355 @@
+"""The compiled stages of a batched geometric decision round (``agents.players.ghost_ball``) for many tables at once:
+its geometry (``plan_rows``: the break spot, the push-out choice, ball-in-hand spots, the pot to play with its speed,
+spin and throw-corrected aim, else the safety or kick, and the encoded actions), and the noisy samples and the choice
+of its jumps (``jump_samples``, ``best_jumps``).
+
+Each kernel is one call for every row of a round, so a round costs a few kernel calls and no Python per table; one
+row is a batch of one. They reuse the shot geometry (``agents.shots.kernels``) and the env's placement, aiming, noise
+and action kernels, so nothing here restates a rule of placement, the noise or the action encoding. Units: metres,
+seconds, m/s; angles in degrees.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from agents.shots.kernels import (ANYWHERE, MAX_OPTIONS, O_BALL, O_CUT, O_D_CUE, O_D_OBJ, O_DIRECTION, O_EASE,
+                                  O_PHI, O_TARGET, OPT_W, SPOT_MAX_CUT, pot_options_row, spot_pots)
+from nineball_env.kernels.aiming import path_clear
+from nineball_env.kernels.codes import BallInHandCode, PhaseCode, RackCol
+from nineball_env.kernels.placement import nearest_free
+from nineball_env.kernels.round import encode_action, perturbed
+
+#: Columns of the numbers ``rolling_speed`` reads: rolling resistance, gravity, ball-ball restitution, cue mass and
+#: ball mass, and the exponent 2.0 of its squares, read at run time so that a square is libm's pow(x, 2.0) as
+#: Python's ``x ** 2`` (``pots.rolling_speed_for``): the x * x numba makes of a constant exponent differs from it in
+#: the last bit for about one x in a thousand.
+U_R, G, E_B, CUE_MASS, MASS, SQUARE = range(6)
+#: Safety speeds [m/s]: into a cluster of balls, a one-rail kick, and the plain hit when no kick is clear.
+CLUSTER_SPEED, KICK_SPEED, BLIND_SPEED = 6.0, 3.0, 2.5
+#: Columns of ``plan_rows``' config row (``GhostBallConfig``'s thresholds and speeds, the speed range of its shots).
+C_ARRIVE, C_STUN_CUT, C_COMBO_MIN, C_SAFETY_BELOW, C_PUSH_BELOW, C_PASS_BACK, C_BREAK_SPEED, C_V_MIN, C_V_MAX = range(9)
+#: ``plan_rows``' stage bits: what the simulations must still decide for a row.
+ASK_PUSH, ASK_JUMP, ASK_AIM = 1, 2, 4
+#: Intent codes of the rows (``INTENT_NAMES``: ``agents.protocol.INTENTS``' names).
+BREAK, POT, SAFETY, PUSH_OUT, CHOICE, JUMP, JUMP_POT = range(7)
+INTENT_NAMES = ("break", "pot", "safety", "push-out", "choice", "jump", "jump-pot")
+P_BREAK, P_CHOICE, P_PUSH_ALLOWED = (int(PhaseCode.BREAK), int(PhaseCode.PUSH_OUT_CHOICE),
+                                     int(PhaseCode.PUSH_OUT_ALLOWED))
+NO_HAND, IN_KITCHEN = int(BallInHandCode.NONE), int(BallInHandCode.KITCHEN)
+NONE = np.int64(-1)  # no option (typed: ``choose``'s indices are int64)
+KITCHEN = np.bool_(True)  # ``placement.nearest_free``'s kitchen flag on the break
+COMBOS = np.bool_(True)
+
+
+@njit(cache=True)
+def rolling_speed(d_cue, d_obj, cut, arrive, phys):
+    """Cue speed V0 [m/s] that sends the object ball ``d_obj`` to the pocket with about ``arrive`` left after the
+    cue ball travelled ``d_cue`` to a cut of ``cut`` (``pots.rolling_speed_for``; ``phys`` the ``U_R``... columns)."""
+    decel = 2.0 * phys[U_R] * phys[G]
+    cos_cut = max(math.cos(math.radians(cut)), 0.25)
+    v_obj = math.sqrt(arrive ** phys[SQUARE] + decel * d_obj) * 7.0 / 5.0
+    v_contact = v_obj / (cos_cut * (1.0 + phys[E_B]) / 2.0)
+    v_start = math.sqrt(v_contact ** phys[SQUARE] + decel * d_cue) * 7.0 / 5.0
+    strike = 2.0 * phys[CUE_MASS] / (phys[CUE_MASS] + phys[MASS])
+    return v_start / strike
+
+
+@njit(cache=True)
+def direction(sx, sy, ex, ey):
+    """The aim [deg, CCW from +x] from (sx, sy) towards (ex, ey) (``aim.direction_deg``)."""
+    return math.degrees(math.atan2(ey - sy, ex - sx))
+
+
+@njit(cache=True)
+def spot_rows(pos, on, lowest, sigma, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, gap, out):
+    """Ball-in-hand spots of layouts ``pos`` (N, n, 2), ``on`` (N, n) behind ball ``lowest[i]``: of the spots with a
+    clear pot (``kernels.spot_pots``, aim noise ``sigma[i]`` [deg]), easiest first (a stable sort), the first best
+    by ease less 0.02 for a dead-straight pot (cut < 2°); without one, the nearest free point 0.3 m below the lowest
+    ball (``placement.nearest_free``). ``out[i]`` = (found, x, y); found 0: no free spot at all."""
+    N, per = pos.shape[0], 6 * dist.shape[0]
+    points = np.empty((N, per, 2))
+    options = np.empty((N, per, OPT_W))
+    found = np.empty((N, per), dtype=np.bool_)
+    spot_pots(pos, on, lowest, sigma, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, points,
+              options, found)
+    ease = np.empty(per)
+    score = np.empty(per)
+    spot = np.empty(per, dtype=np.int64)
+    others = np.empty((pos.shape[1], 2))
+    best = np.empty(4)
+    for i in range(N):
+        k = 0
+        for j in range(per):
+            if found[i, j]:
+                ease[k] = options[i, j, O_EASE]
+                score[k] = options[i, j, O_EASE] - (0.02 if options[i, j, O_CUT] < 2.0 else 0.0)
+                spot[k] = j
+                k += 1
+        if k:
+            order = np.argsort(-ease[:k], kind="mergesort")  # easiest first, stable
+            top = order[0]
+            for q in order[1:]:
+                if score[q] > score[top]:
+                    top = q
+            out[i, 0], out[i, 1], out[i, 2] = 1.0, points[i, spot[top], 0], points[i, spot[top], 1]
+            continue
+        n_others = np.int64(0)
+        for b in range(1, pos.shape[1]):
+            if on[i, b]:
+                others[n_others, 0], others[n_others, 1] = pos[i, b, 0], pos[i, b, 1]
+                n_others += 1
+        low = lowest[i]
+        nearest_free(pos[i, low, 0], pos[i, low, 1] - 0.3, others, n_others, R, width, length, head_y, ANYWHERE, rims,
+                     gap, best)
+        out[i, 0], out[i, 1], out[i, 2] = best[0], best[1], best[2]
+
+
+@njit(cache=True)
+def safety_row(cx, cy, pos, on, low, R, reach2, width, length, phys, v_min, v_max, obstacles, out):
+    """The safety from a cue ball at (cx, cy) in the layout ``pos`` (n, 2), ``on`` (n,) at ball ``low``, as a strike
+    (V0, phi, theta, a, b) into ``out`` (5,): a full hit with a little draw, hard enough to reach a rail
+    (``CLUSTER_SPEED`` into a cluster: two other balls within 0.15 m), when the path is clear; else the shortest
+    clear one-rail kick (mirror image across each cushion line); else a plain hit at the ball. ``reach2`` is
+    (2R)² [m²] as Python's ``aim.path_clear`` squares it; ``obstacles`` (n, 2) a buffer."""
+    ox, oy = pos[low, 0], pos[low, 1]
+    k = np.int64(0)
+    close = 0
+    for b in range(1, 10):
+        if on[b] and b != low:
+            obstacles[k, 0], obstacles[k, 1] = pos[b, 0], pos[b, 1]
+            if math.hypot(pos[b, 0] - ox, pos[b, 1] - oy) < 0.15:
+                close += 1
+            k += 1
+    out[2], out[3], out[4] = 0.0, 0.0, 0.0
+    if path_clear(cx, cy, ox, oy, obstacles, k, reach2):
+        V = rolling_speed(math.hypot(ox - cx, oy - cy), 0.6, 0.0, 0.4, phys)
+        if close >= 2:
+            V = CLUSTER_SPEED
+        out[0], out[1], out[4] = min(max(V, v_min), v_max), direction(cx, cy, ox, oy), -0.2
+        return
+    best_len = np.inf
+    out[0], out[1] = BLIND_SPEED, direction(cx, cy, ox, oy)
+    for q in range(4):
+        v = (R, width - R, R, length - R)[q]
+        ix, iy = (2.0 * v - ox, oy) if q < 2 else (ox, 2.0 * v - oy)
+        dx, dy = ix - cx, iy - cy
+        d_axis, c_axis = (dx, cx) if q < 2 else (dy, cy)
+        if abs(d_axis) < 1e-9:
+            continue
+        t = (v - c_axis) / d_axis
+        if not 0.0 < t < 1.0:
+            continue
+        rx, ry = cx + t * dx, cy + t * dy
+        if path_clear(cx, cy, rx, ry, obstacles, k, reach2) and path_clear(rx, ry, ox, oy, obstacles, k, reach2):
+            d = math.hypot(dx, dy)
+            if d < best_len:
+                best_len = d
+                out[0], out[1] = KICK_SPEED, direction(cx, cy, ix, iy)
+
+
+@njit(cache=True)
+def choose(options, n, combo_min_ease):
+    """The index of the option to play among ``options`` (n of them, easiest first): the easiest direct pot, or the
+    easiest combination on the 9 when its ease is at least ``combo_min_ease`` and beats the direct pot; -1: none."""
+    direct = NONE
+    combo = NONE
+    for q in range(n):
+        if options[q, O_BALL] != options[q, O_TARGET]:
+            if combo < 0:
+                combo = q
+        elif direct < 0:
+            direct = q
+    if combo >= 0 and options[combo, O_EASE] >= combo_min_ease and (
+            direct < 0 or options[combo, O_EASE] > options[direct, O_EASE]):
+        return combo
+    return direct
+
+
+@njit(cache=True)
+def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, reach2, width, length, head_y, rims,
+              margin, gap, phys, cfg, shots, has_shot, placed, spots, pass_back, intent, stage, cues, best, out):
+    """GhostBall's round up to its simulations, for layouts ``pos`` (N, n, 2), ``on`` (N, n) with the rack state
+    ``racks`` (N, RACK_W) (its phase and ball in hand), ball to hit ``lowest`` and aim noise ``aim`` [deg] of each
+    (``cfg`` the ``C_*`` columns of the config): the break from behind the head string (a free spot, kitchen), the push-out
+    choice (pass back when the best pot's ease is below ``C_PASS_BACK``), ball-in-hand spots (``spot_rows``), the
+    pot to play (``choose``), its speed and spin, else the safety (``safety_row``). Per row the strike (V0, phi,
+    theta, a, b) into ``shots``, whether there is one, the spot (when ``placed``), the pass-back flag, the intent
+    (``INTENTS`` index), the cue ball's centre ``cues`` and the chosen pot ``best`` (OPT_W); ``stage`` the bits of
+    what the simulations must still decide: ``ASK_PUSH`` a push-out may beat it, ``ASK_JUMP`` a jump may beat the
+    safety, ``ASK_AIM`` the pot's aim wants the throw correction (``kernels.corrected_phi_batch``, called apart: a
+    kernel that calls the physics compiles it into its own code, which costs tens of seconds on a cold cache); -1
+    when the break or ball in hand finds no free spot. Last, every row's action (``encode_rows``, action scale
+    ``scale[i]``) into ``out`` (N, 9) float32.
+    Returns the stage bits of all rows together (-1 when a row found no free spot)."""
+    N, n = pos.shape[0], pos.shape[1]
+    phase, in_hand = racks[:, RackCol.PHASE], racks[:, RackCol.IN_HAND]
+    hand = np.empty(N, dtype=np.int64)
+    n_hand = 0
+    for i in range(N):
+        if phase[i] != P_BREAK and phase[i] != P_CHOICE and in_hand[i] != NO_HAND:
+            hand[n_hand] = i
+            n_hand += 1
+    hand = hand[:n_hand]
+    found = np.empty((n_hand, 3))
+    spot_rows(pos[hand], on[hand], lowest[hand], aim[hand], aims, axes, m, dist, c, s, R, width, length, head_y, rims,
+              margin, gap, found)
+    others = np.empty((n, 2))
+    where = np.empty(4)
+    options = np.empty((MAX_OPTIONS, OPT_W))
+    for i in range(N):
+        shots[i, 0], shots[i, 1], shots[i, 2], shots[i, 3], shots[i, 4] = 1.0, 0.0, 0.0, 0.0, 0.0
+        has_shot[i], placed[i], pass_back[i], stage[i] = True, False, False, 0
+        spots[i, 0], spots[i, 1] = 0.0, 0.0
+        cues[i, 0], cues[i, 1] = pos[i, 0, 0], pos[i, 0, 1]
+        best[i, :] = 0.0
+        low = lowest[i]
+        if phase[i] == P_BREAK:
+            n_others = np.int64(0)
+            for b in range(1, n):
+                if on[i, b]:
+                    others[n_others, 0], others[n_others, 1] = pos[i, b, 0], pos[i, b, 1]
+                    n_others += 1
+            nearest_free(width / 2.0, head_y - 0.03, others, n_others, R, width, length, head_y, KITCHEN, rims, gap,
+                         where)
+            if where[0] == 0.0:
+                stage[i] = -1
+                continue
+            shots[i, 0], shots[i, 1] = cfg[C_BREAK_SPEED], direction(where[1], where[2], pos[i, low, 0], pos[i, low, 1])
+            placed[i], spots[i, 0], spots[i, 1], intent[i] = True, where[1], where[2], BREAK
+            continue
+        if phase[i] == P_CHOICE:
+            k = pot_options_row(cues[i, 0], cues[i, 1], pos[i], on[i], low, aims, axes, m, width, length, R, aim[i],
+                                COMBOS, SPOT_MAX_CUT, options)
+            pass_back[i] = (options[0, O_EASE] if k > 0 else 0.0) < cfg[C_PASS_BACK]
+            has_shot[i], intent[i] = False, CHOICE
+            continue
+        if in_hand[i] != NO_HAND:
+            q = np.searchsorted(hand, i)
+            if found[q, 0] == 0.0:
+                stage[i] = -1
+                continue
+            placed[i], spots[i, 0], spots[i, 1] = True, found[q, 1], found[q, 2]
+            cues[i, 0], cues[i, 1] = found[q, 1], found[q, 2]
+        k = pot_options_row(cues[i, 0], cues[i, 1], pos[i], on[i], low, aims, axes, m, width, length, R, aim[i],
+                            COMBOS, SPOT_MAX_CUT, options)
+        at = choose(options, k, cfg[C_COMBO_MIN])
+        ease = options[at, O_EASE] if at >= 0 else 0.0
+        if phase[i] == P_PUSH_ALLOWED and (at < 0 or ease < cfg[C_PUSH_BELOW]):
+            stage[i] |= ASK_PUSH
+        if at < 0 or ease < cfg[C_SAFETY_BELOW]:
+            safety_row(cues[i, 0], cues[i, 1], pos[i], on[i], low, R, reach2, width, length, phys, cfg[C_V_MIN],
+                       cfg[C_V_MAX], others, shots[i])
+            stage[i] |= ASK_JUMP
+            intent[i] = SAFETY
+            continue
+        best[i, :] = options[at]
+        o = options[at]
+        V = rolling_speed(o[O_D_CUE], o[O_D_OBJ], o[O_CUT], cfg[C_ARRIVE], phys)
+        shots[i, 0], shots[i, 1] = min(max(V, cfg[C_V_MIN]), cfg[C_V_MAX]), o[O_PHI]
+        shots[i, 4] = -0.3 if o[O_CUT] < cfg[C_STUN_CUT] else 0.0
+        intent[i] = POT
+        stage[i] |= ASK_AIM
+    encode_rows(shots, has_shot, placed, spots, racks, np.zeros(N, dtype=np.bool_), pass_back, R, width, length,
+                head_y, scale, out)
+    asks = 0
+    for i in range(N):
+        if stage[i] < 0:
+            return -1
+        asks |= stage[i]
+    return asks
+
+
+@njit(cache=True)
+def jump_samples(values, sizes, shots, safeties, finalists, n, e, sigma, silent, R, limits, samples, owner, finals,
+                 n_finals):
+    """The noisy samples that decide GhostBall's jumps. Row r has ``sizes[r]`` candidates, the next ones of the flat
+    ``shots`` (C, 5) with noise-free worth ``values`` (C,): its finalists are the best ``finalists`` of them worth
+    more than 0 (best first, the earlier of equals first), their flat indices into ``finals[r]`` and how many into
+    ``n_finals[r]``. For each row with finalists, its safety ``safeties[r]`` and each finalist ``n`` times into
+    ``samples``, the k-th with the errors ``e[k]`` (5 standard normals) scaled by ``sigma[r]`` (``perturbed``)
+    unless ``silent[r]``, and r into ``owner``. Returns how many samples."""
+    at = 0
+    count = 0
+    for r in range(sizes.shape[0]):
+        size = sizes[r]
+        order = np.argsort(-values[at:at + size], kind="mergesort")
+        nf = 0
+        for q in order:
+            if nf == finalists or not values[at + q] > 0.0:
+                break
+            finals[r, nf] = at + q
+            nf += 1
+        n_finals[r] = nf
+        at += size
+        if nf == 0:
+            continue
+        k = 0
+        for j in range(nf + 1):
+            base = safeties[r] if j == 0 else shots[finals[r, j - 1]]
+            for _ in range(n):
+                if silent[r]:
+                    samples[count, :] = base
+                else:
+                    samples[count, 0], samples[count, 1], samples[count, 2], samples[count, 3], samples[count, 4] = \
+                        perturbed(base[0], base[1], base[2], base[3], base[4], e[k], sigma[r], R, limits)
+                owner[count] = r
+                count += 1
+                k += 1
+    return count
+
+
+@njit(cache=True)
+def best_jumps(sampled, n_finals, finals, n, strikes, shots, pockets, kind):
+    """GhostBall's jumps from the worth ``sampled`` of ``jump_samples``' samples (in its order): per row with
+    finalists, the finalist with the best mean worth over its ``n`` samples (the first of equals) wins when it beats
+    the safety's mean; its strike (of the flat ``shots``) into ``strikes[r]`` and its kind into ``kind[r]`` (0: a
+    jump at the ball, 1: a jump pot, its ``pockets`` entry >= 0); ``kind[r]`` stays -1 otherwise."""
+    at = np.int64(0)  # typed, not a literal (``kernels.STRIKE``)
+    for r in range(n_finals.shape[0]):
+        nf = n_finals[r]
+        if nf == 0:
+            continue
+        safe = _mean(sampled, at, n)
+        top, top_mean = -1, -np.inf
+        for j in range(nf):
+            mean = _mean(sampled, at + (j + 1) * n, n)
+            if mean > top_mean:
+                top, top_mean = j, mean
+        at += (nf + 1) * n
+        if top_mean > safe:
+            c = finals[r, top]
+            strikes[r, :] = shots[c]
+            kind[r] = 1 if pockets[c] >= 0 else 0
+
+
+@njit(cache=True)
+def _mean(values, start, n):
+    """The mean of ``values[start:start + n]`` (their sum over n, as ``np.mean`` of whole numbers)."""
+    total = 0.0
+    for k in range(start, start + n):
+        total += values[k]
+    return total / n
+
+
+@njit(cache=True)
+def encode_rows(shots, has_shot, placed, spots, racks, push_out, pass_back, R, width, length, head_y, scale, out):
+    """The actions (``actions.shot_to_action``) of N decisions into ``out`` (N, 9) float32: strike ``shots[i]``
+    when ``has_shot[i]``, the cue ball at ``spots[i]`` when ``placed[i]`` (in the kitchen's box when the rack state
+    ``racks[i]`` has the ball in hand in the kitchen), the push-out and pass-back flags; ``scale[i]`` = (v_min,
+    v_max, tip_max, theta_max)."""
+    box = np.empty(4)
+    u = np.empty(out.shape[1])
+    for i in range(shots.shape[0]):
+        box[0], box[1], box[2], box[3] = 0.0, 0.0, 0.0, 0.0
+        if placed[i]:
+            y_hi = head_y if racks[i, RackCol.IN_HAND] == IN_KITCHEN else length - R
+            box[0], box[1], box[2], box[3] = R, width - R, R, y_hi
+        s = shots[i]
+        encode_action(u, has_shot[i], s[0], s[1], s[2], s[3], s[4], placed[i], spots[i, 0], spots[i, 1], box,
+                      push_out[i], pass_back[i], scale[i])
+        for j in range(out.shape[1]):
+            out[i, j] = u[j]
