@@ -299,17 +299,6 @@ class MacroPlanner:
         for s, r, c in zip(slots, rows, counts.tolist()):
             s.rows, s.n_pots, s._pots = r, c, None
 
-    def _pots(self, views: list[TableView], cues: list[np.ndarray]) -> list[list[PotOption | None]]:
-        """The pot slots of each view from cue position ``cues[k]``: the easiest ``N_POTS`` pots, None for empty
-        slots (``agents.shots.pots.pot_rows``, one call for all)."""
-        if not views:
-            return []
-        rows, n = pot_rows(np.array(cues), np.stack([v.balls.pos for v in views]), np.stack([v.on for v in views]),
-                           np.array([v.rack.lowest for v in views]), self.table, self.params,
-                           np.array([aim_sigma(v.noise) for v in views]))
-        return [[PotOption.from_row(rows[k, i]) if i < n[k] else None for i in range(N_POTS)]
-                for k in range(len(views))]
-
     def _best_spot(self, view: TableView, seed: int) -> tuple[np.ndarray, list[PotOption | None], np.ndarray]:
         """Ball in hand, ``placement="leave"``: GhostBall's spot and Search's (``PLACEMENT_SPOTS``), the one whose
         best pot-slot leave value is highest (ties: the earlier); with its pot slots and leave values."""
@@ -317,7 +306,8 @@ class MacroPlanner:
         found = cue_spots(view.balls.pos, view.on, view.rack.lowest, view.table, view.params, aim_sigma(view.noise))
         spots += [s for s in diverse_spots(found, PLACEMENT_SPOTS) if s not in spots]
         cues = [np.asarray(s, dtype=float) for s in spots]
-        candidates = [_Slots(view, cue, pots, seed) for cue, pots in zip(cues, self._pots([view] * len(cues), cues))]
+        candidates = [_Slots(view, cue, [None] * N_POTS, seed) for cue in cues]
+        self._pot_rows(candidates)
         values = self._leave_values(candidates, safety=False)
         best = max(range(len(candidates)), key=lambda i: (float(values[i][:-1].max()), -i))
         return candidates[best].spot, candidates[best].pots, values[best]  # type: ignore[return-value]
