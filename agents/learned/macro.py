@@ -40,16 +40,18 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from agents.players.ghost_ball import GHOST_MAX_SPEED, GHOST_MIN_SPEED, GhostBallAgent
+from agents.players.ghost_ball import GhostBallAgent, refined_strikes
 from agents.protocol import TableView, observed_layouts
 from agents.shots import kernels as SK
+from agents.shots import round_kernels as RK
 from agents.shots.aim import corrected_phis
 from agents.shots.candidates import diverse_spots, safety_candidates
 from agents.shots.leaves import shot_row, shot_values
-from agents.shots.pots import PotOption, aim_sigma, cue_spots, pot_rows, rolling_speed_for
+from agents.shots.pots import PotOption, aim_sigma, cue_spots, pot_rows
 from nineball_env import actions, observation
 from nineball_env.noise import make_noise, perturb
 from nineball_env.observation import OBS_SIZE
+from nineball_env.kernels.codes import RACK_W, BallInHandCode, RackCol
 from nineball_env.rules import BallInHand, Phase
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, PhysicsParams, Shot, Table
 
@@ -74,6 +76,10 @@ PLACEMENT_SPOTS = 4
 SAFETY_BUDGET, SAFETY_FINALISTS, SAFETY_SAMPLES = 24, 3, 4
 _PHASE, _IN_HAND = observation.LAYOUT["phase"], observation.LAYOUT["in_hand"]
 _PHASES, _IN_HAND_CODES = tuple(Phase), tuple(BallInHand)  # by the observation's one-hot index
+#: The refinement of GhostBall's shots by the macro components (``round_kernels.refined_rows``' ``F_*`` columns): speed
+#: octaves, tip offsets per unit, the speed factor's base 2, and the pots' arrival speed [m/s].
+_REFINE = np.array([SPEED_OCTAVES, TIP_A, TIP_B, 2.0, 0.6])
+_REFINE.setflags(write=False)
 
 
 @dataclass(frozen=True)
@@ -195,9 +201,27 @@ def _option_rows(s: _Slots) -> tuple[np.ndarray, np.ndarray]:
     rows = np.zeros((N_POTS, SK.OPT_W))
     for i, option in enumerate(s.pots):
         if option is not None:
-            rows[i] = (option.target, option.ball, option.pocket, option.phi, option.cut, option.d_cue,
-                       option.d_obj, option.ease, option.direction)
+            rows[i] = _option_row(option)
     return rows, np.array([i < len(s.pots) and s.pots[i] is not None for i in range(N_POTS)], dtype=bool)
+
+
+def _option_row(option: PotOption) -> tuple:
+    """A pot option as an option row (``agents.shots.kernels`` ``O_*`` columns)."""
+    return (option.target, option.ball, option.pocket, option.phi, option.cut, option.d_cue, option.d_obj, option.ease,
+            option.direction)
+
+
+def _unique(slots: list[_Slots]) -> tuple[list[_Slots], np.ndarray]:
+    """The distinct slot records of ``slots`` (first seen first) and the index of each entry among them."""
+    index: dict[int, int] = {}
+    unique: list[_Slots] = []
+    which = np.empty(len(slots), dtype=np.int64)
+    for k, s in enumerate(slots):
+        at = index.setdefault(id(s), len(unique))
+        if at == len(unique):
+            unique.append(s)
+        which[k] = at
+    return unique, which
 
 
 class MacroPlanner:
@@ -219,7 +243,8 @@ class MacroPlanner:
         self.style = style or MacroStyle()
         self.obs_size = macro_obs_size(leaves)
         self.ghost = GhostBallAgent()
-        self._sigma = aim_sigma(make_noise(noise))  # the aim noise the pot slots' ease estimates assume
+        self._noise = make_noise(noise)
+        self._sigma = aim_sigma(self._noise)  # the aim noise the pot slots' ease estimates assume
         self.cache_size = cache_size
         self._cache: dict[bytes, _Slots] = {}
         self.last_slot: int | None = None
@@ -261,10 +286,13 @@ class MacroPlanner:
                 for s in in_hand_rows:
                     s.spot, s.pots, s.leaves = self._best_spot(s.view, s.seed)  # type: ignore[arg-type]
                 fresh = [s for s in fresh if s.in_hand is BallInHand.NONE]
-            elif in_hand_rows:
-                views = self._views(in_hand_rows)
-                for s, spot in zip(in_hand_rows, self.ghost.place_batch(views)):
-                    s.spot = np.asarray(spot, dtype=float)
+            elif in_hand_rows:  # GhostBall's spots from the layouts, one compiled call
+                spots = self.ghost.place_layouts(np.stack([s.pos for s in in_hand_rows]),
+                                                 np.stack([s.on for s in in_hand_rows]),
+                                                 np.array([s.lowest for s in in_hand_rows], dtype=np.int64),
+                                                 self.table, self.params, np.full(len(in_hand_rows), self._sigma))
+                for s, spot in zip(in_hand_rows, spots):
+                    s.spot = spot
             self._pot_rows(fresh)
         if with_leaves:
             todo = [s for s in out if s is not None and s.leaves is None]
@@ -339,7 +367,7 @@ class MacroPlanner:
             extra[filled, :N_POTS] = np.where(valid[..., None], values, 0.0)
         if self.leaves:
             deciding = [s for s in slots if s.deciding]
-            safety = self._values(deciding, [self._safety_shot(s, np.zeros(MACRO_DIM)) for s in deciding])
+            safety = self._values(deciding, self._safety_shots(deciding, np.zeros((len(deciding), MACRO_DIM))))
             value = dict(zip(map(id, deciding), safety))
             for k, s in enumerate(slots):
                 out[k, MACRO_OBS_SIZE:] = s.leaves  # type: ignore[assignment]
@@ -347,20 +375,15 @@ class MacroPlanner:
                     out[k, -1] = value[id(s)]
         return out
 
-    def _values(self, slots: list[_Slots], shots: list[Shot]) -> np.ndarray:
-        """The noise-free value (``agents.shots.leaves.shot_values``) of ``shots[i]`` from ``slots[i]``, in one call."""
+    def _values(self, slots: list[_Slots], shots: list[Shot] | np.ndarray) -> np.ndarray:
+        """The noise-free value (``agents.shots.leaves.shot_values``) of ``shots[i]`` (a ``Shot`` or a strike row)
+        from ``slots[i]``, in one call."""
         if not slots:
             return np.zeros(0)
-        unique: list[_Slots] = []  # each position packed once, however many of the shots start from it
-        index: dict[int, int] = {}
-        which = []
-        for s in slots:
-            if id(s) not in index:
-                index[id(s)] = len(unique)
-                unique.append(s)
-            which.append(index[id(s)])
+        unique, which = _unique(slots)  # each position packed once, however many of the shots start from it
+        rows = shots if isinstance(shots, np.ndarray) else np.array([shot_row(sh) for sh in shots])
         return shot_values([s.view for s in unique], [s.state() for s in unique],  # type: ignore[misc]
-                           np.array(which), np.array([shot_row(sh) for sh in shots]))
+                           which, rows)
 
     def leave_values(self, view: TableView | None, spot: np.ndarray | None, pots: list[PotOption | None],
                      safety: bool = True) -> np.ndarray:
@@ -372,67 +395,78 @@ class MacroPlanner:
     def _leave_values(self, slots: list[_Slots], safety: bool) -> list[np.ndarray]:
         """``leave_values`` of every slot record: all their shots aimed in one compiled call, valued in another."""
         out = [np.zeros(LEAVE_FEATURES, dtype=np.float32) for _ in slots]
-        rows: list[tuple[int, int, PotOption, np.ndarray]] = []
-        for k, s in enumerate(slots):
-            if not s.deciding:
-                continue
-            for i, option in enumerate(s.pots):
-                if option is not None:
-                    for j, (speed, tip) in enumerate(LEAVE_GRID):
-                        rows.append((k, i * len(LEAVE_GRID) + j, option, np.array([0.0, 0.0, speed, tip, 0.0, 0.0])))
-        shots = self._pot_shots([slots[k] for k, _, _, _ in rows], [o for _, _, o, _ in rows], [u for *_, u in rows])
-        which = [k for k, _, _, _ in rows]
-        where = [(k, c) for k, c, _, _ in rows]
+        rows = [(k, i, j) for k, s in enumerate(slots) if s.deciding
+                for i in range(N_POTS) if _option_rows(s)[1][i] for j in range(len(LEAVE_GRID))]
+        where = [(k, i * len(LEAVE_GRID) + j) for k, i, j in rows]
+        u = np.zeros((len(rows), MACRO_DIM))
+        u[:, 2:4] = [LEAVE_GRID[j] for _, _, j in rows] if rows else np.zeros((0, 2))
+        which = [slots[k] for k, _, _ in rows]
+        shots = self._strikes(which, np.array([i for _, i, _ in rows], dtype=np.int64), u)
         if safety:
-            for k, s in enumerate(slots):
-                if s.deciding:
-                    shots.append(self._safety_shot(s, np.zeros(MACRO_DIM)))
-                    which.append(k)
-                    where.append((k, LEAVE_FEATURES - 1))
-        if shots:
-            values = self._values([slots[k] for k in which], shots)
+            deciding = [k for k, s in enumerate(slots) if s.deciding]
+            which += [slots[k] for k in deciding]
+            where += [(k, LEAVE_FEATURES - 1) for k in deciding]
+            shots = np.concatenate([shots, self._safety_shots([slots[k] for k in deciding],
+                                                              np.zeros((len(deciding), MACRO_DIM)))])
+        if which:
+            values = self._values(which, shots)
             for (k, c), v in zip(where, values):
                 out[k][c] = v
         return out
 
     # -- shots ------------------------------------------------------------------------------------------
 
-    def _pot_shots(self, slots: list[_Slots], options: list[PotOption], us: list[np.ndarray]) -> list[Shot]:
-        """The pot of ``options[i]`` from ``slots[i]`` refined by macro components ``us[i]``, aims corrected for
-        throw in one compiled call (``agents.shots.aim.corrected_phis``, one iteration)."""
+    def _strikes(self, slots: list[_Slots], slot: np.ndarray, u: np.ndarray, options: np.ndarray | None = None
+                 ) -> np.ndarray:
+        """The strikes (n, 5) of slot ``slot[i]`` from ``slots[i]`` refined by macro components ``u[i]``: a pot slot
+        (of the option rows ``options[i]`` (N_POTS, OPT_W), default the slot record's) or ``SAFETY``, GhostBall's
+        either way. GhostBall's shots come from one compiled call (``ghost_ball.refined_strikes``), the pots' aims
+        corrected for throw in one more (``agents.shots.aim.corrected_phis``, one iteration), then the aim offset."""
         if not slots:
-            return []
-        V, a, b = [], [], []
-        for s, option, u in zip(slots, options, us):
-            factor = 2.0 ** (SPEED_OCTAVES * u[2])
-            a.append(TIP_A * u[4])
-            b.append(TIP_B * u[3])
-            V.append(min(max(rolling_speed_for(option.d_cue, option.d_obj, option.cut, 0.6, self.params) * factor,
-                             GHOST_MIN_SPEED), GHOST_MAX_SPEED))
-        phis = corrected_phis(np.array([s.cue for s in slots]),
-                              np.array([s.pos[o.target] for s, o in zip(slots, options)]),  # type: ignore
-                              np.array([o.target for o in options]), np.array([o.direction for o in options]),
-                              np.array([(V[i], o.phi, 0.0, a[i], b[i]) for i, o in enumerate(options)]),
-                              self.table, self.params, iterations=1)
-        return [Shot(V0=V[i], phi=float(phis[i]) + AIM_RANGE * us[i][1], a=a[i], b=b[i]) for i in range(len(slots))]
+            return np.zeros((0, 5))
+        unique, which = _unique(slots)
+        cues = np.array([s.cue for s in unique])[which]
+        pos = np.stack([s.pos for s in unique])[which]  # type: ignore[misc]
+        on = np.stack([s.on for s in unique])[which]  # type: ignore[misc]
+        lowest = np.array([s.lowest for s in unique], dtype=np.int64)[which]
+        if options is None:
+            options = np.stack([_option_rows(s)[0] for s in unique])[which]
+        shots = refined_strikes(slot, options, u, cues, pos, on, lowest, self.table, self.params, _REFINE)
+        pot = np.flatnonzero(slot < N_POTS)
+        if pot.size:
+            chosen = options[pot, slot[pot]]
+            target = chosen[:, SK.O_TARGET].astype(np.int64)
+            shots[pot, 1] = corrected_phis(cues[pot], pos[pot, target], target, chosen[:, SK.O_DIRECTION],
+                                           shots[pot], self.table, self.params, iterations=1)
+        shots[:, 1] += AIM_RANGE * u[:, 1]
+        return shots
+
+    def _pot_shots(self, slots: list[_Slots], options: list[PotOption], us: list[np.ndarray]) -> list[Shot]:
+        """The pot of ``options[i]`` from ``slots[i]`` refined by macro components ``us[i]`` (``_strikes``)."""
+        rows = np.zeros((len(slots), N_POTS, SK.OPT_W))
+        for k, option in enumerate(options):
+            rows[k, 0] = _option_row(option)
+        shots = self._strikes(slots, np.zeros(len(slots), dtype=np.int64), np.array(us).reshape(-1, MACRO_DIM), rows)
+        return [Shot(*row) for row in shots.tolist()]
 
     def _pot_shot(self, view: TableView, state, cue: np.ndarray, option: PotOption, u: np.ndarray) -> Shot:
         """The pot of ``option`` refined by macro components ``u`` (from ``state``, the cue ball at ``cue``)."""
         s = _Slots(view, np.asarray(cue, dtype=float), [], 0)
         return self._pot_shots([s], [option], [u])[0]
 
-    def _safety_shot(self, s: _Slots, u: np.ndarray) -> Shot:
-        """GhostBall's safety from the slot's cue ball refined by macro components ``u``, or (``safety="search"``)
-        the best of Search's safety candidates, as found."""
-        assert s.view is not None
+    def _safety_shots(self, slots: list[_Slots], u: np.ndarray) -> np.ndarray:
+        """The safety strikes (n, 5) from ``slots[i]``: GhostBall's refined by macro components ``u[i]``
+        (``_strikes``), or (``safety="search"``) the best of Search's safety candidates, as found."""
         if self.style.safety == "search":
-            if s.safety is None:
-                s.safety = self._search_safety(s.view, s.cue, s.seed)
-            return s.safety
-        factor = 2.0 ** (SPEED_OCTAVES * u[2])
-        base = self.ghost.safety(s.view, s.cue)
-        return Shot(V0=min(max(base.V0 * factor, GHOST_MIN_SPEED), GHOST_MAX_SPEED), phi=base.phi + AIM_RANGE * u[1],
-                    a=TIP_A * u[4], b=TIP_B * u[3])
+            for s in slots:
+                if s.safety is None:
+                    s.safety = self._search_safety(s.view, s.cue, s.seed)  # type: ignore[arg-type]
+            return np.array([shot_row(s.safety) for s in slots]).reshape(-1, 5)  # type: ignore[arg-type]
+        return self._strikes(slots, np.full(len(slots), SAFETY, dtype=np.int64), u)
+
+    def _safety_shot(self, s: _Slots, u: np.ndarray) -> Shot:
+        """``_safety_shots`` of one slot record."""
+        return Shot(*self._safety_shots([s], np.asarray(u, dtype=np.float64)[None])[0].tolist())
 
     def _search_safety(self, view: TableView, cue: np.ndarray, seed: int) -> Shot:
         """The best of ``SAFETY_BUDGET`` Search safety candidates from ``cue``: valued once without noise, the best
@@ -462,18 +496,24 @@ class MacroPlanner:
         return self._decode_batch([s], [u])[0]
 
     def _decode_batch(self, slots: list[_Slots], us: list[np.ndarray]) -> list[tuple[int, Shot]]:
-        """``_decode`` of ``us[i]`` on ``slots[i]``: every pot shot aimed in one compiled call."""
-        chosen = []
-        for s, u in zip(slots, us):
-            slot = min(int((u[0] + 1.0) / 2.0 * N_SLOTS), N_SLOTS - 1)
-            if slot < N_POTS and s.pots[slot] is None:
-                slot = 0 if s.pots[0] is not None else SAFETY
-            chosen.append(slot)
-        pot = [i for i, c in enumerate(chosen) if c != SAFETY]
-        self._views([slots[i] for i, c in enumerate(chosen) if c == SAFETY])  # the safeties read views: built together
-        shots = dict(zip(pot, self._pot_shots([slots[i] for i in pot], [slots[i].pots[chosen[i]] for i in pot],
-                                               [us[i] for i in pot])))  # type: ignore[misc]
-        return [(c, shots[i] if c != SAFETY else self._safety_shot(slots[i], us[i])) for i, c in enumerate(chosen)]
+        """``_decode`` of ``us[i]`` on ``slots[i]`` (``_decode_rows``), as readable shots."""
+        chosen, shots = self._decode_rows(slots, np.array(us, dtype=np.float64).reshape(-1, MACRO_DIM))
+        return [(c, Shot(*row)) for c, row in zip(chosen.tolist(), shots.tolist())]
+
+    def _decode_rows(self, slots: list[_Slots], u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The slot (n,) macro components ``u`` (n, MACRO_DIM) select on ``slots[i]`` (an empty pot slot falls back to
+        the first pot, else the safety) and the strikes (n, 5) they decode to (``_strikes``; Search's safeties,
+        with ``safety="search"``, as found)."""
+        chosen = np.minimum(((u[:, 0] + 1.0) / 2.0 * N_SLOTS).astype(np.int64), N_SLOTS - 1)
+        valid = np.array([_option_rows(s)[1] for s in slots], dtype=bool).reshape(-1, N_POTS)
+        at = np.flatnonzero(chosen < N_POTS)
+        empty = at[~valid[at, chosen[at]]]
+        chosen[empty] = np.where(valid[empty, 0], 0, SAFETY)
+        shots = self._strikes(slots, chosen, u)
+        if self.style.safety == "search":
+            safe = np.flatnonzero(chosen == SAFETY)
+            shots[safe] = self._safety_shots([slots[k] for k in safe], u[safe])
+        return chosen, shots
 
     # -- re-ranking and actions -------------------------------------------------------------------------
 
@@ -544,17 +584,23 @@ class MacroPlanner:
                 breaking.append(k)
             else:
                 shooting.append(k)
-        if breaking:  # GhostBall breaks, for every breaking table in one call
-            out[breaking] = self.ghost.decide_batch(self._views([slots[k] for k in breaking]))[0]
-        decoded = self._decode_batch([slots[k] for k in shooting], [u[k] for k in shooting])
-        for k, (slot, shot) in zip(shooting, decoded):
-            s = slots[k]
-            chosen[k] = slot
-            placement = (float(s.spot[0]), float(s.spot[1])) if s.spot is not None else None
-            out[k] = actions.shot_to_action(shot, placement=placement,
-                                            ball_in_hand=str(s.in_hand) if placement is not None else "anywhere",
-                                            push_out=s.phase is Phase.PUSH_OUT_ALLOWED and bool(u[k, 5] > 0.0),
-                                            table=self.table, params=self.params, scale=self.scale)
+        if breaking:  # GhostBall breaks, for every breaking table in one call, from the observations
+            out[breaking] = self.ghost.decide_observations(obs[breaking], self.table, self.params,
+                                                           self._noise, self.scale)[0]
+        if shooting:  # every shot decoded in two compiled calls, encoded in one more
+            shooters = [slots[k] for k in shooting]
+            chosen[shooting], shots = self._decode_rows(shooters, u[shooting])
+            placed = np.array([s.spot is not None for s in shooters], dtype=np.bool_)
+            spots = np.array([s.spot if s.spot is not None else (0.0, 0.0) for s in shooters], dtype=np.float64)
+            racks = np.zeros((len(shooting), RACK_W), dtype=np.int64)
+            racks[:, RackCol.IN_HAND] = [BallInHandCode[s.in_hand.name] for s in shooters]
+            push = np.array([s.phase is Phase.PUSH_OUT_ALLOWED for s in shooters]) & (u[shooting, 5] > 0.0)
+            encoded = np.empty((len(shooting), actions.N_ACTION), dtype=np.float32)
+            t, p = self.table, self.params
+            RK.encode_rows(shots, np.ones(len(shooting), dtype=np.bool_), placed, spots, racks, push,
+                           np.zeros(len(shooting), dtype=np.bool_), float(p.R), float(t.width), float(t.length),
+                           float(t.head_string_y), np.tile(self.scale.row, (len(shooting), 1)), encoded)
+            out[shooting] = encoded
         return out, chosen
 
 

@@ -116,6 +116,15 @@ class GhostBallAgent(ViewAgent):
         out, self.intents = self._decide_rows(_Rows.from_observations(obs, _noise(self.config.assumed_noise)))
         return out
 
+    def decide_observations(self, obs: np.ndarray, table: physics.Table = physics.DEFAULT_TABLE,
+                            params: physics.PhysicsParams = physics.DEFAULT_PARAMS, noise: NoiseConfig | None = None,
+                            scale: actions.ActionScale = actions.DEFAULT_SCALE) -> tuple[np.ndarray, np.ndarray]:
+        """The actions (n, 9) float32 and intents (n,) for observations (n, 54) of a game on ``table`` with
+        ``params``, ``noise`` (default: the config's ``assumed_noise``) and action ``scale``: ``decide_batch`` of
+        their ``TableView.from_observations`` without a view per row (``act_batch`` on the defaults)."""
+        noise = noise if noise is not None else _noise(self.config.assumed_noise)
+        return self._decide_rows(_Rows.from_observations(obs, noise, table, params, scale))
+
     def decide(self, view: TableView) -> np.ndarray:
         """The action for the position in ``view`` (``decide_batch`` of one view); its intent in ``self.intent``."""
         out, intents = self.decide_batch([view])
@@ -184,8 +193,15 @@ class GhostBallAgent(ViewAgent):
     def place_batch(self, views: Sequence[TableView]) -> list[tuple[float, float]]:
         """``place`` for every view in one compiled call (``round_kernels.spot_rows``)."""
         rows = _Rows.from_views(views)
-        spots = _spots(rows.pos, rows.on, rows.lowest, rows.table, rows.params, rows.aim)
-        return [(x, y) for x, y in spots.tolist()]
+        return [(x, y) for x, y in self.place_layouts(rows.pos, rows.on, rows.lowest, rows.table, rows.params,
+                                                      rows.aim).tolist()]
+
+    def place_layouts(self, pos: np.ndarray, on: np.ndarray, lowest: np.ndarray, table: physics.Table,
+                      params: physics.PhysicsParams, aim: np.ndarray) -> np.ndarray:
+        """``place`` for layouts as arrays: ball centres (N, n, 2) [m], on-table masks (N, n), the lowest balls (N,)
+        and the aim noise (N,) [deg] each table's pot ease assumes (``pots.aim_sigma``); the spots (N, 2), one
+        compiled call."""
+        return _spots(pos, on, lowest, table, params, aim)
 
     def safety(self, view: TableView, cue: np.ndarray) -> Shot:
         """Nothing makeable: a full hit on the lowest ball hard enough to reach a rail (hard into a cluster), else a
@@ -320,11 +336,13 @@ class _Rows(NamedTuple):
                    views[0].params if views else physics.DEFAULT_PARAMS, balls)
 
     @classmethod
-    def from_observations(cls, obs: np.ndarray, noise: NoiseConfig) -> "_Rows":
-        """The rows of observations (N, 54) as ``TableView.from_observations`` reads them (player 0 to shoot, the
-        default table, physics and action scale), without a view per row."""
-        pos, on, racks, lowest = observed(obs)
-        return cls(pos, on, lowest, racks, *_same_rows(len(on), noise), physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS)
+    def from_observations(cls, obs: np.ndarray, noise: NoiseConfig, table: physics.Table = physics.DEFAULT_TABLE,
+                          params: physics.PhysicsParams = physics.DEFAULT_PARAMS,
+                          scale: actions.ActionScale = actions.DEFAULT_SCALE) -> "_Rows":
+        """The rows of observations (N, 54) as ``TableView.from_observations`` reads them (player 0 to shoot), without
+        a view per row."""
+        pos, on, racks, lowest = observed(obs, table, params)
+        return cls(pos, on, lowest, racks, *_same_rows(len(on), noise, scale), table, params)
 
     def states(self, which: np.ndarray, cues: np.ndarray) -> np.ndarray:
         """The balls of rows ``which`` packed (M, n, 9), the cue ball at rest at ``cues`` (M, 2) (placed when in
@@ -365,6 +383,22 @@ def _spots(pos: np.ndarray, on: np.ndarray, lowest: np.ndarray, t: physics.Table
     return out[:, 1:]
 
 
+def refined_strikes(slot: np.ndarray, options: np.ndarray, u: np.ndarray, cues: np.ndarray, pos: np.ndarray,
+                    on: np.ndarray, lowest: np.ndarray, table: physics.Table, params: physics.PhysicsParams,
+                    refine: np.ndarray) -> np.ndarray:
+    """GhostBall's shot for each row refined by macro components (``round_kernels.refined_rows``: the ghost-ball pot
+    of option row ``options[i, slot[i]]``, or the safety where ``slot[i]`` is past the options, from cue ball
+    ``cues[i]`` in layout ``pos[i]``, ``on[i]`` at ball ``lowest[i]``; ``refine`` its ``F_*`` row), the strikes
+    (N, 5) in one compiled call; the pots' aims are the plain ghost-ball ones, not yet corrected for throw."""
+    out = np.empty((len(slot), 5))
+    RK.refined_rows(np.require(slot, np.int64, "C"), np.require(options, np.float64, "C"),
+                    np.require(u, np.float64, "C"), np.require(cues, np.float64, "C"),
+                    np.require(pos, np.float64, "C"), np.require(on, np.bool_, "C"),
+                    np.require(lowest, np.int64, "C"), float(params.R), (2.0 * params.R) ** 2, float(table.width),
+                    float(table.length), _physics_row(params), GHOST_MIN_SPEED, GHOST_MAX_SPEED, refine, out)
+    return out
+
+
 def _spot_lines() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The spots GhostBall tries behind the ball (``pots.cue_spots``' distances, turns of 0°, ±10° and ±20°)."""
     return spot_lines((0.2, 0.3, 0.45), (10.0, -10.0, 0.0, 20.0, -20.0))
@@ -380,11 +414,12 @@ def _rolls(params: physics.PhysicsParams) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def _same_rows(N: int, noise: NoiseConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The noise sigmas (N, 5), silent flags (N,), aim noise (N,) and default action scale (N, 4) of N rows that
-    share ``noise``: built once per N (shared: never write to them)."""
+def _same_rows(N: int, noise: NoiseConfig, scale: actions.ActionScale = actions.DEFAULT_SCALE
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The noise sigmas (N, 5), silent flags (N,), aim noise (N,) and action scale rows (N, 4) of N rows that
+    share ``noise`` and ``scale``: built once per N (shared: never write to them)."""
     return (np.tile(noise.sigmas, (N, 1)), np.full(N, noise.silent), np.full(N, aim_sigma(noise)),
-            np.tile(actions.DEFAULT_SCALE.row, (N, 1)))
+            np.tile(scale.row, (N, 1)))
 
 
 @lru_cache(maxsize=8)

@@ -151,6 +151,38 @@ def safety_row(cx, cy, pos, on, low, R, reach2, width, length, phys, v_min, v_ma
                 out[0], out[1] = KICK_SPEED, direction(cx, cy, ix, iy)
 
 
+#: Columns of ``refined_rows``' refinement row: the speed's octaves per unit of u, the side and vertical tip offsets
+#: per unit of u, the base 2.0 of the speed factor (read at run time: a constant base lets the compiler turn pow
+#: into exp2, which differs from Python's ``2.0 ** x`` in the last bit), the pots' arrival speed [m/s].
+F_OCTAVES, F_TIP_A, F_TIP_B, F_BASE, F_ARRIVE = range(5)
+
+
+@njit(cache=True)
+def refined_rows(slot, options, u, cues, pos, on, lowest, R, reach2, width, length, phys, v_min, v_max, refine,
+                 shots):
+    """The macro layer's strikes (``agents.learned.macro``) before the pots' throw correction, for N rows: where
+    ``slot[i]`` < options.shape[1], the ghost-ball pot of option row ``options[i, slot[i]]`` at ``rolling_speed``
+    (to arrive at ``refine[F_ARRIVE]``), else GhostBall's safety (``safety_row``) from the cue ball ``cues[i]`` in
+    layout ``pos[i]``, ``on[i]`` at ball ``lowest[i]``; its speed times base ** (octaves · u[i, 2]) kept in
+    [v_min, v_max], tip offsets a = tip_a · u[i, 4], b = tip_b · u[i, 3] (``refine``: the ``F_*`` columns), no
+    elevation. Strikes (V0, phi, theta, a, b) into ``shots`` (N, 5)."""
+    obstacles = np.empty((pos.shape[1], 2))
+    for i in range(slot.shape[0]):
+        if slot[i] < options.shape[1]:
+            o = options[i, slot[i]]
+            V = rolling_speed(o[O_D_CUE], o[O_D_OBJ], o[O_CUT], refine[F_ARRIVE], phys)
+            shots[i, 1] = o[O_PHI]
+        else:
+            safety_row(cues[i, 0], cues[i, 1], pos[i], on[i], lowest[i], R, reach2, width, length, phys, v_min, v_max,
+                       obstacles, shots[i])
+            V = shots[i, 0]
+        factor = refine[F_BASE] ** (refine[F_OCTAVES] * u[i, 2])
+        shots[i, 0] = min(max(V * factor, v_min), v_max)
+        shots[i, 2] = 0.0
+        shots[i, 3] = refine[F_TIP_A] * u[i, 4]
+        shots[i, 4] = refine[F_TIP_B] * u[i, 3]
+
+
 @njit(cache=True)
 def choose(options, n, combo_min_ease):
     """The index of the option to play among ``options`` (n of them, easiest first): the easiest direct pot, or the

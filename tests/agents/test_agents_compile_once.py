@@ -25,6 +25,7 @@ from agents.shots.aim import corrected_phi
 from agents.shots.jumps import jump_speed
 from agents.shots.leaves import shot_value
 from agents.shots.pots import pot_rows
+from agents.learned.macro import MACRO_DIM, MacroPlanner
 from agents.players.ghost_ball import GhostBallAgent
 from agents.protocol import TableView
 from nineball_env import observation
@@ -75,14 +76,15 @@ def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]
     shot_value(view, view.balls.copy(), physics.Shot(V0=2.0, phi=225.0))
     pot_rows(state.pos[0][None], state.pos[None], state.on_table()[None], np.ones(1, dtype=int))
     GhostBallAgent().act_batch(DECISIONS["obs"])  # its jumps, push-outs and ball-in-hand spots, batched
-    GhostBallAgent().place(view), GhostBallAgent().safety(view, view.balls.pos[0])  # the macro layer's
+    GhostBallAgent().place(view), GhostBallAgent().safety(view, view.balls.pos[0])
+    MacroPlanner().actions_batch(DECISIONS["obs"], np.zeros((len(DECISIONS["obs"]), MACRO_DIM)))  # the macro layer's
     jump_speed(state.pos[0], state.pos[1], state.pos[[2]], 52.0, 0.5)
     # the kernels the Python API calls (GhostBall's round: spots, safeties, pot speeds, noisy samples, actions)
     todo = [(kernel, kernel.signatures[0]) for kernel in (K.corrected_phi_batch, K.shot_values_batch,
                                                           K.pot_options_batch, K.ruled_shots, K.settled_states,
                                                           K.jump_candidate_rows, K.jump_speed_to, RK.plan_rows,
                                                           RK.spot_rows, RK.safety_row, RK.jump_samples,
-                                                          RK.best_jumps, RK.encode_rows)]
+                                                          RK.best_jumps, RK.encode_rows, RK.refined_rows)]
     calls: dict = {}
     while todo:
         kernel, signature = todo.pop()
@@ -119,7 +121,7 @@ def test_no_shot_kernel_passes_a_literal_to_a_kernel(shot_kernel_calls):
                                       "pot_options_row", "leave_ease", "_direct", "ruled_shots", "settled_states",
                                       "cue_spot_points", "least_jump_speed", "run_row", "_clears", "spot_rows",
                                       "safety_row", "rolling_speed", "jump_candidate_rows", "plan_rows", "choose",
-                                      "encode_rows", "jump_samples", "best_jumps", "spot_pots"}
+                                      "encode_rows", "jump_samples", "best_jumps", "spot_pots", "refined_rows"}
     for caller, calls in shot_kernel_calls.items():
         for callee, argtypes in calls:
             literals = {name: t for name, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}
