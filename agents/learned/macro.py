@@ -51,7 +51,7 @@ from agents.shots.pots import PotOption, aim_sigma, cue_spots, pot_rows
 from nineball_env import actions, observation
 from nineball_env.noise import make_noise, perturb
 from nineball_env.observation import OBS_SIZE
-from nineball_env.kernels.codes import RACK_W, BallInHandCode, RackCol
+from nineball_env.kernels.codes import N_BALLS, RACK_W, BallInHandCode, RackCol
 from nineball_env.rules import BallInHand, Phase
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, PhysicsParams, Shot, Table
 
@@ -76,6 +76,11 @@ PLACEMENT_SPOTS = 4
 SAFETY_BUDGET, SAFETY_FINALISTS, SAFETY_SAMPLES = 24, 3, 4
 _PHASE, _IN_HAND = observation.LAYOUT["phase"], observation.LAYOUT["in_hand"]
 _PHASES, _IN_HAND_CODES = tuple(Phase), tuple(BallInHand)  # by the observation's one-hot index
+_BREAK, _CHOICE, _PUSH_ALLOWED = (_PHASES.index(p) for p in (Phase.BREAK, Phase.PUSH_OUT_CHOICE, Phase.PUSH_OUT_ALLOWED))
+#: By phase index (-1, once the rack is over, the last entry): a shot to decide (neither a break nor a push-out choice)
+_DECIDING = np.array([k not in (_BREAK, _CHOICE) for k in range(len(_PHASES))] + [False])
+_NO_HAND = _IN_HAND_CODES.index(BallInHand.NONE)
+_HAND_CODES = np.array([int(BallInHandCode[h.name]) for h in _IN_HAND_CODES])  # the kernels' codes, by one-hot index
 #: The refinement of GhostBall's shots by the macro components (``round_kernels.refined_rows``' ``F_*`` columns): speed
 #: octaves, tip offsets per unit, the speed factor's base 2, and the pots' arrival speed [m/s].
 _REFINE = np.array([SPEED_OCTAVES, TIP_A, TIP_B, 2.0, 0.6])
@@ -125,11 +130,12 @@ def macro_obs_size(leaves: bool = False) -> int:
 
 
 class _Slots:
-    """What the planner derives from one observation (cached): the phase (None once the rack is over), the ball in
-    hand, the balls' centres and on-table mask, the lowest ball, the cue-ball spot chosen in hand (else None), the
-    pot slots as option rows (``agents.shots.kernels`` ``O_*`` columns, the first ``n_pots`` valid), and, once
-    computed, the leave values and the Search-style safety. The ``TableView`` and the ``PotOption`` records are
-    built on first use (``view``, ``pots``): the features and most decodes read the arrays alone."""
+    """What the planner derives from one position, readable (a slot-table row, ``_SlotTable``, or a view): the phase
+    (None once the rack is over), the ball in hand, the balls' centres and on-table mask, the lowest ball, the cue-ball
+    spot chosen in hand (else None), the pot slots as option rows (``agents.shots.kernels`` ``O_*`` columns, the first
+    ``n_pots`` valid), and, once computed, the leave values and the Search-style safety. The ``TableView`` and the
+    ``PotOption`` records are built on first use (``view``, ``pots``). The features and decodes of the default style
+    read the slot table's arrays and build none of these; the leave values and Search's safeties use them."""
 
     __slots__ = ("phase", "in_hand", "pos", "on", "lowest", "spot", "rows", "n_pots", "seed", "leaves", "safety",
                  "_view", "_obs", "_planner", "_pots")
@@ -194,6 +200,48 @@ class _Slots:
         return state
 
 
+class _SlotTable:
+    """What the planner derives from observations, one row per distinct observation, as arrays (a first-in first-out
+    cache of ``capacity`` rows): the observation and its CRC-32 seed, the phase (``_PHASES`` index, -1 once the rack is
+    over) and ball in hand (``_IN_HAND_CODES`` index), the balls' centres and on-table mask, the lowest ball, the
+    cue-ball spot chosen in hand (``placed``), the pot slots as option rows (0 past ``n_pots``), the leave values once
+    computed, and each row's readable ``_Slots`` record once asked for (``MacroPlanner._record``)."""
+
+    def __init__(self, capacity: int) -> None:
+        C = capacity
+        self.capacity, self.next = C, 0
+        self.index: dict[bytes, int] = {}
+        self.keys: list[bytes | None] = [None] * C
+        self.records: list[_Slots | None] = [None] * C
+        self.obs = np.zeros((C, OBS_SIZE), dtype=np.float32)
+        self.seed, self.phase, self.hand = np.zeros(C, np.int64), np.full(C, -1, np.int64), np.zeros(C, np.int64)
+        self.pos, self.on, self.lowest = np.zeros((C, N_BALLS, 2)), np.zeros((C, N_BALLS), np.bool_), np.zeros(C, np.int64)
+        self.spot, self.placed = np.zeros((C, 2)), np.zeros(C, np.bool_)
+        self.rows, self.n_pots = np.zeros((C, N_POTS, SK.OPT_W)), np.zeros(C, np.int64)
+        self.leaves, self.has_leaves = np.zeros((C, LEAVE_FEATURES), np.float32), np.zeros(C, np.bool_)
+
+    def place(self, keys: list[bytes], keep: set[int]) -> np.ndarray:
+        """Rows for new observations with ``keys``, the oldest rows first, never one of ``keep`` (in use)."""
+        at = np.empty(len(keys), dtype=np.int64)
+        for j, key in enumerate(keys):
+            while self.next in keep:
+                self.next = (self.next + 1) % self.capacity
+            i = self.next
+            self.next = (i + 1) % self.capacity
+            old = self.keys[i]
+            if old is not None:
+                del self.index[old]
+            self.keys[i], self.records[i], self.index[key] = key, None, i
+            self.has_leaves[i] = False
+            at[j] = i
+        return at
+
+    @property
+    def cues(self) -> np.ndarray:
+        """The cue ball's centre of every row: the spot when placed, else where it lies."""
+        return np.where(self.placed[:, None], self.spot, self.pos[:, 0])
+
+
 def _option_rows(s: _Slots) -> tuple[np.ndarray, np.ndarray]:
     """The slot record's pot slots as option rows (N_POTS, OPT_W), 0 for an empty slot, and which slots hold a pot."""
     if s.rows is not None:
@@ -209,6 +257,16 @@ def _option_row(option: PotOption) -> tuple:
     """A pot option as an option row (``agents.shots.kernels`` ``O_*`` columns)."""
     return (option.target, option.ball, option.pocket, option.phi, option.cut, option.d_cue, option.d_obj, option.ease,
             option.direction)
+
+
+def _chosen(u: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """The slot (n,) macro components ``u`` (n, MACRO_DIM) select where ``valid`` (n, N_POTS) says which pot slots hold
+    a pot: an empty pot slot falls back to the first pot, else the safety."""
+    chosen = np.minimum(((u[:, 0] + 1.0) / 2.0 * N_SLOTS).astype(np.int64), N_SLOTS - 1)
+    at = np.flatnonzero(chosen < N_POTS)
+    empty = at[~valid[at, chosen[at]]]
+    chosen[empty] = np.where(valid[empty, 0], 0, SAFETY)
+    return chosen
 
 
 def _unique(slots: list[_Slots]) -> tuple[list[_Slots], np.ndarray]:
@@ -246,7 +304,7 @@ class MacroPlanner:
         self._noise = make_noise(noise)
         self._sigma = aim_sigma(self._noise)  # the aim noise the pot slots' ease estimates assume
         self.cache_size = cache_size
-        self._cache: dict[bytes, _Slots] = {}
+        self._table = _SlotTable(cache_size)
         self.last_slot: int | None = None
 
     # -- slots ------------------------------------------------------------------------------------------
@@ -258,51 +316,79 @@ class MacroPlanner:
         return s.view, s.spot, s.pots
 
     def _slots(self, obs: np.ndarray, with_leaves: bool = False) -> list[_Slots]:
-        """The slots of every observation row (cached): the balls of the new rows decoded in one compiled call
-        (``observed_layouts``), the spots in hand in one more (``GhostBallAgent.place_batch``, their views built
-        together), their pots in one (``pot_rows``) and (``with_leaves``) their leave values in another."""
+        """The readable slot record of every observation row (``_lookup``, ``_record``)."""
+        return [self._record(i) for i in self._lookup(obs, with_leaves).tolist()]
+
+    def _lookup(self, obs: np.ndarray, with_leaves: bool = False) -> np.ndarray:
+        """The slot table's row (B,) of every observation row, the new ones derived together: their balls decoded
+        in one compiled call (``observed_layouts``), the spots in hand in one more (``GhostBallAgent.place_layouts``),
+        their pots in one (``pot_rows``) and (``with_leaves``) their leave values in another."""
         obs = np.ascontiguousarray(obs, dtype=np.float32)
         if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
             raise ValueError(f"obs: expected observations of {OBS_SIZE} numbers, got shape {obs.shape}")
+        T = self._table
+        if T.capacity < 2 * len(obs):  # room for a whole batch beside the rows it finds
+            T = self._table = _SlotTable(max(self.cache_size, 2 * len(obs)))
         keys = [row.tobytes() for row in obs]
-        out: list[_Slots | None] = [self._cache.get(key) for key in keys]
-        new = [k for k, s in enumerate(out) if s is None]
-        if new:
-            rows = obs[new]
-            pos, on = observed_layouts(rows, self.table, self.params)
-            live = rows[:, _PHASE].any(axis=1).tolist()  # all phase flags 0: the rack is over
-            phases = np.argmax(rows[:, _PHASE], axis=1).tolist()
-            in_hand = np.argmax(rows[:, _IN_HAND], axis=1).tolist()
-            lowest = (np.argmax(on[:, 1:], axis=1) + 1).tolist()
-            fresh = []
-            for j, k in enumerate(new):
-                s = _Slots.observed(self, obs[k], _PHASES[phases[j]] if live[j] else None, _IN_HAND_CODES[in_hand[j]],
-                                    pos[j], on[j], lowest[j], zlib.crc32(keys[k]))
-                out[k] = s
-                if s.deciding:
-                    fresh.append(s)
-            in_hand_rows = [s for s in fresh if s.in_hand is not BallInHand.NONE]
-            if in_hand_rows and self.style.placement == "leave":
-                for s in in_hand_rows:
-                    s.spot, s.pots, s.leaves = self._best_spot(s.view, s.seed)  # type: ignore[arg-type]
-                fresh = [s for s in fresh if s.in_hand is BallInHand.NONE]
-            elif in_hand_rows:  # GhostBall's spots from the layouts, one compiled call
-                spots = self.ghost.place_layouts(np.stack([s.pos for s in in_hand_rows]),
-                                                 np.stack([s.on for s in in_hand_rows]),
-                                                 np.array([s.lowest for s in in_hand_rows], dtype=np.int64),
-                                                 self.table, self.params, np.full(len(in_hand_rows), self._sigma))
-                for s, spot in zip(in_hand_rows, spots):
-                    s.spot = spot
-            self._pot_rows(fresh)
+        found = [T.index.get(key, -1) for key in keys]
+        if -1 in found:
+            first: dict[bytes, int] = {}
+            for k, at in enumerate(found):
+                if at < 0:
+                    first.setdefault(keys[k], k)
+            new = np.array(list(first.values()), dtype=np.int64)
+            at = T.place(list(first), {i for i in found if i >= 0})
+            self._derive(at, obs[new], [zlib.crc32(key) for key in first])
+            found = [T.index[key] for key in keys]
+        idx = np.array(found, dtype=np.int64)
         if with_leaves:
-            todo = [s for s in out if s is not None and s.leaves is None]
-            for s, values in zip(todo, self._leave_values(todo, safety=False)):
-                s.leaves = values
-        for k in new:
-            self._cache[keys[k]] = out[k]  # type: ignore[assignment]
-        while len(self._cache) > max(self.cache_size, len(obs)):
-            del self._cache[next(iter(self._cache))]  # the oldest first
-        return out  # type: ignore[return-value]
+            todo = np.unique(idx[~T.has_leaves[idx]])
+            if todo.size:
+                records = [self._record(i) for i in todo.tolist()]
+                T.leaves[todo] = self._leave_values(records, safety=False)
+                T.has_leaves[todo] = True
+                for i, s in zip(todo.tolist(), records):
+                    s.leaves = T.leaves[i].copy()
+        return idx
+
+    def _derive(self, at: np.ndarray, obs: np.ndarray, seeds: list[int]) -> None:
+        """Fill slot-table rows ``at`` for observations ``obs``: their layouts, phases, spots in hand and pot slots."""
+        T = self._table
+        pos, on = observed_layouts(obs, self.table, self.params)
+        T.obs[at], T.seed[at], T.pos[at], T.on[at] = obs, seeds, pos, on
+        T.phase[at] = np.where(obs[:, _PHASE].any(axis=1), np.argmax(obs[:, _PHASE], axis=1), -1)  # no flag: over
+        T.hand[at] = np.argmax(obs[:, _IN_HAND], axis=1)
+        T.lowest[at] = np.argmax(on[:, 1:], axis=1) + 1
+        T.placed[at], T.spot[at], T.rows[at], T.n_pots[at] = False, 0.0, 0.0, 0
+        deciding = at[_DECIDING[T.phase[at]]]
+        in_hand = deciding[T.hand[deciding] != _NO_HAND]
+        if in_hand.size and self.style.placement == "leave":
+            for i in in_hand.tolist():
+                T.spot[i], T.rows[i], T.n_pots[i], T.leaves[i] = self._best_spot(self._record(i).view, int(T.seed[i]))
+                T.placed[i], T.has_leaves[i] = True, True
+                T.records[i] = None  # rebuilt with its spot
+            deciding = deciding[T.hand[deciding] == _NO_HAND]
+        elif in_hand.size:  # GhostBall's spots from the layouts, one compiled call
+            T.spot[in_hand] = self.ghost.place_layouts(T.pos[in_hand], T.on[in_hand], T.lowest[in_hand], self.table,
+                                                       self.params, np.full(len(in_hand), self._sigma))
+            T.placed[in_hand] = True
+        if deciding.size:
+            T.rows[deciding], T.n_pots[deciding] = self._pot_slots(T.cues[deciding], T.pos[deciding],
+                                                                   T.on[deciding], T.lowest[deciding])
+
+    def _record(self, i: int) -> _Slots:
+        """The readable slot record of slot-table row ``i`` (copies of its arrays; kept until the row is reused)."""
+        T = self._table
+        s = T.records[i]
+        if s is None:
+            s = _Slots.observed(self, T.obs[i].copy(), _PHASES[T.phase[i]] if T.phase[i] >= 0 else None,
+                                _IN_HAND_CODES[T.hand[i]], T.pos[i].copy(), T.on[i].copy(), int(T.lowest[i]),
+                                int(T.seed[i]))
+            s.spot = T.spot[i].copy() if T.placed[i] else None
+            s.rows, s.n_pots = T.rows[i].copy(), int(T.n_pots[i])
+            s.leaves = T.leaves[i].copy() if T.has_leaves[i] else None
+            T.records[i] = s
+        return s
 
     def _views(self, slots: list[_Slots]) -> list[TableView]:
         """The views of observed slots, those not built yet built in one call (``TableView.from_observations``)."""
@@ -314,22 +400,27 @@ class MacroPlanner:
                 s._view = view
         return [s._view for s in slots]  # type: ignore[misc]
 
+    def _pot_slots(self, cues: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """The pot slots of layouts from cue-ball centres ``cues``: the easiest ``N_POTS`` option rows of ``pot_rows``
+        (N, N_POTS, OPT_W), 0 past their count (N,), one call for all."""
+        rows, n = pot_rows(cues, pos, on, lowest, self.table, self.params, self._sigma)
+        counts = np.minimum(n, N_POTS)
+        return np.where((np.arange(N_POTS)[None, :] < counts[:, None])[..., None], rows[:, :N_POTS], 0.0), counts
+
     def _pot_rows(self, slots: list[_Slots]) -> None:
-        """Each slot's pot slots from its cue position: the easiest ``N_POTS`` option rows of ``pot_rows`` (one call
-        for all)."""
+        """Each slot record's pot slots from its cue position (``_pot_slots``, one call for all)."""
         if not slots:
             return
-        rows, n = pot_rows(np.array([s.cue for s in slots]), np.stack([s.pos for s in slots]),
-                           np.stack([s.on for s in slots]), np.array([s.lowest for s in slots]), self.table,
-                           self.params, self._sigma)
-        counts = np.minimum(n, N_POTS)
-        rows = np.where((np.arange(N_POTS)[None, :] < counts[:, None])[..., None], rows[:, :N_POTS], 0.0)  # 0 past n
+        rows, counts = self._pot_slots(np.array([s.cue for s in slots]), np.stack([s.pos for s in slots]),
+                                       np.stack([s.on for s in slots]), np.array([s.lowest for s in slots]))
         for s, r, c in zip(slots, rows, counts.tolist()):
             s.rows, s.n_pots, s._pots = r, c, None
 
-    def _best_spot(self, view: TableView, seed: int) -> tuple[np.ndarray, list[PotOption | None], np.ndarray]:
+    def _best_spot(self, view: TableView, seed: int) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
         """Ball in hand, ``placement="leave"``: GhostBall's spot and Search's (``PLACEMENT_SPOTS``), the one whose
-        best pot-slot leave value is highest (ties: the earlier); with its pot slots and leave values."""
+        best pot-slot leave value is highest (ties: the earlier); with its pot slots (option rows and count) and leave
+        values."""
         spots = [tuple(self.ghost.place(view))]
         found = cue_spots(view.balls.pos, view.on, view.rack.lowest, view.table, view.params, aim_sigma(view.noise))
         spots += [s for s in diverse_spots(found, PLACEMENT_SPOTS) if s not in spots]
@@ -338,7 +429,8 @@ class MacroPlanner:
         self._pot_rows(candidates)
         values = self._leave_values(candidates, safety=False)
         best = max(range(len(candidates)), key=lambda i: (float(values[i][:-1].max()), -i))
-        return candidates[best].spot, candidates[best].pots, values[best]  # type: ignore[return-value]
+        chosen = candidates[best]
+        return chosen.spot, chosen.rows, chosen.n_pots, values[best]  # type: ignore[return-value]
 
     # -- features ---------------------------------------------------------------------------------------
 
@@ -349,30 +441,26 @@ class MacroPlanner:
 
     def features_batch(self, obs: np.ndarray) -> np.ndarray:
         """``features`` of every observation row (B, OBS_SIZE): (B, obs_size) float32."""
-        slots = self._slots(obs, with_leaves=self.leaves)
-        B = len(slots)
+        idx = self._lookup(obs, with_leaves=self.leaves)
+        T, B = self._table, len(idx)
         out = np.zeros((B, self.obs_size), dtype=np.float32)
         out[:, :OBS_SIZE] = obs
         extra = out[:, OBS_SIZE:MACRO_OBS_SIZE].reshape(B, N_SLOTS, SLOT_FEATURES)
         extra[:, SAFETY, 0] = 1.0
-        filled = [k for k, s in enumerate(slots) if s.n_pots]
-        if filled:
-            rows_valid = [_option_rows(slots[k]) for k in filled]
-            rows = np.stack([r for r, _ in rows_valid])  # (n, N_POTS, OPT_W), 0 in empty slots
-            valid = np.stack([v for _, v in rows_valid])
-            L = self.table.length
-            values = np.stack([np.ones(rows.shape[:2]), rows[..., SK.O_EASE], rows[..., SK.O_CUT] / 90.0,
-                               np.minimum(rows[..., SK.O_D_CUE] / L, 1.0), np.minimum(rows[..., SK.O_D_OBJ] / L, 1.0),
-                               (rows[..., SK.O_BALL] != rows[..., SK.O_TARGET]).astype(np.float64)], axis=-1)
-            extra[filled, :N_POTS] = np.where(valid[..., None], values, 0.0)
+        rows, valid = T.rows[idx], np.arange(N_POTS)[None, :] < T.n_pots[idx, None]  # 0 in empty slots
+        L = self.table.length
+        values = np.stack([np.ones(rows.shape[:2]), rows[..., SK.O_EASE], rows[..., SK.O_CUT] / 90.0,
+                           np.minimum(rows[..., SK.O_D_CUE] / L, 1.0), np.minimum(rows[..., SK.O_D_OBJ] / L, 1.0),
+                           (rows[..., SK.O_BALL] != rows[..., SK.O_TARGET]).astype(np.float64)], axis=-1)
+        extra[:, :N_POTS] = np.where(valid[..., None], values, 0.0)
         if self.leaves:
-            deciding = [s for s in slots if s.deciding]
-            safety = self._values(deciding, self._safety_shots(deciding, np.zeros((len(deciding), MACRO_DIM))))
-            value = dict(zip(map(id, deciding), safety))
-            for k, s in enumerate(slots):
-                out[k, MACRO_OBS_SIZE:] = s.leaves  # type: ignore[assignment]
-                if s.deciding:
-                    out[k, -1] = value[id(s)]
+            out[:, MACRO_OBS_SIZE:] = T.leaves[idx]
+            deciding = np.flatnonzero(_DECIDING[T.phase[idx]])
+            if deciding.size:
+                unique, which = np.unique(idx[deciding], return_inverse=True)
+                slots = [self._record(i) for i in unique.tolist()]
+                safety = self._values(slots, self._safety_shots(slots, np.zeros((len(slots), MACRO_DIM))))
+                out[deciding, -1] = safety[which]
         return out
 
     def _values(self, slots: list[_Slots], shots: list[Shot] | np.ndarray) -> np.ndarray:
@@ -418,19 +506,24 @@ class MacroPlanner:
 
     def _strikes(self, slots: list[_Slots], slot: np.ndarray, u: np.ndarray, options: np.ndarray | None = None
                  ) -> np.ndarray:
-        """The strikes (n, 5) of slot ``slot[i]`` from ``slots[i]`` refined by macro components ``u[i]``: a pot slot
-        (of the option rows ``options[i]`` (N_POTS, OPT_W), default the slot record's) or ``SAFETY``, GhostBall's
-        either way. GhostBall's shots come from one compiled call (``ghost_ball.refined_strikes``), the pots' aims
-        corrected for throw in one more (``agents.shots.aim.corrected_phis``, one iteration), then the aim offset."""
+        """``_strike_rows`` of slot records: row i from ``slots[i]``, with its option rows unless ``options`` (n,
+        N_POTS, OPT_W) are given."""
         if not slots:
             return np.zeros((0, 5))
         unique, which = _unique(slots)
-        cues = np.array([s.cue for s in unique])[which]
-        pos = np.stack([s.pos for s in unique])[which]  # type: ignore[misc]
-        on = np.stack([s.on for s in unique])[which]  # type: ignore[misc]
-        lowest = np.array([s.lowest for s in unique], dtype=np.int64)[which]
         if options is None:
             options = np.stack([_option_rows(s)[0] for s in unique])[which]
+        return self._strike_rows(np.array([s.cue for s in unique])[which], np.stack([s.pos for s in unique])[which],
+                                 np.stack([s.on for s in unique])[which],
+                                 np.array([s.lowest for s in unique], dtype=np.int64)[which], options, slot, u)
+
+    def _strike_rows(self, cues: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: np.ndarray, options: np.ndarray,
+                     slot: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """The strikes (n, 5) of slot ``slot[i]`` refined by macro components ``u[i]``, from cue ball ``cues[i]`` in
+        layout ``pos[i]``, ``on[i]`` at ball ``lowest[i]``: a pot slot of option rows ``options[i]`` (N_POTS, OPT_W)
+        or ``SAFETY``, GhostBall's either way. GhostBall's shots come from one compiled call
+        (``ghost_ball.refined_strikes``), the pots' aims corrected for throw in one more
+        (``agents.shots.aim.corrected_phis``, one iteration), then the aim offset."""
         shots = refined_strikes(slot, options, u, cues, pos, on, lowest, self.table, self.params, _REFINE)
         pot = np.flatnonzero(slot < N_POTS)
         if pot.size:
@@ -501,19 +594,19 @@ class MacroPlanner:
         return [(c, Shot(*row)) for c, row in zip(chosen.tolist(), shots.tolist())]
 
     def _decode_rows(self, slots: list[_Slots], u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The slot (n,) macro components ``u`` (n, MACRO_DIM) select on ``slots[i]`` (an empty pot slot falls back to
-        the first pot, else the safety) and the strikes (n, 5) they decode to (``_strikes``; Search's safeties,
-        with ``safety="search"``, as found)."""
-        chosen = np.minimum(((u[:, 0] + 1.0) / 2.0 * N_SLOTS).astype(np.int64), N_SLOTS - 1)
+        """``_chosen`` and ``_strikes`` of macro components ``u`` (n, MACRO_DIM) on slot records ``slots``."""
         valid = np.array([_option_rows(s)[1] for s in slots], dtype=bool).reshape(-1, N_POTS)
-        at = np.flatnonzero(chosen < N_POTS)
-        empty = at[~valid[at, chosen[at]]]
-        chosen[empty] = np.where(valid[empty, 0], 0, SAFETY)
+        chosen = _chosen(u, valid)
         shots = self._strikes(slots, chosen, u)
+        return chosen, self._search_safeties(chosen, shots, lambda k: slots[k], u)
+
+    def _search_safeties(self, chosen: np.ndarray, shots: np.ndarray, record, u: np.ndarray) -> np.ndarray:
+        """``shots`` with the safety rows replaced by Search's safeties (``safety="search"``; ``record(k)`` the slot
+        record of row k), else as they are."""
         if self.style.safety == "search":
             safe = np.flatnonzero(chosen == SAFETY)
-            shots[safe] = self._safety_shots([slots[k] for k in safe], u[safe])
-        return chosen, shots
+            shots[safe] = self._safety_shots([record(k) for k in safe.tolist()], u[safe])
+        return shots
 
     # -- re-ranking and actions -------------------------------------------------------------------------
 
@@ -570,36 +663,37 @@ class MacroPlanner:
                              f"got {u.shape}")
         if not np.isfinite(u).all():
             raise ValueError(f"macro: expected finite numbers, got {np.asarray(macro).tolist()}")
-        slots = self._slots(obs)
-        out = np.zeros((len(slots), actions.N_ACTION), dtype=np.float32)
-        chosen = np.full(len(slots), -1, dtype=np.int64)
-        shooting, breaking = [], []
-        for k, s in enumerate(slots):
-            if s.phase is None:
-                raise ValueError(f"observation{'' if len(slots) == 1 else f' {k}'}: the rack is over, there is no "
-                                 f"decision to make")
-            if s.phase is Phase.PUSH_OUT_CHOICE:
-                out[k] = actions.choice_action(pass_back=bool(u[k, 5] > 0.0))
-            elif s.phase is Phase.BREAK:
-                breaking.append(k)
-            else:
-                shooting.append(k)
-        if breaking:  # GhostBall breaks, for every breaking table in one call, from the observations
-            out[breaking] = self.ghost.decide_observations(obs[breaking], self.table, self.params,
-                                                           self._noise, self.scale)[0]
-        if shooting:  # every shot decoded in two compiled calls, encoded in one more
-            shooters = [slots[k] for k in shooting]
-            chosen[shooting], shots = self._decode_rows(shooters, u[shooting])
-            placed = np.array([s.spot is not None for s in shooters], dtype=np.bool_)
-            spots = np.array([s.spot if s.spot is not None else (0.0, 0.0) for s in shooters], dtype=np.float64)
-            racks = np.zeros((len(shooting), RACK_W), dtype=np.int64)
-            racks[:, RackCol.IN_HAND] = [BallInHandCode[s.in_hand.name] for s in shooters]
-            push = np.array([s.phase is Phase.PUSH_OUT_ALLOWED for s in shooters]) & (u[shooting, 5] > 0.0)
-            encoded = np.empty((len(shooting), actions.N_ACTION), dtype=np.float32)
+        idx = self._lookup(obs)
+        T = self._table
+        phase = T.phase[idx]
+        if (phase < 0).any():
+            k = int(np.argmax(phase < 0))
+            raise ValueError(f"observation{'' if len(idx) == 1 else f' {k}'}: the rack is over, there is no "
+                             f"decision to make")
+        out = np.zeros((len(idx), actions.N_ACTION), dtype=np.float32)
+        chosen = np.full(len(idx), -1, dtype=np.int64)
+        for k in np.flatnonzero(phase == _CHOICE).tolist():
+            out[k] = actions.choice_action(pass_back=bool(u[k, 5] > 0.0))
+        breaking = np.flatnonzero(phase == _BREAK)
+        if breaking.size:  # GhostBall breaks, for every breaking table in one call, from the observations
+            out[breaking] = self.ghost.decide_observations(obs[breaking], self.table, self.params, self._noise,
+                                                           self.scale)[0]
+        shooting = np.flatnonzero(_DECIDING[phase])
+        if shooting.size:  # every shot decoded in two compiled calls, encoded in one more
+            at, us = idx[shooting], u[shooting]
+            cues = T.cues[at]
+            chosen[shooting] = slot = _chosen(us, np.arange(N_POTS)[None, :] < T.n_pots[at, None])
+            shots = self._strike_rows(cues, T.pos[at], T.on[at], T.lowest[at], T.rows[at], slot, us)
+            shots = self._search_safeties(slot, shots, lambda k: self._record(int(at[k])), us)
+            n = len(shooting)
+            racks = np.zeros((n, RACK_W), dtype=np.int64)
+            racks[:, RackCol.IN_HAND] = _HAND_CODES[T.hand[at]]
+            encoded = np.empty((n, actions.N_ACTION), dtype=np.float32)
             t, p = self.table, self.params
-            RK.encode_rows(shots, np.ones(len(shooting), dtype=np.bool_), placed, spots, racks, push,
-                           np.zeros(len(shooting), dtype=np.bool_), float(p.R), float(t.width), float(t.length),
-                           float(t.head_string_y), np.tile(self.scale.row, (len(shooting), 1)), encoded)
+            RK.encode_rows(shots, np.ones(n, dtype=np.bool_), T.placed[at], T.spot[at], racks,
+                           (phase[shooting] == _PUSH_ALLOWED) & (us[:, 5] > 0.0), np.zeros(n, dtype=np.bool_),
+                           float(p.R), float(t.width), float(t.length), float(t.head_string_y),
+                           np.tile(self.scale.row, (n, 1)), encoded)
             out[shooting] = encoded
         return out, chosen
 

@@ -120,3 +120,18 @@ def test_macro_shots_from_arrays_equal_readable_shots_for_every_slot():
                 u = np.array([-1.0 + (2 * slot + 1) / N_SLOTS, 0.3, speed, tip, -tip, 1.0])
                 want, _ = _readable_action(planner, obs[k], u)
                 np.testing.assert_array_equal(planner.action(obs[k], u), want, err_msg=f"row {k} slot {slot}")
+
+
+def test_the_slot_table_never_reuses_a_row_the_batch_reads():
+    # a small cache fed overlapping batches (rows it holds, new rows, repeats): every row as a fresh planner sees it
+    obs = _observations()[:40]
+    macros = _macros(len(obs), seed=5)
+    fresh = MacroPlanner(cache_size=len(obs))
+    want_features = fresh.features_batch(obs)
+    want_actions, want_slots = fresh.actions_batch(obs, macros)
+    planner = MacroPlanner(cache_size=1)
+    for batch in ([0, 1, 2], [2, 3, 1, 4], [5, 5, 0, 6, 2], list(range(7, 40)), [39, 0, 38, 1], [3]):
+        np.testing.assert_array_equal(planner.features_batch(obs[batch]), want_features[batch])
+        got, slots = planner.actions_batch(obs[batch], macros[batch])
+        np.testing.assert_array_equal(got, want_actions[batch])
+        np.testing.assert_array_equal(slots, want_slots[batch])
