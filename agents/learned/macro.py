@@ -16,7 +16,11 @@ noise before playing it (the shipped agent ``learned`` does, with 6 samples).
 
 The pot options, throw-corrected aims and shot values come from the compiled ``agents.shots.kernels``, for one
 table (``features``, ``action``) or for every table of a vector env in one call each (``features_batch``,
-``actions_batch``, which ``agents.learned.macro_vector`` uses): one implementation for both paths.
+``actions_batch``, which ``agents.learned.macro_vector`` uses): one implementation for both paths. GhostBall's part
+(its pot speed and safety refined by the macro components, its breaks and ball-in-hand spots) comes from its array entry
+points (``round_kernels.refined_rows``, ``GhostBallAgent.decide_observations``, ``GhostBallAgent.place_layouts``), and
+what the planner derives from each observation is kept in a slot table of arrays: the default style builds no
+``TableView`` per table (the leave features and Search's safeties still simulate from views).
 
 ========  ======================================================================================
 index     macro action component (each in [-1, 1])
