@@ -140,3 +140,56 @@ def test_an_llvm_inlined_kernel_is_compiled_once_marked_alwaysinline_and_its_cal
     # numba lets a callee compiled inside a forceinline function inherit the flag unless it is given
     assert not _leaf.overloads[_leaf.signatures[0]].fndesc.inline
     assert _forced(2.0) == 5.0  # from Python too
+
+
+@kernel(cache=False)
+def _borrow_sum(values):
+    total = 0.0
+    for j in range(values.shape[0]):
+        total += values[j]
+    return total
+
+
+@kernel(cache=False)
+def _returns_its_argument(values):
+    return values
+
+
+@kernel(cache=False, refcounts=True)
+def _allocates(n):
+    return np.full(n, 2.0)
+
+
+@kernel(cache=False, refcounts=True)
+def _owner(n):
+    a = _allocates(n)
+    return _borrow_sum(a) + _borrow_sum(_returns_its_argument_counted(a))
+
+
+@kernel(cache=False, refcounts=True)
+def _returns_its_argument_counted(values):
+    return values
+
+
+@kernel(cache=False, entry=True)
+def _calls_returning(values):
+    return _returns_its_argument(values)[0]
+
+
+def test_internal_kernels_borrow_their_arrays_without_reference_counts_and_entry_points_count():
+    assert _borrow_sum.targetoptions["_nrt"] is False
+    assert _allocates.targetoptions["_nrt"] is True and _outer.targetoptions["_nrt"] is True
+    assert entry.simulate_kernel.targetoptions["_nrt"] is True  # it allocates the per-shot caches
+    # a kernel that allocates owns its arrays and lends them to one without counts; a counted one may return them
+    assert _owner(3) == 12.0
+    values = np.array([1.0, 2.5])
+    assert _borrow_sum(values) == 3.5  # from Python: the copy with the wrappers counts references again
+    assert _borrow_sum.python_dispatcher.targetoptions.get("_nrt", True) is not False
+    # the kernel without counts refcounted nothing: the arrays are still alive and whole after the calls
+    assert values.tolist() == [1.0, 2.5]
+
+
+def test_a_kernel_without_reference_counts_that_would_return_an_array_is_refused():
+    with pytest.raises(Exception, match="cannot return an array"):
+        _calls_returning(np.array([1.0]))
+
