@@ -51,7 +51,7 @@ def _pack(pos, vel, spin, motion, pocket, state):
         state[i, S_POCKET] = pocket[i]
 
 
-@kernel
+@kernel(refcounts=True)  # it allocates the unpacked state
 def run_shot(state, shot, strike, segments, jaws, pockets, p, width, length, rail, tol, max_events, max_time, log):
     """Check and simulate one packed (n, STATE_W) state in place: returns (n_events, flags, layout_code, i, j)."""
     n = state.shape[0]

@@ -246,7 +246,7 @@ def air_cushion_time(x, y, zc, vx, vy, vz, g, x1, y1, x2, y2, nx, ny, R, zn, T):
     return INF, -1
 
 
-@kernel(inline="always")
+@kernel(inline="always", refcounts=True)
 def edge_poly(q0, q1, q2, w0, w1, w2, r, R):
     """The degree-8 polynomial in t whose roots are where a flying ball meets a horizontal circular edge of radius r:
     ρ² = q0 + q1 t + q2 t² is the centre's squared plan distance from the circle's axis, w = w0 + w1 t + w2 t² its
@@ -269,7 +269,7 @@ def edge_poly(q0, q1, q2, w0, w1, w2, r, R):
     return c
 
 
-@kernel
+@kernel(refcounts=True)  # it allocates the edge polynomial (edge_poly)
 def air_jaw_time(x, y, zc, vx, vy, vz, g, jx, jy, rj, R, zn, T):
     """First contact of an airborne ball (centre height zc) with the pocket jaw (jx, jy, rj) within [0, T]:
     (t, AIR_FACE: its post | AIR_NOSE: its rounded top edge | AIR_CLEAR: the centre passes over the post onto
@@ -320,7 +320,7 @@ def _wedge_window(x, y, vx, vy, lx, ly, mx, my, lo, hi):
     return lo, min(hi, tr)
 
 
-@kernel
+@kernel(refcounts=True)  # it allocates the edge polynomial (edge_poly)
 def air_liner_time(x, y, zc, vx, vy, vz, g, lx, ly, rl, m1x, m1y, m2x, m2y, R, zr, T):
     """First contact of an airborne ball (centre height zc) with a pocket's liner (centre (lx, ly), radius rl, its
     arc the wedge m1·(r − l) ≥ 0, m2·(r − l) ≥ 0; top edge at zr) within [0, T]: (t, AIR_FACE: the wall |

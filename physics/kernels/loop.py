@@ -35,7 +35,7 @@ from physics.kernels.steps import (
 from physics.params import P_E_STRIKE, P_E_TABLE, P_EB, P_G, P_R
 
 
-@kernel
+@kernel(refcounts=True)  # it allocates the per-shot caches (steps.new_caches)
 def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws, pockets, width, length, rail, p,
                     max_events, max_time, ev_time, ev_kind, ev_a, ev_b, ev_target, ev_state_a, ev_state_b, ev_air):
     """Simulate one shot in place. Returns (number of events, flags: FLAG_EVENT_CAP | FLAG_TIME_CAP |

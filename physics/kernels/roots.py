@@ -96,7 +96,7 @@ def _bisect_exponent(d, k, m, lo, hi, flo, tol, floor):
     return 0.5 * (lo + hi)
 
 
-@kernel
+@kernel(refcounts=True)  # it allocates its table
 def _bisect_exponent_quartic(c4, c3, c2, c1, c0, lo, hi, flo, tol, floor):
     """``_bisect_exponent`` for the quartic (kept out of ``_bracket_root``, which runs per event)."""
     d = np.empty((1, 5))  # ascending, as a derivative-table row
@@ -298,7 +298,7 @@ def _bracket_root_row(d, k, n, lo, hi, flo, tol, floor=1.0):
     return _bisect_exponent(d, k, n - k, lo, hi, flo, tol, floor)
 
 
-@kernel
+@kernel(refcounts=True)  # it allocates its derivative table
 def first_crossing_poly(c, T, band=0.0):
     """``first_crossing`` for a polynomial of any degree: c holds its coefficients in ascending powers.
 

@@ -58,7 +58,7 @@ ZENO_SPEED = 0.05  # [m/s]
 ZENO_PART = 1e-3  # [m/s]
 
 
-@kernel(inline="always")
+@kernel(inline="always", refcounts=True)
 def new_caches(n):
     """The per-shot caches of n balls: (t_trans, t_pair, t_rail, rail_kind, rail_id, t_pocket, pocket_id, acc, box,
     last_pair_time, memory, air, over).

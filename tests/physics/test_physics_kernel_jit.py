@@ -140,3 +140,83 @@ def test_an_llvm_inlined_kernel_is_compiled_once_marked_alwaysinline_and_its_cal
     # numba lets a callee compiled inside a forceinline function inherit the flag unless it is given
     assert not _leaf.overloads[_leaf.signatures[0]].fndesc.inline
     assert _forced(2.0) == 5.0  # from Python too
+
+
+@kernel(cache=False)
+def _borrow_sum(values):
+    total = 0.0
+    for j in range(values.shape[0]):
+        total += values[j]
+    return total
+
+
+@kernel(cache=False)
+def _returns_its_argument(values):
+    return values
+
+
+@kernel(cache=False, refcounts=True)
+def _allocates(n):
+    return np.full(n, 2.0)
+
+
+@kernel(cache=False, refcounts=True)
+def _owner(n):
+    a = _allocates(n)
+    return _borrow_sum(a) + _borrow_sum(_returns_its_argument_counted(a))
+
+
+@kernel(cache=False, refcounts=True)
+def _returns_its_argument_counted(values):
+    return values
+
+
+@kernel(cache=False, entry=True)
+def _calls_returning(values):
+    return _returns_its_argument(values)[0]
+
+
+def test_internal_kernels_borrow_their_arrays_without_reference_counts_and_entry_points_count():
+    assert _borrow_sum.targetoptions["_nrt"] is False
+    assert _allocates.targetoptions["_nrt"] is True and _outer.targetoptions["_nrt"] is True
+    assert entry.simulate_kernel.targetoptions["_nrt"] is True  # it allocates the per-shot caches
+    # a kernel that allocates owns its arrays and lends them to one without counts; a counted one may return them
+    assert _owner(3) == 12.0
+    values = np.array([1.0, 2.5])
+    assert _borrow_sum(values) == 3.5  # from Python: the copy with the wrappers counts references again
+    assert _borrow_sum.python_dispatcher.targetoptions.get("_nrt", True) is not False
+    # the kernel without counts refcounted nothing: the arrays are still alive and whole after the calls
+    assert values.tolist() == [1.0, 2.5]
+
+
+def test_a_kernel_without_reference_counts_that_would_return_an_array_is_refused():
+    with pytest.raises(Exception, match="cannot return an array"):
+        _calls_returning(np.array([1.0]))
+
+
+
+def test_the_physics_without_reference_counts_frees_every_array_it_allocates_once():
+    # kernels that borrow (no counts) beside kernels that own: a count missing or one too many would leave live
+    # allocations behind or free one twice; numba's allocation statistics see both (they need NUMBA_NRT_STATS at start)
+    code = textwrap.dedent("""
+        import numpy as np, physics
+        from numba.core.runtime import rtsys
+        from physics.samples import break_shots, ordinary_shots
+        pairs = break_shots(40, 3) + ordinary_shots(40, 4)
+        pairs.append((pairs[1][0], physics.Shot(V0=6.0, phi=pairs[1][1].phi, theta=60.0, b=-0.5)))  # a jump
+        states = np.stack([s.packed() for s, _ in pairs])
+        rows = np.array([[sh.V0, sh.phi, sh.theta, sh.a, sh.b] for _, sh in pairs])
+        physics.simulate(*pairs[0])  # loads the kernels (and starts numba's runtime, which keeps the statistics)
+        before = rtsys.get_allocation_stats()
+        airborne = 0
+        for s, sh in pairs:
+            airborne += physics.simulate(s, sh).events.air is not None
+        b = physics.simulate_batch_packed(states, rows)
+        after = rtsys.get_allocation_stats()
+        print(after.alloc - before.alloc, after.alloc - after.free, after.mi_alloc - after.mi_free, airborne)
+    """)
+    env = {**os.environ, "NUMBA_NRT_STATS": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    allocated, live, live_meminfos, airborne = map(int, out.split())
+    assert allocated > 0 and airborne > 0  # the loop allocated its caches, and the air's steps ran too
+    assert live == 0 and live_meminfos == 0
