@@ -22,6 +22,7 @@ NOTICE = ("nineball: compiling the numba kernels for this machine, first run onl
           "quiet 2-core machine); later runs load them from the cache in seconds...")
 PACKAGES = ("physics", "nineball_env", "agents")
 PROGRESS_EVERY_S = 30.0
+_INSTALLED: list[Any] = []  # the listeners ``install`` registered and ``uninstall`` has not removed
 
 
 def _duration(seconds: float) -> str:
@@ -52,11 +53,23 @@ class CompileNotice:
                 return  # someone else's kernel before any of ours: not ours to time
             self._outer_start = self._last_line = time.perf_counter()
         self.depth += 1
-        if ours and not self.said:
-            self.said = True
-            self.say(NOTICE)
-            self._ticker = threading.Thread(target=self._tick, name="nineball-compile-progress", daemon=True)
-            self._ticker.start()
+        if ours:
+            self.announce()
+
+    def announce(self) -> None:
+        """Print ``NOTICE`` and start the progress line, once."""
+        if self.said:
+            return
+        self.said = True
+        self.say(NOTICE)
+        self._ticker = threading.Thread(target=self._tick, name="nineball-compile-progress", daemon=True)
+        self._ticker.start()
+
+    def credit(self, kernels: int, seconds: float) -> None:
+        """Count ``kernels`` compiled elsewhere (a warm-up's child process) and ``seconds`` this process waited on
+        them in the total."""
+        self.kernels += kernels
+        self.compile_s += seconds
 
     def on_end(self, ev: Any) -> None:
         if self.depth == 0:
@@ -123,7 +136,49 @@ def install(stream: TextIO | None = None, every_s: float = PROGRESS_EVERY_S) -> 
 
     listener = Listener()
     event.register("numba:compile", listener)
+    _INSTALLED.append(listener)
     return listener
+
+
+def announce() -> None:
+    """Print the notice now (a command that knows the cache is cold, before its first compilation)."""
+    for listener in _INSTALLED:
+        listener.notice.announce()
+
+
+def credit(kernels: int, seconds: float) -> None:
+    """Count ``kernels`` compiled in another process and ``seconds`` this one waited on them in the total
+    (``CompileNotice.credit``) of the installed listener."""
+    for listener in _INSTALLED:
+        listener.notice.credit(kernels, seconds)
+
+
+class KernelCounter:
+    """``with KernelCounter() as c:``: ``c.kernels`` of our functions compiled (each signature once) inside."""
+
+    def __init__(self) -> None:
+        self.kernels = 0
+
+    def __enter__(self) -> "KernelCounter":
+        from numba.core import event
+
+        counter = self
+
+        class Listener(event.Listener):
+            def on_start(self, ev: Any) -> None:
+                pass
+
+            def on_end(self, ev: Any) -> None:
+                counter.kernels += int(_ours(ev))
+
+        self._listener = Listener()
+        event.register("numba:compile", self._listener)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from numba.core import event
+
+        event.unregister("numba:compile", self._listener)
 
 
 def uninstall(listener: Any) -> None:
@@ -131,6 +186,8 @@ def uninstall(listener: Any) -> None:
     from numba.core import event
 
     event.unregister("numba:compile", listener)
+    if listener in _INSTALLED:
+        _INSTALLED.remove(listener)
     listener.notice.stop()
     line = listener.notice.summary()
     if line is not None:
