@@ -262,6 +262,15 @@ def _backend(args: argparse.Namespace):
         args.parser.error(f"--backend ray{' --address ' + args.address if args.address else ''}: {err}")
 
 
+def _warm_up(args: argparse.Namespace, specs: list[str]) -> None:
+    """On a cold numba cache, compile the match's kernels on two cores before play (``agents.arena.warmup``); not
+    for Ray, whose workers have their own caches."""
+    if args.backend != "ray":
+        from agents.arena import warmup
+
+        warmup.before_play(specs)
+
+
 def _config(args: argparse.Namespace):
     from agents.arena.match import MatchConfig
     from nineball_env.noise import make_noise
@@ -275,6 +284,7 @@ def _match_command(args: argparse.Namespace) -> int:
     from agents.arena.series import run_series
 
     _check_series_args(args.parser, args, [args.agent_a, args.agent_b])
+    _warm_up(args, [args.agent_a, args.agent_b])
     with _backend(args) as backend:
         result = run_series(args.agent_a, args.agent_b, args.matches, _config(args), args.seed, args.jobs,
                             progress=not args.no_progress, record_dir=args.record, backend=backend)
@@ -306,6 +316,7 @@ def _tournament_command(args: argparse.Namespace) -> int:
     if len(set(a.strip() for a in args.agents)) != len(args.agents):
         args.parser.error("tournament: each agent may appear once (add options to tell two searches apart)")
     _check_series_args(args.parser, args, args.agents)
+    _warm_up(args, args.agents)
     with _backend(args) as backend:
         results = round_robin(args.agents, args.matches, _config(args), args.seed, args.jobs,
                               progress=not args.no_progress, backend=backend)

@@ -4,7 +4,9 @@ A cold numba cache makes the first command compile for minutes before anything h
 time). Numba announces each real compilation (never a load from its on-disk cache) as a ``numba:compile`` event: the
 first such event of a ``physics`` / ``nineball_env`` / ``agents`` function prints ``NOTICE``, once per process; while
 a compilation runs, a line every ``PROGRESS_EVERY_S`` says how long it has taken so far and how many kernels are done;
-``uninstall`` ends with the total. Nothing is printed when every kernel comes from the cache.
+``uninstall`` ends with the total. Nothing is printed when every kernel comes from the cache. A command that compiles
+part of the kernels in another process (``agents.arena.warmup``) prints the notice itself (``announce``) and adds
+that process's kernels and the time it waited on them to the total (``credit``).
 """
 
 from __future__ import annotations
@@ -14,14 +16,17 @@ import threading
 import time
 from typing import Any, TextIO
 
-#: Measured (issue 28, at c34099a: main's one event loop merged): ``NUMBA_CACHE_DIR=$(mktemp -d) bash -c 'time
-#: nineball match ghost random'`` spent 92 s of CPU (user), 93 s of it compiling on one core (72 s the physics, 15 s
-#: the env's and the agents' kernels, 6 s numba's own), 8 min of wall time on the 2-core machine loaded by other work
-#: (load 7-10). Update the figure when the compile time changes.
-NOTICE = ("nineball: compiling the numba kernels for this machine, first run only: a minute or more (about 1.5 on a "
-          "quiet 2-core machine); later runs load them from the cache in seconds...")
+#: Measured (issue 28, at 295c331 against 5aab397, alternating, a fresh cache each run):
+#: ``NUMBA_CACHE_DIR=$(mktemp -d) python -m agents.cli match ghost random`` (the README's first command, install
+#: excluded) took 43.6, 46.4, 44.6 s of wall time (62-65 s of CPU over its two processes) on the 2-core machine with
+#: little other work (load <= 1.4), 5aab397 64.4, 70.7, 68.4 s; under load 2-4 from other work 50-166 s against 84-115
+#: s. Alone, the child's half (``agents.arena.warmup``) took 53 s, this process's half 27 s. Update the figure when
+#: the compile time changes.
+NOTICE = ("nineball: compiling the numba kernels for this machine in two processes, first run only: about a minute "
+          "(45 s on a quiet 2-core machine); later runs load them from the cache in seconds...")
 PACKAGES = ("physics", "nineball_env", "agents")
 PROGRESS_EVERY_S = 30.0
+_INSTALLED: list[Any] = []  # the listeners ``install`` registered and ``uninstall`` has not removed
 
 
 def _duration(seconds: float) -> str:
@@ -52,11 +57,23 @@ class CompileNotice:
                 return  # someone else's kernel before any of ours: not ours to time
             self._outer_start = self._last_line = time.perf_counter()
         self.depth += 1
-        if ours and not self.said:
-            self.said = True
-            self.say(NOTICE)
-            self._ticker = threading.Thread(target=self._tick, name="nineball-compile-progress", daemon=True)
-            self._ticker.start()
+        if ours:
+            self.announce()
+
+    def announce(self) -> None:
+        """Print ``NOTICE`` and start the progress line, once."""
+        if self.said:
+            return
+        self.said = True
+        self.say(NOTICE)
+        self._ticker = threading.Thread(target=self._tick, name="nineball-compile-progress", daemon=True)
+        self._ticker.start()
+
+    def credit(self, kernels: int, seconds: float) -> None:
+        """Count ``kernels`` compiled elsewhere (a warm-up's child process) and ``seconds`` this process waited on
+        them in the total."""
+        self.kernels += kernels
+        self.compile_s += seconds
 
     def on_end(self, ev: Any) -> None:
         if self.depth == 0:
@@ -123,7 +140,49 @@ def install(stream: TextIO | None = None, every_s: float = PROGRESS_EVERY_S) -> 
 
     listener = Listener()
     event.register("numba:compile", listener)
+    _INSTALLED.append(listener)
     return listener
+
+
+def announce() -> None:
+    """Print the notice now (a command that knows the cache is cold, before its first compilation)."""
+    for listener in _INSTALLED:
+        listener.notice.announce()
+
+
+def credit(kernels: int, seconds: float) -> None:
+    """Count ``kernels`` compiled in another process and ``seconds`` this one waited on them in the total
+    (``CompileNotice.credit``) of the installed listener."""
+    for listener in _INSTALLED:
+        listener.notice.credit(kernels, seconds)
+
+
+class KernelCounter:
+    """``with KernelCounter() as c:``: ``c.kernels`` of our functions compiled (each signature once) inside."""
+
+    def __init__(self) -> None:
+        self.kernels = 0
+
+    def __enter__(self) -> "KernelCounter":
+        from numba.core import event
+
+        counter = self
+
+        class Listener(event.Listener):
+            def on_start(self, ev: Any) -> None:
+                pass
+
+            def on_end(self, ev: Any) -> None:
+                counter.kernels += int(_ours(ev))
+
+        self._listener = Listener()
+        event.register("numba:compile", self._listener)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from numba.core import event
+
+        event.unregister("numba:compile", self._listener)
 
 
 def uninstall(listener: Any) -> None:
@@ -131,6 +190,8 @@ def uninstall(listener: Any) -> None:
     from numba.core import event
 
     event.unregister("numba:compile", listener)
+    if listener in _INSTALLED:
+        _INSTALLED.remove(listener)
     listener.notice.stop()
     line = listener.notice.summary()
     if line is not None:

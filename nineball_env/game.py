@@ -564,14 +564,10 @@ class TableBatch:
     def _run(self, order: np.ndarray, seats: np.ndarray, noise_gens: np.ndarray) -> int:
         """One pass of the compiled turn over ``order`` on ``threads`` threads (this one and pool workers, each
         claiming the next table when free); how many tables stopped short (FULL or an error)."""
-        claimed = self._claimed  # the tables' shared counter (one pass of the turn at a time)
-        claimed[0] = 0
+        self._claimed[0] = 0  # the tables' shared counter (one pass of the turn at a time)
         if self._turn_args is None:  # the same arrays on every call, until ``_grow`` replaces the records
-            self._turn_args = (self.dealt, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static,
-                               physics_address(), self._logs, self.rec_i, self.rec_f, self.n_rec, self.n_opp,
-                               self.parts, self.redeals, self.status, self.obs)
-        args = (order, claimed, self._acts, self._has_act, self._shots, self._has_shot, self._gens, noise_gens, seats,
-                self._to_deal, *self._turn_args)
+            self._turn_args = self._table_args(physics_address())
+        args = self._turn_call(order, seats, noise_gens, self._turn_args)
         if order.size <= 1:
             return play_turns(*args)
         threads = self.threads or numba.config.NUMBA_NUM_THREADS
@@ -583,6 +579,24 @@ class TableBatch:
         others = [self._pool.submit(play_turns, *args) for _ in range(helpers)]
         short = play_turns(*args)
         return short + sum(f.result() for f in others)
+
+    def _table_args(self, address: int) -> tuple:
+        """``play_turns``' arguments after the per-call ones: the tables' arrays and the physics at ``address``."""
+        return (self.dealt, self.balls, self.rack, self.won, self.next_breaker, self.done, *self._static, address,
+                self._logs, self.rec_i, self.rec_f, self.n_rec, self.n_opp, self.parts, self.redeals, self.status,
+                self.obs)
+
+    def _turn_call(self, order: np.ndarray, seats: np.ndarray, noise_gens: np.ndarray, table_args: tuple) -> tuple:
+        """``play_turns``' arguments for one pass over ``order``."""
+        return (order, self._claimed, self._acts, self._has_act, self._shots, self._has_shot, self._gens, noise_gens,
+                seats, self._to_deal, *table_args)
+
+    def compile_turn(self) -> None:
+        """Compile (or load) the compiled turn for this batch's argument types without playing: the turn calls the
+        physics through a C pointer, so this needs no compiled physics (a cold start compiles the two at once,
+        ``agents.arena.warmup``)."""
+        args = self._turn_call(np.empty(0, dtype=np.int64), self._stop, self._gens, self._table_args(0))
+        play_turns.compile(tuple(play_turns.typeof_pyval(a) for a in args))
 
     def _grow(self) -> None:
         """Twice the room for decision records per table."""

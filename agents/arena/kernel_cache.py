@@ -1,7 +1,8 @@
 """Which numba kernels the on-disk cache holds for this machine, read without compiling or loading any.
 
-``nineball doctor`` prints it; a series plays its first match before fanning out to worker processes when the cache is
-``cold`` (``agents.arena.series``), so that the kernels compile once, not once per worker.
+``nineball doctor`` prints it; ``nineball match`` and ``tournament`` compile a match's kernels on two cores before
+play when the cache is ``cold`` (``agents.arena.warmup``), and a series called otherwise plays its first match before
+fanning out to worker processes (``agents.arena.series``), so that the kernels compile once, not once per worker.
 """
 
 from __future__ import annotations

@@ -27,6 +27,10 @@ SPOT_MARGIN = 1e-4  # [m] clearance of a straight-in spot from balls and pockets
 _POS, _ON, _LOWEST, _PHASE, _IN_HAND = O.POS, O.ON_TABLE, O.LOWEST, O.PHASE, O.IN_HAND
 _BREAK, _CHOICE = PhaseCode.BREAK, PhaseCode.PUSH_OUT_CHOICE  # phase one-hot indices
 _NONE, _KITCHEN = BallInHandCode.NONE, BallInHandCode.KITCHEN  # in-hand one-hot indices
+# numba compiles a kernel once per distinct argument types and types a literal (``True``, ``0``) as a type of its own,
+# also a variable set to a literal and counted up later: values passed to kernels are typed, never literals, so that
+# every callee compiles once (tests/env/test_env_compile_once.py).
+_TRUE, _FALSE = np.bool_(True), np.bool_(False)
 
 
 @njit(cache=True)
@@ -90,7 +94,7 @@ def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, scale, 
             if row[_PHASE + j] > 0.0 and (phase < 0 or row[_PHASE + j] > row[_PHASE + phase]):
                 phase = j
         if phase == _CHOICE:  # shoot on, never pass back
-            encode_action(out[k], False, 0.0, 0.0, 0.0, 0.0, 0.0, False, 0.0, 0.0, table_box, False, False, scale)
+            encode_action(out[k], _FALSE, 0.0, 0.0, 0.0, 0.0, 0.0, _FALSE, 0.0, 0.0, table_box, _FALSE, _FALSE, scale)
             continue
         in_hand = 0
         for j in range(3):
@@ -106,8 +110,8 @@ def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, scale, 
         for b in range(10):
             pos[b, 0] = np.float64(row[_POS + 2 * b]) * width
             pos[b, 1] = np.float64(row[_POS + 2 * b + 1]) * length
-        n_obs = 0
-        n_balls = 0
+        n_obs = np.int64(0)
+        n_balls = np.int64(0)
         for b in range(1, 10):
             if row[_ON + b] > 0.5:
                 balls[n_balls, 0], balls[n_balls, 1] = pos[b, 0], pos[b, 1]
@@ -120,12 +124,13 @@ def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, scale, 
             sx, sy = width / 2.0, head_y - 0.01
             if given[k]:
                 sx, sy = spots[k, 0], spots[k, 1]
-            elif not _is_free(sx, sy, balls, n_balls, R, width, length, head_y, True, pockets, 0.0):
+            elif not _is_free(sx, sy, balls, n_balls, R, width, length, head_y, _TRUE, pockets, 0.0):
                 fallback[k] = True
                 spots[k, 0], spots[k, 1] = sx, sy
                 continue
             phi = math.degrees(math.atan2(oy - sy, ox - sx))
-            encode_action(out[k], True, break_speed, phi, 0.0, 0.0, 0.0, True, sx, sy, kitchen_box, False, False, scale)
+            encode_action(out[k], _TRUE, break_speed, phi, 0.0, 0.0, 0.0, _TRUE, sx, sy, kitchen_box, _FALSE, _FALSE,
+                          scale)
             continue
         placed = in_hand != _NONE
         cx, cy = pos[0, 0], pos[0, 1]
@@ -184,8 +189,8 @@ def aim_batch(obs, width, length, head_y, R, pockets, aims, break_speed, scale, 
             d2 = math.hypot(tx - ox, ty - oy)
             V0 = min(max(1.2 + 1.1 * (d1 + d2 / max(math.cos(math.radians(cut)), 0.3)), 1.5), 6.0)
             phi = math.degrees(math.atan2(gy - cy, gx - cx))
-        encode_action(out[k], True, V0, phi, 0.0, 0.0, 0.0, placed, cx, cy, kitchen_box if kitchen else table_box,
-                      False, False, scale)
+        encode_action(out[k], _TRUE, V0, phi, 0.0, 0.0, 0.0, placed, cx, cy, kitchen_box if kitchen else table_box,
+                      _FALSE, _FALSE, scale)
 
 
 @njit(cache=True)
@@ -208,7 +213,7 @@ def decide_batch(obs, width, length, head_y, R, pockets, aims, break_speed, scal
         if not fallback[k]:
             continue
         row = obs[k]
-        n_balls = 0
+        n_balls = np.int64(0)
         for b in range(1, 10):
             if row[_ON + b] > 0.5:
                 balls[n_balls, 0] = np.float64(row[_POS + 2 * b]) * width

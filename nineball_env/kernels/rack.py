@@ -119,7 +119,7 @@ def spot_nine(state, in_hand, foot_x, foot_y, length, R):
     spotting comes first): at rest, off any pocket. False when no point on the long string is free."""
     ox = np.empty(N_BALLS)
     oy = np.empty(N_BALLS)
-    n = 0
+    n = np.int64(0)  # typed, not a literal: spot_nine_at compiles once (``rules.rack`` passes an int64)
     for b in range(N_BALLS):
         if b != _NINE and state[b, 7] <= _ON_TABLE_MAX and not (b == 0 and in_hand):
             ox[n], oy[n] = state[b, 0], state[b, 1]

@@ -18,6 +18,7 @@ from nineball_env.kernels.codes import RuleCode as R
 from nineball_env.kernels.facts import N_BALLS, summarize_rows
 
 NINE_BIT = 1 << 9
+_NO_PLAYER, _ROW0 = np.int64(NO_PLAYER), np.int64(0)  # typed, not literals: each callee compiles once
 __all__ = ["MAX_CITED", "RACK_W", "rule_batch", "rule_log"]
 
 
@@ -47,7 +48,7 @@ def _next(after, k, shooter, phase, in_hand):
 @njit(cache=True)
 def _end(after, k, winner, rule):
     """Row k's rack is over (R-GAME-END): won by ``winner``, ended by ``rule``."""
-    _next(after, k, NO_PLAYER, PhaseCode.RACK_OVER, BallInHandCode.NONE)
+    _next(after, k, _NO_PLAYER, PhaseCode.RACK_OVER, BallInHandCode.NONE)
     after[k, C.WINNER] = winner
     after[k, C.ENDED_BY] = rule
 
@@ -174,7 +175,7 @@ def rule_log(rows, rack_row, declaration, simultaneous):
     n_pocketed = np.zeros(1, dtype=np.int64)
     off = np.zeros((1, N_BALLS), dtype=np.int64)
     n_off = np.zeros(1, dtype=np.int64)
-    summarize_rows(rows, rows.shape[0], 0, simultaneous, first_bits, first_time, cushion_bits, pocketed, n_pocketed,
+    summarize_rows(rows, rows.shape[0], _ROW0, simultaneous, first_bits, first_time, cushion_bits, pocketed, n_pocketed,
                    off, n_off)
     after = np.empty((1, RACK_W), dtype=np.int64)
     fouls = np.empty(1, dtype=np.int64)

@@ -54,6 +54,10 @@ from physics.state import Motion
 
 _ON_TABLE_MAX, _STATIONARY, _POCKETED = float(Motion.ROLLING), float(Motion.STATIONARY), float(Motion.POCKETED)
 _DEG = math.pi / 180.0  # math.radians' and np.radians' factor
+# numba compiles a kernel once per distinct argument types and types a literal (``True``, ``0``) as a type of its own,
+# also a variable set to a literal and changed later: values passed to kernels are typed, never literals, so that
+# every callee compiles once (tests/agents/test_agents_compile_once.py).
+_TRUE, _FALSE, _ZERO, _TWO = np.bool_(True), np.bool_(False), np.int64(0), np.int64(2)
 
 
 # -- one decision ---------------------------------------------------------------------------------------------------
@@ -85,7 +89,7 @@ def complete_shot(state, log, count, flags, segments, jaws, pockets, p, width, l
     none = np.zeros(5)
     capped, calls = True, 0
     while capped and calls < MAX_CONTINUATIONS:
-        c, f, _, _, _ = simulate(physics, state, none, False, segments, jaws, pockets, p, width, length, rail, tol,
+        c, f, _, _, _ = simulate(physics, state, none, _FALSE, segments, jaws, pockets, p, width, length, rail, tol,
                                  max_events, max_time, more, out)
         joined = np.empty((rows.shape[0] + c, LOG_W))
         n = rows.shape[0]
@@ -117,7 +121,7 @@ def strike_shot(start, state, strike, log, segments, jaws, pockets, p, width, le
     flags, layout code, n_events of the first simulation). A log longer than ``log`` is simulated again with room."""
     _copy(start, state)
     out = np.empty(4, dtype=np.int64)
-    count, flags, code, _, _ = simulate(physics, state, strike, True, segments, jaws, pockets, p, width, length,
+    count, flags, code, _, _ = simulate(physics, state, strike, _TRUE, segments, jaws, pockets, p, width, length,
                                         rail, tol, max_events, max_time, log, out)
     if code != OK:
         return log[:0], flags, code, count
@@ -125,7 +129,7 @@ def strike_shot(start, state, strike, log, segments, jaws, pockets, p, width, le
     if count > log.shape[0]:  # the log overflowed: the same shot again, with room for all of it
         shot_log = np.empty((count, LOG_W))
         _copy(start, state)
-        count, flags, code, _, _ = simulate(physics, state, strike, True, segments, jaws, pockets, p, width,
+        count, flags, code, _, _ = simulate(physics, state, strike, _TRUE, segments, jaws, pockets, p, width,
                                             length, rail, tol, max_events, max_time, shot_log, out)
     rows, flags = complete_shot(state, shot_log, count, flags, segments, jaws, pockets, p, width, length, rail, tol,
                                 max_events, physics, max_time)
@@ -159,9 +163,9 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
     off = np.full((1, N_BALLS), -1, dtype=np.int64)
     n_off = np.zeros(1, dtype=np.int64)
     start = rf[RecF.START:].reshape((N_BALLS, 9))
-    placed = adjusted = replayed = False
+    placed = adjusted = replayed = _FALSE
     state = start  # the balls after the shot (a copy of ``start`` once there is one)
-    n_events = 0
+    n_events = _ZERO
     shot = phase != PhaseCode.PUSH_OUT_CHOICE
     rf[RecF.PLACE_X] = math.nan
     rf[RecF.PLACE_Y] = math.nan
@@ -188,12 +192,12 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
             x = lin(u[A.PLACE_X], R, width - R)
             y = lin(u[A.PLACE_Y], R, head_y if kitchen else length - R)
             others = np.empty((N_BALLS, 2))
-            n = 0
+            n = _ZERO
             for bb in range(1, N_BALLS):
                 if start[bb, 7] <= _ON_TABLE_MAX:
                     others[n, 0], others[n, 1] = start[bb, 0], start[bb, 1]
                     n += 1
-            placed = True
+            placed = _TRUE
             if not is_free(x, y, others, n, R, width, length, head_y, kitchen, pockets, 0.0):
                 if cfg[Cfg.STRICT] != 0.0:
                     return Status.STRICT
@@ -202,7 +206,7 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
                 if best[0] == 0.0:
                     return Status.NO_SPOT
                 x, y = best[1], best[2]
-                adjusted = True
+                adjusted = _TRUE
             start[0, 0], start[0, 1] = x, y
             for j in range(2, 7):
                 start[0, j] = 0.0
@@ -217,18 +221,17 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
         if code != OK:
             return Status.LAYOUT
         if flags & FLAG_IN_FLIGHT:  # a cap stopped it with a ball in the air: the same shot with the replay caps
-            replayed = True
+            replayed = _TRUE
             rows, flags, code, n_events = strike_shot(start, state, strike, log, segments, jaws, pockets, p, width,
                                                       length, rail, tol, np.int64(cfg[Cfg.REPLAY_EVENTS]),
                                                       cfg[Cfg.REPLAY_TIME], physics)
             if flags & FLAG_IN_FLIGHT:  # still in the air: the shot is void, the table stays as it was
                 # no ruling: no fouls, nothing cited or pocketed (the rows are still -1), the rack after = before
-                _write_record(ri, player, declaration[0], np.int64(0), pocketed[0], np.int64(0), pocketed[0],
-                              np.int64(0), off[0], np.int64(0), False, before[0], before[0], placed, adjusted,
-                              n_events, True, True, True)
+                _write_record(ri, player, declaration[0], _ZERO, pocketed[0], _ZERO, pocketed[0], _ZERO, off[0],
+                              _ZERO, _FALSE, before[0], before[0], placed, adjusted, n_events, _TRUE, _TRUE, _TRUE)
                 n_rec[k] = r + 1
                 return Status.STOP
-        summarize_rows(rows, rows.shape[0], 0, cfg[Cfg.SIMULTANEOUS], first_bits, first_time, cushion_bits, pocketed,
+        summarize_rows(rows, rows.shape[0], _ZERO, cfg[Cfg.SIMULTANEOUS], first_bits, first_time, cushion_bits, pocketed,
                        n_pocketed, off, n_off)
     after = np.empty((1, RACK_W), dtype=np.int64)
     fouls = np.empty(1, dtype=np.int64)
@@ -252,7 +255,7 @@ def play_decision(k, u, use_shot, shot_row, noise_gen, gen, balls, rack, won, ne
     if after[0, C.PHASE] == PhaseCode.RACK_OVER:
         score(k, gen, balls, rack, won, next_breaker, done, cfg, slots, start_rows, off_table)
     _write_record(ri, player, declaration[0], fouls[0], cited[0], n_cited[0], pocketed[0], n_pocketed[0], off[0],
-                  n_off[0], spotted[0], before[0], after[0], placed, adjusted, n_events, shot, replayed, False)
+                  n_off[0], spotted[0], before[0], after[0], placed, adjusted, n_events, shot, replayed, _FALSE)
     n_rec[k] = r + 1
     # the reward parts (``rewards.REWARD_PARTS``: rack, pot, foul, opponent_pot, opponent_foul), the learner is player 0
     mine = player == 0
@@ -308,7 +311,7 @@ def _deal_match(k, gens, balls, rack, won, next_breaker, done, cfg, slots, start
     """A new match on table k, broken by ``cfg[FIRST_BREAKER]`` (-1: drawn as ``Generator.integers(2)``); no
     decisions recorded yet."""
     first = cfg[Cfg.FIRST_BREAKER]
-    breaker = bounded_int(gens[k], 2) if first < 0.0 else np.int64(first)
+    breaker = bounded_int(gens[k], _TWO) if first < 0.0 else np.int64(first)
     deal(k, breaker, gens[k], balls, rack, won, next_breaker, done, slots, start_rows, off_table)
     n_rec[k] = 0
 
@@ -400,7 +403,7 @@ def play_turns(order, claimed, acts, has_act, shots, has_shot, gens, noise_gens,
                 for j in range(N_ACTION):
                     u[j] = np.float64(np.float32(aimed[0, j]))  # the policy answers in float32, as ``act`` does
                 noise_gen = gens[k]
-                use_shot = False
+                use_shot = _FALSE
             code = play_decision(k, u, use_shot, shots[k], noise_gen, gens[k], balls, rack, won, next_breaker, done,
                                  cfg, slots, start_rows, off_table, segments, jaws, pockets, p, rail, tol, max_events,
                                  physics, logs[k], rec_i, rec_f, n_rec, parts)
@@ -415,7 +418,7 @@ def play_turns(order, claimed, acts, has_act, shots, has_shot, gens, noise_gens,
                 n_opp[k] = 0
                 dealt[k] = False  # the learner has decided: the deal stands
         status[k] = code
-        encode_rows(balls, rack, won, ks, 0, int(cfg[Cfg.RACE_TO]), 1.0 / cfg[Cfg.WIDTH], 1.0 / cfg[Cfg.LENGTH], obs64)
+        encode_rows(balls, rack, won, ks, _ZERO, int(cfg[Cfg.RACE_TO]), 1.0 / cfg[Cfg.WIDTH], 1.0 / cfg[Cfg.LENGTH], obs64)
         for j in range(OBS_SIZE):
             obs[k, j] = np.float32(obs64[0, j])
         if code > Status.OVER:

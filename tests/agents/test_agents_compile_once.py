@@ -8,6 +8,7 @@ fresh copy of the calling kernel (its callees come from the cache).
 """
 
 import inspect
+import subprocess
 import sys
 from pathlib import Path
 
@@ -15,7 +16,10 @@ import numba
 import numpy as np
 import pytest
 from numba.core import types
+from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.compiler_machinery import FunctionPass, register_pass
 from numba.core.dispatcher import Dispatcher
+from numba.core.typed_passes import NopythonTypeInference
 
 import physics
 import agents.shots
@@ -25,9 +29,11 @@ from agents.shots.aim import corrected_phi
 from agents.shots.jumps import jump_speed
 from agents.shots.leaves import shot_value
 from agents.shots.pots import pot_rows
+from agents.arena.match import MatchConfig, play_match
 from agents.learned.macro import MACRO_DIM, MacroPlanner
 from agents.players.ghost_ball import GhostBallAgent
 from agents.protocol import TableView
+from agents.registry import make_agent
 from nineball_env import observation
 from nineball_env.noise import make_noise
 from nineball_env.rules import Match, RackState
@@ -36,10 +42,39 @@ from physics.kernels import entry
 DECISIONS = np.load(Path(__file__).parent / "data" / "ghost_decisions.npz")
 
 
+OURS = ("physics", "nineball_env", "agents")
+
+
+class _Typed(Exception):
+    """Raised once a kernel's types are inferred: ``_TypeOnly`` compiles no further."""
+
+
+@register_pass(mutates_CFG=False, analysis_only=True)
+class _StopAfterTyping(FunctionPass):
+    _name = "nineball_stop_after_typing"
+
+    def __init__(self) -> None:
+        FunctionPass.__init__(self)
+
+    def run_pass(self, state) -> bool:
+        raise _Typed
+
+
+class _TypeOnly(CompilerBase):
+    """numba's nopython pipeline up to type inference (every call resolved, hence every callee compiled), no further:
+    the calls a kernel makes, without the code generation of a fresh copy of it."""
+
+    def define_pipelines(self):
+        pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pm.add_pass_after(_StopAfterTyping, NopythonTypeInference)
+        pm.finalize()
+        return [pm]
+
+
 def _calls(caller, signature=None) -> list[tuple[object, tuple[types.Type, ...]]]:
     """(callee kernel, argument types) of every call of one of our kernels that numba resolves while it compiles
     ``caller`` for ``signature`` (default: its only compiled one), each time it resolves one. A fresh, uncached copy
-    of ``caller`` is compiled, as on a cold cache: a variable set to a literal and changed later (``n = 0`` ...
+    of ``caller`` is typed, as on a cold cache: a variable set to a literal and changed later (``n = 0`` ...
     ``n += 1``) is resolved with the literal first, and that version of the callee is compiled too."""
     if signature is None:
         (signature,) = caller.signatures
@@ -47,16 +82,79 @@ def _calls(caller, signature=None) -> list[tuple[object, tuple[types.Type, ...]]
     resolve = Dispatcher.get_call_template
 
     def recording(self, args, kws):
-        if self.py_func.__module__.split(".")[0] in ("physics", "nineball_env", "agents"):  # not numba's own
+        if self.py_func.__module__.split(".")[0] in OURS:  # not numba's own
             found.append((self, tuple(args)))
         return resolve(self, args, kws)
 
     Dispatcher.get_call_template = recording
     try:
-        numba.njit(caller.py_func).compile(signature)
+        numba.njit(caller.py_func, pipeline_class=_TypeOnly).compile(signature)
+    except _Typed:
+        pass
     finally:
         Dispatcher.get_call_template = resolve
     return found
+
+
+def _our_kernels() -> list[Dispatcher]:
+    """Every numba kernel defined in a module of ours that is imported now."""
+    found = []
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] in OURS and module is not None:
+            found.extend(obj for obj in vars(module).values()
+                         if isinstance(obj, Dispatcher) and obj.py_func.__module__ == name)
+    return found
+
+
+def _qualified(dispatcher) -> str:
+    return f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}"
+
+
+def match_call_types() -> list[str]:
+    """Play a real match (GhostBall against random), then type fresh copies of every kernel it compiled or loaded
+    and of all they call: the kernels called with more than one set of argument types, or with a literal (one line
+    each). Run in a process of its own (``python -c``), so that only the match's kernels count."""
+    play_match(make_agent("ghost"), make_agent("random"), MatchConfig(race_to=1), 0, 0)
+    by_callee: dict = {}
+    todo = [(k, tuple(s)) for k in _our_kernels() for s in k.signatures]
+    for kernel, signature in todo:  # the versions the match compiled or loaded (called from Python or a kernel)
+        by_callee.setdefault(kernel, {}).setdefault(signature, set()).add("(the match)")
+    done = set()
+    while todo:
+        kernel, signature = todo.pop()
+        if (kernel, signature) in done:
+            continue
+        done.add((kernel, signature))
+        for callee, argtypes in _calls(kernel, signature):
+            by_callee.setdefault(callee, {}).setdefault(argtypes, set()).add(kernel.__name__)
+            todo.append((callee, argtypes))
+    found = [f"called: {name}" for name in sorted(_qualified(k) for k in by_callee)]
+    for callee, versions in by_callee.items():
+        for argtypes, callers in versions.items():
+            literals = {n: t for n, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}
+            if literals:
+                found.append(f"literal: {sorted(callers)} call {_qualified(callee)} with literals {literals}")
+        if len(versions) > 1:
+            found.append(f"versions: {_qualified(callee)} is called with {len(versions)} sets of types: "
+                         + "; ".join(f"{sorted(c)}: {a}" for a, c in versions.items()))
+    return found
+
+
+def test_a_match_compiles_every_kernel_for_one_set_of_argument_types():
+    # numba compiles a kernel once per distinct argument types: every kernel a match runs (the env's compiled turn
+    # and default opponent, GhostBall's round, the physics) is called with one set of types by all its callers
+    # (issue 28: a literal ``True`` / ``0`` in one caller, ``n = 0 ... n += 1`` passed on, compiled 14 kernels twice or
+    # four times on a cold cache, ~8 s of a cold ``nineball match ghost random``).
+    probe = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import {Path(__file__).stem} as t; "
+             "print('\\n'.join(t.match_call_types()))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=Path(__file__).parents[2], capture_output=True, text=True,
+                         timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    lines = out.stdout.splitlines()
+    names = {line.split(": ", 1)[1] for line in lines if line.startswith("called: ")}
+    assert {"nineball_env.kernels.turn.play_decision", "nineball_env.kernels.placement.is_free",
+            "agents.shots.round_kernels.spot_rows", "physics.kernels.entry.run_shot"} <= names, sorted(names)
+    assert [line for line in lines if not line.startswith("called: ")] == []
 
 
 def _by_name(dispatcher, argtypes) -> dict[str, types.Type]:
