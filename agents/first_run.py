@@ -22,8 +22,11 @@ from typing import Any, TextIO
 #: little other work (load <= 1.4), 5aab397 64.4, 70.7, 68.4 s; under load 2-4 from other work 50-166 s against 84-115
 #: s. Alone, the child's half (``agents.arena.warmup``) took 53 s, this process's half 27 s. Update the figure when
 #: the compile time changes.
-NOTICE = ("nineball: compiling the numba kernels for this machine in two processes, first run only: about a minute "
-          "(45 s on a quiet 2-core machine); later runs load them from the cache in seconds...")
+#: At 5c79f20 against 5aab397 (alternating, three rounds each, quiet): 31.3-32.1 s against 48.4-48.7 s, and 45 s with
+#: the install in CI's fresh venv (``.ci/run``'s stage 1). Only a match or tournament compiles on both cores
+#: (``agents.arena.warmup``); training and the env compile in the process that needs the kernels.
+NOTICE = ("nineball: compiling the numba kernels for this machine, first run only: about a minute (a match: 30-45 s "
+          "on a quiet 2-core machine); later runs load them from the cache in seconds...")
 PACKAGES = ("physics", "nineball_env", "agents")
 PROGRESS_EVERY_S = 30.0
 _INSTALLED: list[Any] = []  # the listeners ``install`` registered and ``uninstall`` has not removed
