@@ -28,7 +28,7 @@ import physics
 from agents.protocol import TableView, ViewAgent, observed
 from agents.shots import kernels as K
 from agents.shots import round_kernels as RK
-from agents.shots.aim import corrected_phis
+from agents.shots.aim import corrected_phi_rows
 from agents.shots.jumps import MAX_JUMPS, jump_rows
 from agents.shots.outcome import ruled_rows, settled_rows, shot_rack
 from agents.shots.pots import SPOT_MARGIN, aim_sigma, pocket_geometry, pot_rows, rolling_speed_for, spot_lines
@@ -153,8 +153,8 @@ class GhostBallAgent(ViewAgent):
         if asks & RK.ASK_AIM and cfg.correct_throw:  # the pots' aims corrected for throw: one compiled call
             aim = np.flatnonzero(stage & RK.ASK_AIM)
             target = best[aim, K.O_TARGET].astype(np.int64)
-            shots[aim, 1] = corrected_phis(cues[aim], rows.pos[aim, target], target, best[aim, K.O_DIRECTION],
-                                           shots[aim], t, p, n_balls=n_balls)
+            shots[aim, 1] = corrected_phi_rows(cues[aim], rows.pos[aim, target], target, best[aim, K.O_DIRECTION],
+                                               shots[aim], t, p, 2, n_balls)
             again = np.empty((len(aim), actions.N_ACTION), dtype=np.float32)
             RK.encode_rows(shots[aim], has_shot[aim], placed[aim], spots[aim], rows.racks[aim],
                            np.zeros(len(aim), dtype=np.bool_), pass_back[aim], float(p.R), float(t.width),
