@@ -179,13 +179,26 @@ class BaseAgent:
     name = "agent"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self._seed, self._rng = seed, None  # ``BaseAgent.seed``, not a subclass's (its parts may not exist yet)
         self.intent: str | None = None
         #: decisions taken per jump intent ("jump", "jump-pot") since the agent was made
         self.jumps: dict[str, int] = {k: 0 for k in JUMP_INTENTS}
 
     def seed(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        """Re-seed ``rng``; the generator is made on its first use (an env re-seeds its opponent every reset, and
+        deterministic agents never draw)."""
+        self._seed, self._rng = seed, None
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The agent's generator: ``np.random.default_rng`` of the latest seed, made when first asked for."""
+        if self._rng is None:
+            self._rng = np.random.default_rng(self._seed)
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: np.random.Generator) -> None:
+        self._rng = rng
 
     def __call__(self, obs: np.ndarray, info: object = None) -> np.ndarray:
         """The env's callable-opponent form."""

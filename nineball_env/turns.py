@@ -144,17 +144,28 @@ def _external_rounds(tables: TableBatch, seats: Seats, order: np.ndarray) -> Non
         if not active.size:
             return
         seen = tables.encode(active, OPPONENT)
-        groups: dict[int, list[int]] = {}  # rows of ``active`` by opponent object: one batched query each
-        for i, k in enumerate(active.tolist()):
-            groups.setdefault(id(seats.opponents[k]), []).append(i)
-        acts = np.empty((active.size, 9))
-        for rows in groups.values():
-            opponent = seats.opponents[int(active[rows[0]])]
-            infos = None if opponents.batched(opponent) else [  # what an opponent callable is told
-                {"player": OPPONENT, "phase": PHASE_NAMES[tables.rack[k, _PHASE]],
-                 "ball_in_hand": BALL_IN_HAND_NAMES[tables.rack[k, _IN_HAND]]} for k in active[rows].tolist()]
-            acts[rows] = opponents.query_batch(opponent, seen[rows], infos)
+        ks = active.tolist()
+        ops = seats.opponents
+        first = ops[ks[0]]
+        if all(ops[k] is first for k in ks):  # one opponent object for every table (a shared batched one): one query
+            acts = _query(tables, first, seen, ks)
+        else:
+            groups: dict[int, list[int]] = {}  # rows of ``active`` by opponent object: one batched query each
+            for i, k in enumerate(ks):
+                groups.setdefault(id(ops[k]), []).append(i)
+            acts = np.empty((active.size, 9))
+            for rows in groups.values():
+                acts[rows] = _query(tables, ops[ks[rows[0]]], seen[rows], [ks[i] for i in rows])
         tables.turn(active, seats.kinds, acts)
+
+
+def _query(tables: TableBatch, opponent: Any, seen: np.ndarray, ks: list[int]) -> np.ndarray:
+    """The actions (n, 9) of ``opponent`` for observations ``seen`` of tables ``ks`` (``opponents.query_batch``; an
+    opponent that decides row by row is told each table's info)."""
+    infos = None if opponents.batched(opponent) else [  # what an opponent callable is told
+        {"player": OPPONENT, "phase": PHASE_NAMES[tables.rack[k, _PHASE]],
+         "ball_in_hand": BALL_IN_HAND_NAMES[tables.rack[k, _IN_HAND]]} for k in ks]
+    return opponents.query_batch(opponent, seen, infos)
 
 
 def _redeal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:

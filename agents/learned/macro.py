@@ -48,7 +48,7 @@ from agents.players.ghost_ball import GhostBallAgent, refined_strikes
 from agents.protocol import TableView, observed_layouts
 from agents.shots import kernels as SK
 from agents.shots import round_kernels as RK
-from agents.shots.aim import corrected_phis
+from agents.shots.aim import corrected_phi_rows
 from agents.shots.candidates import diverse_spots, safety_candidates
 from agents.shots.leaves import shot_row, shot_values
 from agents.shots.pots import PotOption, aim_sigma, cue_spots, pot_rows
@@ -527,14 +527,14 @@ class MacroPlanner:
         layout ``pos[i]``, ``on[i]`` at ball ``lowest[i]``: a pot slot of option rows ``options[i]`` (N_POTS, OPT_W)
         or ``SAFETY``, GhostBall's either way. GhostBall's shots come from one compiled call
         (``ghost_ball.refined_strikes``), the pots' aims corrected for throw in one more
-        (``agents.shots.aim.corrected_phis``, one iteration), then the aim offset."""
+        (``agents.shots.aim.corrected_phi_rows``, one iteration), then the aim offset."""
         shots = refined_strikes(slot, options, u, cues, pos, on, lowest, self.table, self.params, _REFINE)
         pot = np.flatnonzero(slot < N_POTS)
         if pot.size:
             chosen = options[pot, slot[pot]]
             target = chosen[:, SK.O_TARGET].astype(np.int64)
-            shots[pot, 1] = corrected_phis(cues[pot], pos[pot, target], target, chosen[:, SK.O_DIRECTION],
-                                           shots[pot], self.table, self.params, iterations=1)
+            shots[pot, 1] = corrected_phi_rows(cues[pot], pos[pot, target], target, chosen[:, SK.O_DIRECTION],
+                                               shots[pot], self.table, self.params, 1)
         shots[:, 1] += AIM_RANGE * u[:, 1]
         return shots
 

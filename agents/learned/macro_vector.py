@@ -49,11 +49,13 @@ class MacroActionVectorWrapper(VectorWrapper):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._obs: np.ndarray | None = None
+        self._feats: np.ndarray | None = None  # the features of ``_obs`` (a copy of those returned)
 
     def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None):
         obs, info = self.env.reset(seed=seed, options=options)
-        self._obs = obs
-        return self._features(obs), self._with_slots(info, np.full(self.num_envs, -1))
+        feats = self._reset_features(obs, None if not options else options.get("reset_mask"))
+        self._obs, self._feats = obs, feats.copy()
+        return feats, self._with_slots(info, np.full(self.num_envs, -1))
 
     def decode(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The vector env's (B, 9) actions for (B, MACRO_DIM) macro actions on the current tables, and each
@@ -74,11 +76,26 @@ class MacroActionVectorWrapper(VectorWrapper):
     def step(self, actions):
         env_actions, slots = self.decode(actions)
         obs, reward, terminated, truncated, info = self.env.step(env_actions)
-        self._obs = obs
-        return self._features(obs), reward, terminated, truncated, self._with_slots(info, slots)
+        feats = self._features(obs)
+        self._obs, self._feats = obs, feats.copy()
+        return feats, reward, terminated, truncated, self._with_slots(info, slots)
 
     def _features(self, obs: np.ndarray) -> np.ndarray:
         return self.planner.features_batch(obs)
+
+    def _reset_features(self, obs: np.ndarray, mask: Any) -> np.ndarray:
+        """The features of a reset's observations: with a ``reset_mask``, only the reset rows' are computed, the
+        others kept from the last call where their observations are unchanged (the features are a function of the
+        observation alone); else all of them."""
+        if mask is None or self._feats is None:
+            return self._features(obs)
+        mask = np.asarray(mask, dtype=bool)
+        if not np.array_equal(obs[~mask], self._obs[~mask]):  # tables changed behind the wrapper's back
+            return self._features(obs)
+        feats = self._feats.copy()
+        if mask.any():
+            feats[mask] = self._features(obs[mask])
+        return feats
 
     def _with_slots(self, info: dict[str, Any], slots: np.ndarray) -> dict[str, Any]:
         return dict(info, macro_slot=slots, _macro_slot=np.ones(self.num_envs, dtype=bool))

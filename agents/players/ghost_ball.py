@@ -28,10 +28,11 @@ import physics
 from agents.protocol import TableView, ViewAgent, observed
 from agents.shots import kernels as K
 from agents.shots import round_kernels as RK
-from agents.shots.aim import corrected_phis
+from agents.shots.aim import corrected_phi_rows
 from agents.shots.jumps import MAX_JUMPS, jump_rows
 from agents.shots.outcome import ruled_rows, settled_rows, shot_rack
-from agents.shots.pots import SPOT_MARGIN, aim_sigma, pocket_geometry, pot_rows, rolling_speed_for, spot_lines
+from agents.shots.pots import (SPOT_MARGIN, aim_sigma, physics_row, pocket_geometry, pot_rows, rolling_speed_for,
+                               spot_lines)
 from nineball_env import actions, placement
 from nineball_env.kernels.codes import RACK_W, BallInHandCode, PhaseCode, RackCol
 from nineball_env.noise import LIMITS, NoiseConfig, make_noise
@@ -153,8 +154,8 @@ class GhostBallAgent(ViewAgent):
         if asks & RK.ASK_AIM and cfg.correct_throw:  # the pots' aims corrected for throw: one compiled call
             aim = np.flatnonzero(stage & RK.ASK_AIM)
             target = best[aim, K.O_TARGET].astype(np.int64)
-            shots[aim, 1] = corrected_phis(cues[aim], rows.pos[aim, target], target, best[aim, K.O_DIRECTION],
-                                           shots[aim], t, p, n_balls=n_balls)
+            shots[aim, 1] = corrected_phi_rows(cues[aim], rows.pos[aim, target], target, best[aim, K.O_DIRECTION],
+                                               shots[aim], t, p, 2, n_balls)
             again = np.empty((len(aim), actions.N_ACTION), dtype=np.float32)
             RK.encode_rows(shots[aim], has_shot[aim], placed[aim], spots[aim], rows.racks[aim],
                            np.zeros(len(aim), dtype=np.bool_), pass_back[aim], float(p.R), float(t.width),
@@ -210,7 +211,7 @@ class GhostBallAgent(ViewAgent):
         pos = np.require(view.balls.pos, np.float64, "CW")
         out = np.empty(5)
         RK.safety_row(float(cue[0]), float(cue[1]), pos, np.require(view.on, np.bool_, "CW"), int(view.rack.lowest),
-                      float(p.R), (2.0 * p.R) ** 2, float(t.width), float(t.length), _physics_row(p), GHOST_MIN_SPEED,
+                      float(p.R), (2.0 * p.R) ** 2, float(t.width), float(t.length), physics_row(p), GHOST_MIN_SPEED,
                       GHOST_MAX_SPEED, np.empty_like(pos), out)
         return Shot(*out.tolist())
 
@@ -395,7 +396,7 @@ def refined_strikes(slot: np.ndarray, options: np.ndarray, u: np.ndarray, cues: 
                     np.require(u, np.float64, "C"), np.require(cues, np.float64, "C"),
                     np.require(pos, np.float64, "C"), np.require(on, np.bool_, "C"),
                     np.require(lowest, np.int64, "C"), float(params.R), (2.0 * params.R) ** 2, float(table.width),
-                    float(table.length), _physics_row(params), GHOST_MIN_SPEED, GHOST_MAX_SPEED, refine, out)
+                    float(table.length), physics_row(params), GHOST_MIN_SPEED, GHOST_MAX_SPEED, refine, out)
     return out
 
 
@@ -427,15 +428,7 @@ def _plan_constants(t: physics.Table, p: physics.PhysicsParams, cfg: GhostBallCo
     """The arguments of ``round_kernels.plan_rows`` that a table, its physics and the config fix, from ``aims`` to
     ``cfg`` (built once)."""
     return (*pocket_geometry(t), *_spot_lines(), float(p.R), (2.0 * p.R) ** 2, float(t.width), float(t.length),
-            float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, _physics_row(p), _config_row(cfg))
-
-
-@lru_cache(maxsize=8)
-def _physics_row(params: physics.PhysicsParams) -> np.ndarray:
-    """The numbers ``round_kernels.rolling_speed`` reads (its ``U_R``... columns)."""
-    out = np.array([params.u_r, params.g, params.e_b, params.cue_mass, params.m, 2.0])
-    out.setflags(write=False)
-    return out
+            float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, physics_row(p), _config_row(cfg))
 
 
 @lru_cache(maxsize=8)

@@ -69,7 +69,8 @@ def corrected_phis(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, directi
                    table: Table = DEFAULT_TABLE, params: PhysicsParams = DEFAULT_PARAMS, iterations: int = 2,
                    n_balls: int = physics.N_BALLS) -> np.ndarray:
     """``corrected_phi`` for N shots in one compiled call: cue (N, 2) and obj (N, 2) centres [m], target (N,) ball
-    numbers, direction (N,) [deg], shots (N, 5) rows (V0, phi°, theta°, a, b); the aims (N,) [deg]."""
+    numbers, direction (N,) [deg], shots (N, 5) rows (V0, phi°, theta°, a, b); the aims (N,) [deg]. Every input is
+    checked (ValueError naming the bad one); ``corrected_phi_rows`` skips the checks."""
     cue = np.ascontiguousarray(cue, dtype=np.float64).reshape(-1, 2)
     N = cue.shape[0]
     obj = np.ascontiguousarray(obj, dtype=np.float64).reshape(-1, 2)
@@ -83,10 +84,21 @@ def corrected_phis(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, directi
         raise ValueError(f"target: expected object-ball numbers 1..{n_balls - 1}, got {target.tolist()}")
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 0:
         raise ValueError(f"iterations: expected a whole number >= 0, got {iterations!r}")
-    out = np.empty(N)
-    K.corrected_phi_batch(empty_packed(n_balls), cue, obj, target, direction, shots, int(iterations),
-                          table.segments, table.jaws, table.pockets, params_array(params), float(table.spec.width),
-                          float(table.spec.length), table.rail, OVERLAP_TOL, out)
+    return corrected_phi_rows(cue, obj, target, direction, shots, table, params, int(iterations), n_balls)
+
+
+def corrected_phi_rows(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, direction: np.ndarray,
+                       shots: np.ndarray, table: Table, params: PhysicsParams, iterations: int,
+                       n_balls: int = physics.N_BALLS) -> np.ndarray:
+    """``corrected_phis`` without its checks, for callers whose rows come from the shot kernels (valid by
+    construction: GhostBall's round, the macro layer's strikes); the arrays are made contiguous, not checked."""
+    out = np.empty(len(cue))
+    K.corrected_phi_batch(empty_packed(n_balls), np.ascontiguousarray(cue, dtype=np.float64),
+                          np.ascontiguousarray(obj, dtype=np.float64), np.ascontiguousarray(target, dtype=np.int64),
+                          np.ascontiguousarray(direction, dtype=np.float64),
+                          np.ascontiguousarray(shots, dtype=np.float64), iterations, table.segments, table.jaws,
+                          table.pockets, params_array(params), float(table.spec.width), float(table.spec.length),
+                          table.rail, OVERLAP_TOL, out)
     return out
 
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from agents.shots import kernels as K
+from agents.shots import round_kernels as RK
 from nineball_env.aiming import pocket_aims
 from nineball_env.noise import NoiseConfig
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, PhysicsParams, Table
@@ -207,14 +208,17 @@ def rolling_speed_for(d_cue: float, d_obj: float, cut: float, arrive: float = 0.
 
     Rolling balls lose v² at 2·u_r·g per metre; an object ball leaves a collision sliding and
     keeps about 5/7 of its speed once rolling; the strike gives the cue ball ≈ 1.5·V0 (cue mass 0.57 kg).
+    The compiled rounds' formula (``round_kernels.rolling_speed``), called from Python.
     """
-    decel = 2.0 * params.u_r * params.g
-    cos_cut = max(math.cos(math.radians(cut)), 0.25)
-    v_obj = math.sqrt(arrive ** 2 + decel * d_obj) * 7.0 / 5.0
-    v_contact = v_obj / (cos_cut * (1.0 + params.e_b) / 2.0)
-    v_start = math.sqrt(v_contact ** 2 + decel * d_cue) * 7.0 / 5.0
-    strike = 2.0 * params.cue_mass / (params.cue_mass + params.m)
-    return v_start / strike
+    return RK.rolling_speed(float(d_cue), float(d_obj), float(cut), float(arrive), physics_row(params))
+
+
+@lru_cache(maxsize=8)
+def physics_row(params: PhysicsParams) -> np.ndarray:
+    """The numbers ``round_kernels.rolling_speed`` reads (its ``U_R``... columns), read-only."""
+    out = np.array([params.u_r, params.g, params.e_b, params.cue_mass, params.m, 2.0])
+    out.setflags(write=False)
+    return out
 
 
 def cue_spots(pos: np.ndarray, on: np.ndarray, lowest: int, table: Table = DEFAULT_TABLE,

@@ -25,8 +25,8 @@ from nineball_env.kernels.round import encode_action, perturbed
 
 #: Columns of the numbers ``rolling_speed`` reads: rolling resistance, gravity, ball-ball restitution, cue mass and
 #: ball mass, and the exponent 2.0 of its squares, read at run time so that a square is libm's pow(x, 2.0) as
-#: Python's ``x ** 2`` (``pots.rolling_speed_for``): the x * x numba makes of a constant exponent differs from it in
-#: the last bit for about one x in a thousand.
+#: Python's ``x ** 2`` (the formula was Python's first): the x * x numba makes of a constant exponent differs from it
+#: in the last bit for about one x in a thousand.
 U_R, G, E_B, CUE_MASS, MASS, SQUARE = range(6)
 #: Safety speeds [m/s]: into a cluster of balls, a one-rail kick, and the plain hit when no kick is clear.
 CLUSTER_SPEED, KICK_SPEED, BLIND_SPEED = 6.0, 3.0, 2.5
@@ -48,7 +48,8 @@ COMBOS = np.bool_(True)
 @njit(cache=True)
 def rolling_speed(d_cue, d_obj, cut, arrive, phys):
     """Cue speed V0 [m/s] that sends the object ball ``d_obj`` to the pocket with about ``arrive`` left after the
-    cue ball travelled ``d_cue`` to a cut of ``cut`` (``pots.rolling_speed_for``; ``phys`` the ``U_R``... columns)."""
+    cue ball travelled ``d_cue`` to a cut of ``cut`` (``phys``: the ``U_R``... columns, ``pots.physics_row``); the one
+    implementation, ``pots.rolling_speed_for`` calls it from Python."""
     decel = 2.0 * phys[U_R] * phys[G]
     cos_cut = max(math.cos(math.radians(cut)), 0.25)
     v_obj = math.sqrt(arrive ** phys[SQUARE] + decel * d_obj) * 7.0 / 5.0

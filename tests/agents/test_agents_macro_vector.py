@@ -40,6 +40,25 @@ def test_vector_wrapper_decodes_as_the_single_wrapper():
     assert decided & {0, 1, 2, 3}  # pot and safety slots were decoded, not only breaks
 
 
+@pytest.mark.parametrize("leaves", [False, True])
+def test_masked_reset_features_equal_the_whole_batch(leaves):
+    """A reset with a reset_mask computes only the reset rows' features; every row equals the planner's features of
+    the observation, also when the tables changed behind the wrapper (stepped through the inner env)."""
+    B = 4
+    venv = MacroActionVectorWrapper(gym.make_vec("NineBall-v0", num_envs=B, noise="icga"), leaves=leaves)
+    venv.reset(seed=5)
+    rng = np.random.default_rng(1)
+    for i in range(6):
+        venv.step(rng.uniform(-1, 1, (B, MACRO_DIM)))
+        mask = np.zeros(B, dtype=bool)
+        mask[i % B] = True
+        if i == 3:  # the inner env moves on without the wrapper: its saved features are stale
+            inner = venv.env.unwrapped
+            inner.step(np.where(inner._autoreset[:, None], 0.0, rng.uniform(-1, 1, (B, 9))))
+        feats, _ = venv.reset(options={"reset_mask": mask})
+        np.testing.assert_array_equal(feats, venv.planner.features_batch(venv.env.unwrapped.tables.obs.copy()))
+
+
 def test_vector_wrapper_rejects_bad_input():
     with pytest.raises(ValueError, match="NineBallVectorEnv"):
         MacroActionVectorWrapper(gym.vector.SyncVectorEnv([lambda: gym.make("CartPole-v1")]))

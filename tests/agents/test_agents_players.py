@@ -66,6 +66,21 @@ def test_random_agent_is_reproducible_by_seed():
     assert np.array_equal(a.act(obs), b.act(obs))
 
 
+def test_the_generator_made_on_first_use_draws_as_a_fresh_seeded_one():
+    # BaseAgent makes its generator when first asked for (an env re-seeds its opponent every reset); the draws must be
+    # those of default_rng(seed) at the time of the latest seed(), and an assigned generator is kept.
+    agent = RandomAgent(seed=4)
+    agent.seed(7)
+    first = agent.rng.uniform(size=3)
+    agent.seed(7)
+    np.testing.assert_array_equal(agent.rng.uniform(size=3), first)
+    np.testing.assert_array_equal(first, np.random.default_rng(7).uniform(size=3))
+    np.testing.assert_array_equal(RandomAgent(seed=4).rng.uniform(size=2), np.random.default_rng(4).uniform(size=2))
+    mine = np.random.default_rng(1)
+    agent.rng = mine
+    assert agent.rng is mine
+
+
 def test_search_is_reproducible_by_seed():
     view = _view({0: (0.6, 0.8), 1: (0.5, 1.6), 3: (0.2, 1.0), 9: (0.9, 2.0)})
     first = SearchAgent(SMALL, seed=11).act(_obs(view), view)
