@@ -45,6 +45,11 @@ _TINY = 2.0 ** -968
 # power of 2 (exact; the same roots and signs): evaluated as it is, its values near a root would be subnormal,
 # with a few significant digits (c = [0, 0, 1e-313, 0, −8.5e-308]: f ~ 1e-319 at its root t = 1.08e-3).
 _SMALL = 2.0 ** -600
+# A quartic whose Bernstein coefficients on [0, T] (the window halved up to _CLEAR_DEPTH times) all exceed _CLEAR_MARGIN
+# times the sum of its terms' magnitudes there is positive on the whole window by far more than any evaluation of it
+# rounds: its search would find no crossing, so it is skipped (``_positive_on``). Most ball–ball searches are such.
+_CLEAR_MARGIN = 1e-12
+_CLEAR_DEPTH = 4
 
 
 @kernel
@@ -235,6 +240,52 @@ def _scaled_up(c4, c3, c2, c1, c0):
 
 
 @kernel
+def _bernstein_above(b0, b1, b2, b3, b4, m, depth):
+    """Whether the quartic with Bernstein coefficients b0..b4 on an interval stays above m there, by its coefficients
+    (convex hull), halving the interval (de Casteljau) up to ``depth`` times where they do not show it."""
+    if b0 > m and b1 > m and b2 > m and b3 > m and b4 > m:
+        return True
+    if depth == 0 or b0 <= m or b4 <= m:  # an end at or below m: not above m
+        return False
+    p01 = 0.5 * (b0 + b1)
+    p12 = 0.5 * (b1 + b2)
+    p23 = 0.5 * (b2 + b3)
+    p34 = 0.5 * (b3 + b4)
+    q012 = 0.5 * (p01 + p12)
+    q123 = 0.5 * (p12 + p23)
+    q234 = 0.5 * (p23 + p34)
+    r0 = 0.5 * (q012 + q123)
+    r1 = 0.5 * (q123 + q234)
+    mid = 0.5 * (r0 + r1)
+    return (_bernstein_above(b0, p01, q012, r0, mid, m, depth - 1)
+            and _bernstein_above(mid, r1, q234, p34, b4, m, depth - 1))
+
+
+@kernel(inline="llvm")
+def _positive_on(c4, c3, c2, c1, c0, T):
+    """Whether the quartic is certainly positive on [0, T] (0 < T < inf), far beyond rounding: every evaluation of it
+    there (Horner's, first_crossing) is positive, so first_crossing would find no crossing.
+
+    With a_k = c_k T^k (the quartic in s = t / T on [0, 1]) and S = Σ|a_k|: Horner's value at any t in [0, T] is
+    within 8u·S of the exact one (u = 2^-53), the Bernstein coefficients (and those of the halves) are computed within
+    about 30u·S of theirs, and the exact quartic is at least its smallest Bernstein coefficient; so all of them above
+    _CLEAR_MARGIN·S (1e-12 S, several hundred times those bounds) leave every computed value positive."""
+    T2 = T * T
+    a1 = c1 * T
+    a2 = c2 * T2
+    a3 = c3 * T2 * T
+    a4 = c4 * T2 * T2
+    s = c0 + abs(a1) + abs(a2) + abs(a3) + abs(a4)
+    if not (1e-200 < s < 1e200):  # far from any physical quartic's scale: no bound taken, the search decides
+        return False
+    m = _CLEAR_MARGIN * s
+    if not c0 > m:
+        return False
+    return _bernstein_above(c0, c0 + 0.25 * a1, c0 + 0.5 * a1 + a2 / 6.0, c0 + 0.75 * a1 + 0.5 * a2 + 0.25 * a3,
+                            c0 + a1 + a2 + a3 + a4, m, _CLEAR_DEPTH)
+
+
+@kernel
 def first_crossing(c4, c3, c2, c1, c0, T, band=0.0):
     """First t in [0, T] where the quartic goes from > 0 to ≤ 0 (contact while approaching); inf if none.
 
@@ -251,6 +302,15 @@ def first_crossing(c4, c3, c2, c1, c0, T, band=0.0):
             c0 = 0.0  # separating from inside the band: its return to contact must not be missed
     if T == 0.0:
         return INF
+    if (c4 != 0.0 or c3 != 0.0) and c0 > 0.0 and T < INF and _positive_on(c4, c3, c2, c1, c0, T):
+        return INF  # clear of zero on the whole window (a quadratic's search is as cheap as this test)
+    return _search(c4, c3, c2, c1, c0, T)
+
+
+@kernel(inline="llvm")  # first_crossing's own code once LLVM has inlined it; a kernel of its own for the tests
+def _search(c4, c3, c2, c1, c0, T):
+    """first_crossing's search on (0, T] (T > 0, c0 as the start rules left it): the window split at the critical
+    points, the first piece that goes from > 0 to ≤ 0 solved by Newton–bisection; inf if none."""
     if abs(c2) < _SMALL and abs(c1) < _SMALL and abs(c0) < _SMALL and abs(c3) < _SMALL and abs(c4) < _SMALL:
         c4, c3, c2, c1, c0 = _scaled_up(c4, c3, c2, c1, c0)
     nc, k0, k1, k2 = _cubic_roots_in(4.0 * c4, 3.0 * c3, 2.0 * c2, c1, T)
