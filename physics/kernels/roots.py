@@ -153,7 +153,7 @@ def _scaled_quadratic(a, b, c):
 
 
 # inlined, forced (the same operations, bit-identical results): once the underflow check was added, first_crossing was
-# ~10 ns a call (of ~85) slower on realistic quartics, most likely as LLVM stopped inlining this and _cubic_roots_in;
+# ~10 ns a call (of ~85) slower on realistic quartics, most likely as LLVM stopped inlining this and the cubic's roots;
 # forced, it is back to its speed before. inline="llvm" (LLVM inlines the function compiled once), not "always"
 # (numba re-translated and re-typed both at each call site: about 0.6 s of every cold compile)
 @kernel(inline="llvm")
@@ -193,43 +193,6 @@ def _quadratic_roots_in(a, b, c, T):
             r1 = x2
         n += 1
     return n, r0, r1
-
-
-@kernel(inline="llvm")  # see _quadratic_roots_in
-def _cubic_roots_in(a3, a2, a1, a0, T):
-    """Roots of a3·t³ + a2·t² + a1·t + a0 in (0, T), sorted: (count, r0, r1, r2)."""
-    if a3 == 0.0:
-        n, r0, r1 = _quadratic_roots_in(a2, a1, a0, T)
-        return n, r0, r1, INF
-    nc, k0, k1 = _quadratic_roots_in(3.0 * a3, 2.0 * a2, a1, T)
-    n = 0
-    r0 = INF
-    r1 = INF
-    r2 = INF
-    lo = 0.0
-    flo = a0
-    for k in range(nc + 1):
-        if k < nc:
-            hi = k0 if k == 0 else k1
-        else:
-            hi = T
-        fhi = ((a3 * hi + a2) * hi + a1) * hi + a0
-        root = -1.0
-        if (flo < 0.0 < fhi) or (flo > 0.0 > fhi):
-            root = _bracket_root(0.0, a3, a2, a1, a0, lo, hi, flo, _CRIT_TOL, 1.0, _CRIT_RELATIVE_BELOW)
-        elif fhi == 0.0 and hi < T:
-            root = hi
-        if root >= 0.0:
-            if n == 0:
-                r0 = root
-            elif n == 1:
-                r1 = root
-            else:
-                r2 = root
-            n += 1
-        lo = hi
-        flo = fhi
-    return n, r0, r1, r2
 
 
 @kernel
@@ -310,22 +273,52 @@ def first_crossing(c4, c3, c2, c1, c0, T, band=0.0):
 @kernel(inline="llvm")  # first_crossing's own code once LLVM has inlined it; a kernel of its own for the tests
 def _search(c4, c3, c2, c1, c0, T):
     """first_crossing's search on (0, T] (T > 0, c0 as the start rules left it): the window split at the critical
-    points, the first piece that goes from > 0 to ≤ 0 solved by Newton–bisection; inf if none."""
+    points, the first piece that goes from > 0 to ≤ 0 solved by Newton–bisection; inf if none.
+
+    The critical points (the roots of f' in (0, T), in order) are found one at a time, each on its own piece of f'
+    (split at the roots of f'', a quadratic), and the search stops at the first crossing: the critical points after
+    it, most of a contact's, are never solved for (each is found from its own bracket alone, so the ones before are
+    the same either way)."""
     if abs(c2) < _SMALL and abs(c1) < _SMALL and abs(c0) < _SMALL and abs(c3) < _SMALL and abs(c4) < _SMALL:
         c4, c3, c2, c1, c0 = _scaled_up(c4, c3, c2, c1, c0)
-    nc, k0, k1, k2 = _cubic_roots_in(4.0 * c4, 3.0 * c3, 2.0 * c2, c1, T)
+    a3 = 4.0 * c4  # f' = a3 t³ + a2 t² + a1 t + a0
+    a2 = 3.0 * c3
+    a1 = 2.0 * c2
+    a0 = c1
     lo = 0.0
     flo = c0
-    for k in range(nc + 1):
-        if k < nc:
-            hi = k0 if k == 0 else (k1 if k == 1 else k2)
-        else:
+    if a3 == 0.0:  # f' of degree ≤ 2: its roots in closed form
+        n, k0, k1 = _quadratic_roots_in(a2, a1, a0, T)
+        for k in range(n + 1):
+            hi = T if k == n else (k0 if k == 0 else k1)
+            fhi = poly4(c4, c3, c2, c1, c0, hi)
+            if flo > 0.0 and fhi <= 0.0:
+                return hi if fhi == 0.0 else _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL, 1.0, 0.0)
+            lo = hi
+            flo = fhi
+        return INF
+    # f' cubic: split at the roots of f'' (a quadratic), each piece of it holds at most one critical point of f
+    ns, s0, s1 = _quadratic_roots_in(3.0 * a3, 2.0 * a2, a1, T)
+    dlo = 0.0
+    dflo = a0
+    for k in range(ns + 2):
+        if k <= ns:  # the next piece of f', and the critical point in it if any
+            dhi = T if k == ns else (s0 if k == 0 else s1)
+            dfhi = ((a3 * dhi + a2) * dhi + a1) * dhi + a0
+            hi = -1.0
+            if (dflo < 0.0 < dfhi) or (dflo > 0.0 > dfhi):
+                hi = _bracket_root(0.0, a3, a2, a1, a0, dlo, dhi, dflo, _CRIT_TOL, 1.0, _CRIT_RELATIVE_BELOW)
+            elif dfhi == 0.0 and dhi < T:
+                hi = dhi
+            dlo = dhi
+            dflo = dfhi
+            if hi < 0.0:
+                continue
+        else:  # the window's end
             hi = T
         fhi = poly4(c4, c3, c2, c1, c0, hi)
         if flo > 0.0 and fhi <= 0.0:
-            if fhi == 0.0:
-                return hi
-            return _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL, 1.0, 0.0)  # all given: one copy
+            return hi if fhi == 0.0 else _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL, 1.0, 0.0)
         lo = hi
         flo = fhi
     return INF

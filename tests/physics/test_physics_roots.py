@@ -8,7 +8,8 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from physics.kernels.roots import (
-    _positive_on, _quadratic_roots_in, _search, _split, first_crossing, first_crossing_poly,
+    _CRIT_RELATIVE_BELOW, _CRIT_TOL, _ROOT_TOL, _bracket_root, _positive_on, _quadratic_roots_in, _search, _split,
+    first_crossing, first_crossing_poly, poly4,
 )
 
 
@@ -199,3 +200,49 @@ def test_a_quartic_with_a_root_or_a_hair_from_one_is_never_cleared():
     # with a quartic term (the searches it may skip): 1e-12 t⁴ + (t − 0.5)² − 1e-12 dips below zero near 0.5
     assert not _positive_on(1e-12, 0.0, 1.0, -1.0, 0.25 - 1e-12, 2.0)
     assert first_crossing(1e-12, 0.0, 1.0, -1.0, 0.25 - 1e-12, 2.0) < 0.5
+
+
+def _eager_search(c4, c3, c2, c1, c0, T):
+    """The search as it was written before it went lazily: every critical point in (0, T) first, then the pieces."""
+    a3, a2, a1, a0 = 4.0 * c4, 3.0 * c3, 2.0 * c2, c1
+    if a3 == 0.0:
+        n, r0, r1 = _quadratic_roots_in(a2, a1, a0, T)
+        crit = [r0, r1][:n]
+    else:
+        nq, q0, q1 = _quadratic_roots_in(3.0 * a3, 2.0 * a2, a1, T)
+        crit = []
+        lo, flo = 0.0, a0
+        for k in range(nq + 1):
+            hi = [q0, q1][k] if k < nq else T
+            fhi = ((a3 * hi + a2) * hi + a1) * hi + a0
+            if (flo < 0.0 < fhi) or (flo > 0.0 > fhi):
+                crit.append(_bracket_root(0.0, a3, a2, a1, a0, lo, hi, flo, _CRIT_TOL, 1.0, _CRIT_RELATIVE_BELOW))
+            elif fhi == 0.0 and hi < T:
+                crit.append(hi)
+            lo, flo = hi, fhi
+    lo, flo = 0.0, c0
+    for hi in [*crit, T]:
+        fhi = poly4(c4, c3, c2, c1, c0, hi)
+        if flo > 0.0 and fhi <= 0.0:
+            return hi if fhi == 0.0 else _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL, 1.0, 0.0)
+        lo, flo = hi, fhi
+    return np.inf
+
+
+def test_the_search_stops_at_the_first_crossing_with_the_same_result():
+    """Solving for the critical points one at a time, up to the first crossing, gives what solving for all of them
+    first gave, bit for bit: quartics with up to four roots in and around the window, double and near-double roots,
+    cubics and quadratics."""
+    rng = np.random.default_rng(35)
+    for k in range(4000):
+        roots = rng.uniform(-1.0, 3.0, 4)
+        if k % 4 == 1:
+            roots[1] = roots[0] + 10.0 ** rng.uniform(-12.0, -2.0)
+        c = rng.choice([-1.0, 1.0]) * 10.0 ** rng.uniform(-3.0, 3.0) * np.poly(roots)
+        if k % 4 == 2:
+            c[0] = 0.0  # a cubic
+        if k % 8 == 3:
+            c[0] = c[1] = 0.0  # a quadratic
+        c4, c3, c2, c1, c0 = (float(v) for v in c)
+        T = float(10.0 ** rng.uniform(-1.0, 0.7))
+        assert _search(c4, c3, c2, c1, c0, T) == _eager_search(c4, c3, c2, c1, c0, T)
