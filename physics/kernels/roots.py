@@ -45,6 +45,11 @@ _TINY = 2.0 ** -968
 # power of 2 (exact; the same roots and signs): evaluated as it is, its values near a root would be subnormal,
 # with a few significant digits (c = [0, 0, 1e-313, 0, −8.5e-308]: f ~ 1e-319 at its root t = 1.08e-3).
 _SMALL = 2.0 ** -600
+# A quartic whose Bernstein coefficients on [0, T] (the window halved up to _CLEAR_DEPTH times) all exceed _CLEAR_MARGIN
+# times the sum of its terms' magnitudes there is positive on the whole window by far more than any evaluation of it
+# rounds: its search would find no crossing, so it is skipped (``_positive_on``). Most ball–ball searches are such.
+_CLEAR_MARGIN = 1e-12
+_CLEAR_DEPTH = 4
 
 
 @kernel
@@ -148,7 +153,7 @@ def _scaled_quadratic(a, b, c):
 
 
 # inlined, forced (the same operations, bit-identical results): once the underflow check was added, first_crossing was
-# ~10 ns a call (of ~85) slower on realistic quartics, most likely as LLVM stopped inlining this and _cubic_roots_in;
+# ~10 ns a call (of ~85) slower on realistic quartics, most likely as LLVM stopped inlining this and the cubic's roots;
 # forced, it is back to its speed before. inline="llvm" (LLVM inlines the function compiled once), not "always"
 # (numba re-translated and re-typed both at each call site: about 0.6 s of every cold compile)
 @kernel(inline="llvm")
@@ -190,48 +195,62 @@ def _quadratic_roots_in(a, b, c, T):
     return n, r0, r1
 
 
-@kernel(inline="llvm")  # see _quadratic_roots_in
-def _cubic_roots_in(a3, a2, a1, a0, T):
-    """Roots of a3·t³ + a2·t² + a1·t + a0 in (0, T), sorted: (count, r0, r1, r2)."""
-    if a3 == 0.0:
-        n, r0, r1 = _quadratic_roots_in(a2, a1, a0, T)
-        return n, r0, r1, INF
-    nc, k0, k1 = _quadratic_roots_in(3.0 * a3, 2.0 * a2, a1, T)
-    n = 0
-    r0 = INF
-    r1 = INF
-    r2 = INF
-    lo = 0.0
-    flo = a0
-    for k in range(nc + 1):
-        if k < nc:
-            hi = k0 if k == 0 else k1
-        else:
-            hi = T
-        fhi = ((a3 * hi + a2) * hi + a1) * hi + a0
-        root = -1.0
-        if (flo < 0.0 < fhi) or (flo > 0.0 > fhi):
-            root = _bracket_root(0.0, a3, a2, a1, a0, lo, hi, flo, _CRIT_TOL, 1.0, _CRIT_RELATIVE_BELOW)
-        elif fhi == 0.0 and hi < T:
-            root = hi
-        if root >= 0.0:
-            if n == 0:
-                r0 = root
-            elif n == 1:
-                r1 = root
-            else:
-                r2 = root
-            n += 1
-        lo = hi
-        flo = fhi
-    return n, r0, r1, r2
-
-
 @kernel
 def _scaled_up(c4, c3, c2, c1, c0):
     """The coefficients times the power of 2 (exact: the same roots and signs) that brings the largest into [0.5, 1)."""
     e = math.frexp(max(abs(c4), abs(c3), abs(c2), abs(c1), abs(c0)))[1]
     return math.ldexp(c4, -e), math.ldexp(c3, -e), math.ldexp(c2, -e), math.ldexp(c1, -e), math.ldexp(c0, -e)
+
+
+@kernel
+def _bernstein_above(b0, b1, b2, b3, b4, m, depth):
+    """Whether the quartic with Bernstein coefficients b0..b4 on an interval stays above m there, by its coefficients
+    (convex hull), halving the interval (de Casteljau) up to ``depth`` times where they do not show it."""
+    if b0 > m and b1 > m and b2 > m and b3 > m and b4 > m:
+        return True
+    if depth == 0 or b0 <= m or b4 <= m:  # an end at or below m: not above m
+        return False
+    p01 = 0.5 * (b0 + b1)
+    p12 = 0.5 * (b1 + b2)
+    p23 = 0.5 * (b2 + b3)
+    p34 = 0.5 * (b3 + b4)
+    q012 = 0.5 * (p01 + p12)
+    q123 = 0.5 * (p12 + p23)
+    q234 = 0.5 * (p23 + p34)
+    r0 = 0.5 * (q012 + q123)
+    r1 = 0.5 * (q123 + q234)
+    mid = 0.5 * (r0 + r1)
+    return (_bernstein_above(b0, p01, q012, r0, mid, m, depth - 1)
+            and _bernstein_above(mid, r1, q234, p34, b4, m, depth - 1))
+
+
+@kernel(inline="llvm")
+def _positive_on(c4, c3, c2, c1, c0, T):
+    """Whether the quartic is certainly positive on [0, T] (0 < T < inf), far beyond rounding: every evaluation of it
+    there (Horner's, first_crossing) is positive, so first_crossing would find no crossing.
+
+    With a_k = c_k T^k (the quartic in s = t / T on [0, 1]) and S = Σ|a_k|: Horner's value at any t in [0, T] is
+    within 8u·S of the exact one (u = 2^-53), the Bernstein coefficients (and those of the halves) are computed within
+    about 30u·S of theirs, and the exact quartic is at least its smallest Bernstein coefficient; so all of them above
+    _CLEAR_MARGIN·S (1e-12 S, several hundred times those bounds) leave every computed value positive."""
+    T2 = T * T
+    a1 = c1 * T
+    a2 = c2 * T2
+    a3 = c3 * T2 * T
+    a4 = c4 * T2 * T2
+    s = c0 + abs(a1) + abs(a2) + abs(a3) + abs(a4)
+    if not (1e-200 < s < 1e200):  # far from any physical quartic's scale: no bound taken, the search decides
+        return False
+    m = _CLEAR_MARGIN * s
+    if not c0 > m:
+        return False
+    b1 = c0 + 0.25 * a1
+    b2 = c0 + 0.5 * a1 + a2 / 6.0
+    b3 = c0 + 0.75 * a1 + 0.5 * a2 + 0.25 * a3
+    b4 = c0 + a1 + a2 + a3 + a4
+    if b1 > m and b2 > m and b3 > m and b4 > m:  # most often the whole window shows it (no call)
+        return True
+    return _bernstein_above(c0, b1, b2, b3, b4, m, _CLEAR_DEPTH)
 
 
 @kernel
@@ -251,21 +270,60 @@ def first_crossing(c4, c3, c2, c1, c0, T, band=0.0):
             c0 = 0.0  # separating from inside the band: its return to contact must not be missed
     if T == 0.0:
         return INF
+    if (c4 != 0.0 or c3 != 0.0) and c0 > 0.0 and T < INF and _positive_on(c4, c3, c2, c1, c0, T):
+        return INF  # clear of zero on the whole window (a quadratic's search is as cheap as this test)
+    return _search(c4, c3, c2, c1, c0, T)
+
+
+@kernel(inline="llvm")  # first_crossing's own code once LLVM has inlined it; a kernel of its own for the tests
+def _search(c4, c3, c2, c1, c0, T):
+    """first_crossing's search on (0, T] (T > 0, c0 as the start rules left it): the window split at the critical
+    points, the first piece that goes from > 0 to ≤ 0 solved by Newton–bisection; inf if none.
+
+    The critical points (the roots of f' in (0, T), in order) are found one at a time, each on its own piece of f'
+    (split at the roots of f'', a quadratic), and the search stops at the first crossing: the critical points after
+    it, most of a contact's, are never solved for (each is found from its own bracket alone, so the ones before are
+    the same either way)."""
     if abs(c2) < _SMALL and abs(c1) < _SMALL and abs(c0) < _SMALL and abs(c3) < _SMALL and abs(c4) < _SMALL:
         c4, c3, c2, c1, c0 = _scaled_up(c4, c3, c2, c1, c0)
-    nc, k0, k1, k2 = _cubic_roots_in(4.0 * c4, 3.0 * c3, 2.0 * c2, c1, T)
+    a3 = 4.0 * c4  # f' = a3 t³ + a2 t² + a1 t + a0
+    a2 = 3.0 * c3
+    a1 = 2.0 * c2
+    a0 = c1
     lo = 0.0
     flo = c0
-    for k in range(nc + 1):
-        if k < nc:
-            hi = k0 if k == 0 else (k1 if k == 1 else k2)
-        else:
+    if a3 == 0.0:  # f' of degree ≤ 2: its roots in closed form
+        n, k0, k1 = _quadratic_roots_in(a2, a1, a0, T)
+        for k in range(n + 1):
+            hi = T if k == n else (k0 if k == 0 else k1)
+            fhi = poly4(c4, c3, c2, c1, c0, hi)
+            if flo > 0.0 and fhi <= 0.0:
+                return hi if fhi == 0.0 else _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL, 1.0, 0.0)
+            lo = hi
+            flo = fhi
+        return INF
+    # f' cubic: split at the roots of f'' (a quadratic), each piece of it holds at most one critical point of f
+    ns, s0, s1 = _quadratic_roots_in(3.0 * a3, 2.0 * a2, a1, T)
+    dlo = 0.0
+    dflo = a0
+    for k in range(ns + 2):
+        if k <= ns:  # the next piece of f', and the critical point in it if any
+            dhi = T if k == ns else (s0 if k == 0 else s1)
+            dfhi = ((a3 * dhi + a2) * dhi + a1) * dhi + a0
+            hi = -1.0
+            if (dflo < 0.0 < dfhi) or (dflo > 0.0 > dfhi):
+                hi = _bracket_root(0.0, a3, a2, a1, a0, dlo, dhi, dflo, _CRIT_TOL, 1.0, _CRIT_RELATIVE_BELOW)
+            elif dfhi == 0.0 and dhi < T:
+                hi = dhi
+            dlo = dhi
+            dflo = dfhi
+            if hi < 0.0:
+                continue
+        else:  # the window's end
             hi = T
         fhi = poly4(c4, c3, c2, c1, c0, hi)
         if flo > 0.0 and fhi <= 0.0:
-            if fhi == 0.0:
-                return hi
-            return _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL, 1.0, 0.0)  # all given: one copy
+            return hi if fhi == 0.0 else _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL, 1.0, 0.0)
         lo = hi
         flo = fhi
     return INF

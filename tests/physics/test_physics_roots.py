@@ -7,7 +7,10 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from physics.kernels.roots import _quadratic_roots_in, _split, first_crossing, first_crossing_poly
+from physics.kernels.roots import (
+    _CRIT_RELATIVE_BELOW, _CRIT_TOL, _ROOT_TOL, _bracket_root, _positive_on, _quadratic_roots_in, _search, _split,
+    first_crossing, first_crossing_poly, poly4,
+)
 
 
 def test_simple_quartic_first_root():
@@ -150,3 +153,96 @@ def test_the_exponent_split_lies_strictly_inside(lo, hi):
         assert t in (lo, hi)  # adjacent doubles: nothing between
     else:
         assert lo < t < hi
+
+
+def _contact_quartic(d, v, a, r):
+    """Coefficients (c4, c3, c2, c1, c0) of |d + v t + a t²|² − r², as detect.ball_ball_time builds them."""
+    c4 = a[0] * a[0] + a[1] * a[1]
+    c3 = 2.0 * (v[0] * a[0] + v[1] * a[1])
+    c2 = v[0] * v[0] + v[1] * v[1] + 2.0 * (d[0] * a[0] + d[1] * a[1])
+    c1 = 2.0 * (d[0] * v[0] + d[1] * v[1])
+    c0 = d[0] * d[0] + d[1] * d[1] - r * r
+    return c4, c3, c2, c1, c0
+
+
+def test_the_clearance_test_never_changes_a_search():
+    """Skipping a search whose quartic is clear of zero on the window (_positive_on) gives what the search gives,
+    bit for bit, on contact quartics of every kind: misses by a mile or a hair, grazes, hits, at table scales."""
+    rng = np.random.default_rng(25)
+    skipped = 0
+    for k in range(60_000):
+        r = 2.0 * 0.028575
+        d = rng.uniform(-1.0, 1.0, 2) * 10.0 ** rng.uniform(-1.5, 0.3)
+        v = rng.uniform(-1.0, 1.0, 2) * 10.0 ** rng.uniform(-3.0, 1.2)
+        a = rng.uniform(-1.0, 1.0, 2) * 10.0 ** rng.uniform(-4.0, 1.0)
+        if k % 3 == 0:  # aimed to pass at a miss distance near r: the grazing cases
+            miss = r * (1.0 + 10.0 ** rng.uniform(-14.0, 0.0) * rng.choice([-1.0, 1.0]))
+            u = v / math.hypot(v[0], v[1])
+            d = -u * rng.uniform(0.05, 1.0) + np.array([-u[1], u[0]]) * miss
+        T = 10.0 ** rng.uniform(-6.0, 1.0)
+        c = _contact_quartic(d, v, a, r)
+        if not c[4] > 0.0:
+            continue
+        clear = _positive_on(*c, T)
+        skipped += clear
+        t_search = _search(*c, T)
+        assert first_crossing(*c, T) == t_search or (math.isnan(t_search) and math.isnan(first_crossing(*c, T)))
+        if clear:
+            assert t_search == np.inf, (c, T)
+    assert skipped > 10_000  # the test does reach the skip
+
+
+def test_a_quartic_with_a_root_or_a_hair_from_one_is_never_cleared():
+    # (t − 0.5)² + h on [0, 2]: a root for h ≤ 0; clear of zero by h, cleared only once h is far above rounding
+    for h in (-1e-3, -1e-14, 0.0, 1e-16, 1e-14):
+        assert not _positive_on(0.0, 0.0, 1.0, -1.0, 0.25 + h, 2.0)
+    assert _positive_on(0.0, 0.0, 1.0, -1.0, 0.25 + 1e-3, 2.0)
+    # with a quartic term (the searches it may skip): 1e-12 t⁴ + (t − 0.5)² − 1e-12 dips below zero near 0.5
+    assert not _positive_on(1e-12, 0.0, 1.0, -1.0, 0.25 - 1e-12, 2.0)
+    assert first_crossing(1e-12, 0.0, 1.0, -1.0, 0.25 - 1e-12, 2.0) < 0.5
+
+
+def _eager_search(c4, c3, c2, c1, c0, T):
+    """The search as it was written before it went lazily: every critical point in (0, T) first, then the pieces."""
+    a3, a2, a1, a0 = 4.0 * c4, 3.0 * c3, 2.0 * c2, c1
+    if a3 == 0.0:
+        n, r0, r1 = _quadratic_roots_in(a2, a1, a0, T)
+        crit = [r0, r1][:n]
+    else:
+        nq, q0, q1 = _quadratic_roots_in(3.0 * a3, 2.0 * a2, a1, T)
+        crit = []
+        lo, flo = 0.0, a0
+        for k in range(nq + 1):
+            hi = [q0, q1][k] if k < nq else T
+            fhi = ((a3 * hi + a2) * hi + a1) * hi + a0
+            if (flo < 0.0 < fhi) or (flo > 0.0 > fhi):
+                crit.append(_bracket_root(0.0, a3, a2, a1, a0, lo, hi, flo, _CRIT_TOL, 1.0, _CRIT_RELATIVE_BELOW))
+            elif fhi == 0.0 and hi < T:
+                crit.append(hi)
+            lo, flo = hi, fhi
+    lo, flo = 0.0, c0
+    for hi in [*crit, T]:
+        fhi = poly4(c4, c3, c2, c1, c0, hi)
+        if flo > 0.0 and fhi <= 0.0:
+            return hi if fhi == 0.0 else _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL, 1.0, 0.0)
+        lo, flo = hi, fhi
+    return np.inf
+
+
+def test_the_search_stops_at_the_first_crossing_with_the_same_result():
+    """Solving for the critical points one at a time, up to the first crossing, gives what solving for all of them
+    first gave, bit for bit: quartics with up to four roots in and around the window, double and near-double roots,
+    cubics and quadratics."""
+    rng = np.random.default_rng(35)
+    for k in range(4000):
+        roots = rng.uniform(-1.0, 3.0, 4)
+        if k % 4 == 1:
+            roots[1] = roots[0] + 10.0 ** rng.uniform(-12.0, -2.0)
+        c = rng.choice([-1.0, 1.0]) * 10.0 ** rng.uniform(-3.0, 3.0) * np.poly(roots)
+        if k % 4 == 2:
+            c[0] = 0.0  # a cubic
+        if k % 8 == 3:
+            c[0] = c[1] = 0.0  # a quadratic
+        c4, c3, c2, c1, c0 = (float(v) for v in c)
+        T = float(10.0 ** rng.uniform(-1.0, 0.7))
+        assert _search(c4, c3, c2, c1, c0, T) == _eager_search(c4, c3, c2, c1, c0, T)
