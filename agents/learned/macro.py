@@ -267,7 +267,7 @@ def _chosen(u: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """The slot (n,) macro components ``u`` (n, MACRO_DIM) select where ``valid`` (n, N_POTS) says which pot slots hold
     a pot: an empty pot slot falls back to the first pot, else the safety."""
     chosen = np.minimum(((u[:, 0] + 1.0) / 2.0 * N_SLOTS).astype(np.int64), N_SLOTS - 1)
-    at = np.flatnonzero(chosen < N_POTS)
+    at = (chosen < N_POTS).nonzero()[0]
     empty = at[~valid[at, chosen[at]]]
     chosen[empty] = np.where(valid[empty, 0], 0, SAFETY)
     return chosen
@@ -310,6 +310,7 @@ class MacroPlanner:
         self.cache_size = cache_size
         self._table = _SlotTable(cache_size)
         self.last_slot: int | None = None
+        self._scale_rows: dict[int, np.ndarray] = {}  # n -> the scale row n times (shared: never write to them)
 
     # -- slots ------------------------------------------------------------------------------------------
 
@@ -529,8 +530,13 @@ class MacroPlanner:
         (``ghost_ball.refined_strikes``), the pots' aims corrected for throw in one more
         (``agents.shots.aim.corrected_phi_rows``, one iteration), then the aim offset."""
         shots = refined_strikes(slot, options, u, cues, pos, on, lowest, self.table, self.params, _REFINE)
-        pot = np.flatnonzero(slot < N_POTS)
-        if pot.size:
+        pot = (slot < N_POTS).nonzero()[0]
+        if len(pot) == len(slot):  # every row a pot: no copies
+            chosen = options[pot, slot]
+            target = chosen[:, SK.O_TARGET].astype(np.int64)
+            shots[:, 1] = corrected_phi_rows(cues, pos[pot, target], target, chosen[:, SK.O_DIRECTION], shots,
+                                             self.table, self.params, 1)
+        elif pot.size:
             chosen = options[pot, slot[pot]]
             target = chosen[:, SK.O_TARGET].astype(np.int64)
             shots[pot, 1] = corrected_phi_rows(cues[pot], pos[pot, target], target, chosen[:, SK.O_DIRECTION],
@@ -661,7 +667,7 @@ class MacroPlanner:
         """The env actions (B, 9) float32 for macro actions (B, MACRO_DIM) (clipped to [-1, 1]) on observations
         (B, OBS_SIZE), and each row's slot (−1 on breaks and push-out choices); every pot shot aimed in one call."""
         obs = np.asarray(obs, dtype=np.float32)
-        u = np.clip(np.asarray(macro, dtype=np.float64), -1.0, 1.0)
+        u = np.minimum(np.maximum(np.asarray(macro, dtype=np.float64), -1.0), 1.0)  # np.clip, without its wrapper
         if obs.ndim != 2 or u.shape != (obs.shape[0], MACRO_DIM):
             raise ValueError(f"macro: expected shape ({obs.shape[0] if obs.ndim == 2 else '?'}, {MACRO_DIM}), "
                              f"got {u.shape}")
@@ -676,13 +682,13 @@ class MacroPlanner:
                              f"decision to make")
         out = np.zeros((len(idx), actions.N_ACTION), dtype=np.float32)
         chosen = np.full(len(idx), -1, dtype=np.int64)
-        for k in np.flatnonzero(phase == _CHOICE).tolist():
+        for k in (phase == _CHOICE).nonzero()[0].tolist():
             out[k] = actions.choice_action(pass_back=bool(u[k, 5] > 0.0))
-        breaking = np.flatnonzero(phase == _BREAK)
+        breaking = (phase == _BREAK).nonzero()[0]
         if breaking.size:  # GhostBall breaks, for every breaking table in one call, from the observations
             out[breaking] = self.ghost.decide_observations(obs[breaking], self.table, self.params, self._noise,
                                                            self.scale)[0]
-        shooting = np.flatnonzero(_DECIDING[phase])
+        shooting = _DECIDING[phase].nonzero()[0]
         if shooting.size:  # every shot decoded in two compiled calls, encoded in one more
             at, us = idx[shooting], u[shooting]
             cues = T.cues[at]
@@ -697,9 +703,16 @@ class MacroPlanner:
             RK.encode_rows(shots, np.ones(n, dtype=np.bool_), T.placed[at], T.spot[at], racks,
                            (phase[shooting] == _PUSH_ALLOWED) & (us[:, 5] > 0.0), np.zeros(n, dtype=np.bool_),
                            float(p.R), float(t.width), float(t.length), float(t.head_string_y),
-                           np.tile(self.scale.row, (n, 1)), encoded)
+                           self._scales(n), encoded)
             out[shooting] = encoded
         return out, chosen
+
+    def _scales(self, n: int) -> np.ndarray:
+        """The action scale's row n times (n, 4), built once per n (shared: never write to it)."""
+        rows = self._scale_rows.get(n)
+        if rows is None:
+            rows = self._scale_rows[n] = np.tile(self.scale.row, (n, 1))
+        return rows
 
 
 class _Fixed:

@@ -151,38 +151,46 @@ class GhostBallAgent(ViewAgent):
                             stage, cues, best, out)
         if asks < 0:
             raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
+        if not asks & (RK.ASK_AIM | RK.ASK_PUSH | RK.ASK_JUMP):
+            return out, _INTENT_NAMES[intent]
+        encoding = (float(p.R), float(t.width), float(t.length), float(t.head_string_y))
         if asks & RK.ASK_AIM and cfg.correct_throw:  # the pots' aims corrected for throw: one compiled call
-            aim = np.flatnonzero(stage & RK.ASK_AIM)
+            aim = (stage & RK.ASK_AIM).nonzero()[0]
             target = best[aim, K.O_TARGET].astype(np.int64)
-            shots[aim, 1] = corrected_phi_rows(cues[aim], rows.pos[aim, target], target, best[aim, K.O_DIRECTION],
-                                               shots[aim], t, p, 2, n_balls)
-            again = np.empty((len(aim), actions.N_ACTION), dtype=np.float32)
-            RK.encode_rows(shots[aim], has_shot[aim], placed[aim], spots[aim], rows.racks[aim],
-                           np.zeros(len(aim), dtype=np.bool_), pass_back[aim], float(p.R), float(t.width),
-                           float(t.length), float(t.head_string_y), rows.scale[aim], again)
-            out[aim] = again
+            if len(aim) == n:  # every row (the usual round of one table): no copies, encoded in place
+                shots[:, 1] = corrected_phi_rows(cues, rows.pos[aim, target], target, best[:, K.O_DIRECTION], shots,
+                                                 t, p, 2, n_balls)
+                RK.encode_rows(shots, has_shot, placed, spots, rows.racks, np.zeros(n, dtype=np.bool_), pass_back,
+                               *encoding, rows.scale, out)
+            else:
+                shots[aim, 1] = corrected_phi_rows(cues[aim], rows.pos[aim, target], target,
+                                                   best[aim, K.O_DIRECTION], shots[aim], t, p, 2, n_balls)
+                again = np.empty((len(aim), actions.N_ACTION), dtype=np.float32)
+                RK.encode_rows(shots[aim], has_shot[aim], placed[aim], spots[aim], rows.racks[aim],
+                               np.zeros(len(aim), dtype=np.bool_), pass_back[aim], *encoding, rows.scale[aim], again)
+                out[aim] = again
         if asks & (RK.ASK_PUSH | RK.ASK_JUMP):  # the simulations the geometry asks for, one call each
             push, changed = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
             if asks & RK.ASK_PUSH:
-                asked = np.flatnonzero(stage & RK.ASK_PUSH)
+                asked = (stage & RK.ASK_PUSH).nonzero()[0]
                 roll = self._push_rolls(rows, asked, cues[asked])
                 pushed = asked[roll >= 0]
                 shots[pushed], intent[pushed] = _rolls(p)[roll[roll >= 0]], RK.PUSH_OUT
                 push[pushed], changed[pushed] = True, True
-            weak = np.flatnonzero((stage & RK.ASK_JUMP).astype(bool) & ~push) if asks & RK.ASK_JUMP else stage[:0]
+            weak = ((stage & RK.ASK_JUMP).astype(bool) & ~push).nonzero()[0] if asks & RK.ASK_JUMP else stage[:0]
             if cfg.jumps and len(weak):
                 jumps, kind = self._jumps(rows, weak, cues[weak], shots[weak])
-                jumped = weak[kind >= 0]
-                shots[jumped], changed[jumped] = jumps[kind >= 0], True
-                intent[jumped] = np.where(kind[kind >= 0] == 0, RK.JUMP, RK.JUMP_POT)
-                self.jumps["jump"] += int(np.sum(kind == 0))
-                self.jumps["jump-pot"] += int(np.sum(kind == 1))
-            if changed.any():
-                again = np.flatnonzero(changed)
+                found = kind >= 0
+                jumped = weak[found]
+                shots[jumped], changed[jumped] = jumps[found], True
+                intent[jumped] = np.where(kind[found] == 0, RK.JUMP, RK.JUMP_POT)
+                self.jumps["jump"] += int(np.count_nonzero(kind == 0))
+                self.jumps["jump-pot"] += int(np.count_nonzero(kind == 1))
+            again = changed.nonzero()[0]
+            if len(again):
                 actions_again = np.empty((len(again), actions.N_ACTION), dtype=np.float32)
                 RK.encode_rows(shots[again], has_shot[again], placed[again], spots[again], rows.racks[again],
-                               push[again], pass_back[again], float(p.R), float(t.width), float(t.length),
-                               float(t.head_string_y), rows.scale[again], actions_again)
+                               push[again], pass_back[again], *encoding, rows.scale[again], actions_again)
                 out[again] = actions_again
         return out, _INTENT_NAMES[intent]
 
@@ -231,7 +239,7 @@ class GhostBallAgent(ViewAgent):
         strikes, kind = np.zeros((len(which), 5)), np.full(len(which), -1, dtype=np.int64)
         found, pockets, _, counts = jump_rows(cues, rows.pos[which], rows.on[which], rows.lowest[which], t, p,
                                               rows.scale[which, 2], rows.scale[which, 1])
-        asked = np.flatnonzero(counts > 0)
+        asked = (counts > 0).nonzero()[0]
         if not len(asked):
             return strikes, kind
         flat = np.arange(MAX_JUMPS) < counts[asked, None]  # row by row, each in its candidates' order
@@ -392,11 +400,11 @@ def refined_strikes(slot: np.ndarray, options: np.ndarray, u: np.ndarray, cues: 
     ``cues[i]`` in layout ``pos[i]``, ``on[i]`` at ball ``lowest[i]``; ``refine`` its ``F_*`` row), the strikes
     (N, 5) in one compiled call; the pots' aims are the plain ghost-ball ones, not yet corrected for throw."""
     out = np.empty((len(slot), 5))
-    RK.refined_rows(np.require(slot, np.int64, "C"), np.require(options, np.float64, "C"),
-                    np.require(u, np.float64, "C"), np.require(cues, np.float64, "C"),
-                    np.require(pos, np.float64, "C"), np.require(on, np.bool_, "C"),
-                    np.require(lowest, np.int64, "C"), float(params.R), (2.0 * params.R) ** 2, float(table.width),
-                    float(table.length), physics_row(params), GHOST_MIN_SPEED, GHOST_MAX_SPEED, refine, out)
+    C = np.ascontiguousarray  # np.require(..., "C") of these arrays, without its Python wrapper
+    RK.refined_rows(C(slot, np.int64), C(options, np.float64), C(u, np.float64), C(cues, np.float64),
+                    C(pos, np.float64), C(on, np.bool_), C(lowest, np.int64), float(params.R), (2.0 * params.R) ** 2,
+                    float(table.width), float(table.length), physics_row(params), GHOST_MIN_SPEED, GHOST_MAX_SPEED,
+                    refine, out)
     return out
 
 
