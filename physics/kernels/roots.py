@@ -292,22 +292,21 @@ def _search(c4, c3, c2, c1, c0, T):
     a0 = c1
     lo = 0.0
     flo = c0
-    if a3 == 0.0:  # f' of degree ≤ 2: its roots in closed form
-        n, k0, k1 = _quadratic_roots_in(a2, a1, a0, T)
-        for k in range(n + 1):
-            hi = T if k == n else (k0 if k == 0 else k1)
-            fhi = poly4(c4, c3, c2, c1, c0, hi)
-            if flo > 0.0 and fhi <= 0.0:
-                return hi if fhi == 0.0 else _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL, 1.0, 0.0)
-            lo = hi
-            flo = fhi
-        return INF
-    # f' cubic: split at the roots of f'' (a quadratic), each piece of it holds at most one critical point of f
-    ns, s0, s1 = _quadratic_roots_in(3.0 * a3, 2.0 * a2, a1, T)
+    cubic = a3 != 0.0
+    if cubic:  # f' cubic: split at the roots of f'' (a quadratic), each piece of it holds at most one critical point
+        ns, s0, s1 = _quadratic_roots_in(3.0 * a3, 2.0 * a2, a1, T)
+        pieces = ns + 2
+    else:  # f' of degree ≤ 2: the critical points themselves in closed form
+        ns, s0, s1 = _quadratic_roots_in(a2, a1, a0, T)
+        pieces = ns + 1
     dlo = 0.0
     dflo = a0
-    for k in range(ns + 2):
-        if k <= ns:  # the next piece of f', and the critical point in it if any
+    for k in range(pieces):
+        if k == pieces - 1:  # the window's end
+            hi = T
+        elif not cubic:
+            hi = s0 if k == 0 else s1
+        else:  # the next piece of f', and the critical point in it if any
             dhi = T if k == ns else (s0 if k == 0 else s1)
             dfhi = ((a3 * dhi + a2) * dhi + a1) * dhi + a0
             hi = -1.0
@@ -319,8 +318,6 @@ def _search(c4, c3, c2, c1, c0, T):
             dflo = dfhi
             if hi < 0.0:
                 continue
-        else:  # the window's end
-            hi = T
         fhi = poly4(c4, c3, c2, c1, c0, hi)
         if flo > 0.0 and fhi <= 0.0:
             return hi if fhi == 0.0 else _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, _ROOT_TOL, 1.0, 0.0)
