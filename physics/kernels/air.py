@@ -299,8 +299,8 @@ def _turn_on_cloth(j, nx, ny, target, vel, spin):
     (nx, ny) (the horizontal part of a 3-D unit normal) to be at most ``target`` (straight against (nx, ny) when it
     is too slow for that)."""
     vx, vy = vel[j, 0], vel[j, 1]
-    h = math.hypot(nx, ny)
-    speed = math.hypot(vx, vy)
+    h = math.sqrt(nx * nx + ny * ny)
+    speed = math.sqrt(vx * vx + vy * vy)
     if h == 0.0 or speed == 0.0 or vx * nx + vy * ny <= target:
         return
     ux, uy = nx / h, ny / h
@@ -528,7 +528,7 @@ def air_event(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, poc
         else:
             nx = pos[a, 0] - jaws[target, 0]
             ny = pos[a, 1] - jaws[target, 1]
-            d = math.hypot(nx, ny)
+            d = math.sqrt(nx * nx + ny * ny)
             vx, vy, wx, wy, wz = ball_jaw(vel[a, 0], vel[a, 1], spin[a, 0], spin[a, 1], spin[a, 2], nx / d, ny / d,
                                           jaws[target, 2], p)
         vel[a, 0] = vx
@@ -543,7 +543,7 @@ def air_event(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, poc
         ny = segments[target, 5]
         d = nx * (pos[a, 0] - segments[target, 0]) + ny * (pos[a, 1] - segments[target, 1])
         dz = p[P_R] + hz[a] - p[P_CUSHION_H]
-        norm = math.hypot(d, dz)
+        norm = math.sqrt(d * d + dz * dz)
         vn = (vel[a, 0] * nx + vel[a, 1] * ny) * d / norm + vz[a] * dz / norm
         if rises(-p[P_EC] * vn, p):
             vel[a, 0], vel[a, 1], vz[a] = nose_impact(vel[a, 0], vel[a, 1], vz[a], d * nx / norm, d * ny / norm,
@@ -565,7 +565,7 @@ def air_event(kind, a, b, t, pos, vel, spin, motion, pocket, segments, jaws, poc
         o = RAIL_LINERS + rail_id[a] * LINER_STRIDE
         nx = rail[o + L_X] - pos[a, 0]
         ny = rail[o + L_Y] - pos[a, 1]
-        d = math.hypot(nx, ny)
+        d = math.sqrt(nx * nx + ny * ny)
         nx /= d
         ny /= d
         if -(vel[a, 0] * nx + vel[a, 1] * ny) < ZENO_SPEED:

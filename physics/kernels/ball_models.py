@@ -33,7 +33,7 @@ def mathavan_ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, w
     mu_s = p[P_US]
     nx = x2 - x1
     ny = y2 - y1
-    d = math.hypot(nx, ny)
+    d = math.sqrt(nx * nx + ny * ny)
     nx /= d
     ny /= d
     tx, ty = -ny, nx

@@ -85,12 +85,12 @@ def straight_circle_time(x, y, vx, vy, ax, ay, cx, cy, radius, T):
     s₀ ∓ √(radius² − d²) — a quadratic instead of the quartic. Returns (handled, t); handled is
     False for curved paths and for a centre already at the circle (the quartic decides those).
     """
-    speed = math.hypot(vx, vy)
+    speed = math.sqrt(vx * vx + vy * vy)
     if speed == 0.0:
         return False, INF
     ux = vx / speed
     uy = vy / speed
-    if abs(ux * ay - uy * ax) > 1e-12 * (1.0 + math.hypot(ax, ay)):
+    if abs(ux * ay - uy * ax) > 1e-12 * (1.0 + math.sqrt(ax * ax + ay * ay)):
         return False, INF
     alpha = ux * ax + uy * ay
     qx = cx - x

@@ -143,7 +143,7 @@ def slate_bounce(vx, vy, vz, wx, wy, wz, e, p):
     jn = m * (1.0 + e) * (-vz)
     ux = vx - R * wy
     uy = vy + R * wx
-    un = math.hypot(ux, uy)
+    un = math.sqrt(ux * ux + uy * uy)
     if un > 0.0:
         jt = min(p[P_U_TABLE] * jn, 2.0 / 7.0 * m * un)
         k = jt / (m * un)
@@ -391,7 +391,7 @@ def jaw_edge_normal(x, y, zc, jx, jy, rj, zn):
     nearest to the centre is on the circle of radius rj at height zn, under the centre's plan direction."""
     px = x - jx
     py = y - jy
-    rho = math.hypot(px, py)
+    rho = math.sqrt(px * px + py * py)
     if rho > 0.0:
         ex = jx + rj * px / rho
         ey = jy + rj * py / rho

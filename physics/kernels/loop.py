@@ -182,7 +182,7 @@ def simulate_kernel(pos, vel, spin, motion, pocket, shot, strike, segments, jaws
                 else:
                     nx = pos[a, 0] - jaws[target, 0]
                     ny = pos[a, 1] - jaws[target, 1]
-                    d = math.hypot(nx, ny)
+                    d = math.sqrt(nx * nx + ny * ny)
                     nx /= d
                     ny /= d
                 zeno = (t - last_rail_time[a] <= ZENO_WINDOW

@@ -49,7 +49,7 @@ def outline_gap(x, y, segments, jaws, rail):
         x1, y1 = segments[k, 0], segments[k, 1]
         ex = segments[k, 2] - x1
         ey = segments[k, 3] - y1
-        e = math.hypot(ex, ey)
+        e = math.sqrt(ex * ex + ey * ey)
         s = ((x - x1) * ex + (y - y1) * ey) / e
         if -_ON_PIECE <= s <= e + _ON_PIECE:
             d = segments[k, 4] * (x - x1) + segments[k, 5] * (y - y1)
@@ -59,7 +59,7 @@ def outline_gap(x, y, segments, jaws, rail):
         o = _arc_row(rail, j)
         dx = x - jaws[j, 0]
         dy = y - jaws[j, 1]
-        rho = math.hypot(dx, dy)
+        rho = math.sqrt(dx * dx + dy * dy)
         if rho == 0.0 or dx * rail[o + A_MX] + dy * rail[o + A_MY] >= rail[o + A_COS] * rho - _ON_PIECE:
             d = rho - jaws[j, 2]  # the jaw's post is rail: the playing area lies outside its circle
             if abs(d) < best:
@@ -70,7 +70,7 @@ def outline_gap(x, y, segments, jaws, rail):
         dy = y - rail[o + L_Y]
         if (rail[o + L_M1X] * dx + rail[o + L_M1Y] * dy >= -_ON_PIECE
                 and rail[o + L_M2X] * dx + rail[o + L_M2Y] * dy >= -_ON_PIECE):
-            d = rail[o + L_R] - math.hypot(dx, dy)  # the hole lies inside the liner's circle
+            d = rail[o + L_R] - math.sqrt(dx * dx + dy * dy)  # the hole lies inside the liner's circle
             if abs(d) < best:
                 best, gap = abs(d), d
     return gap

@@ -87,7 +87,7 @@ def ball_ball(x1, y1, vx1, vy1, wx1, wy1, wz1, x2, y2, vx2, vy2, wx2, wy2, wz2, 
     inertia = 0.4 * m * R * R
     nx = x2 - x1
     ny = y2 - y1
-    d = math.hypot(nx, ny)
+    d = math.sqrt(nx * nx + ny * ny)
     nx /= d
     ny /= d
     vn = (vx1 - vx2) * nx + (vy1 - vy2) * ny  # approach speed (> 0 when closing)

@@ -280,7 +280,7 @@ def snap_to_rolling(i, vel, spin, p):
 def turn_away(i, nx, ny, target, vel, spin, p):
     """Turn ball i's (rolling) velocity at constant speed so that v·n = target; stop it if too slow."""
     R = p[P_R]
-    speed = math.hypot(vel[i, 0], vel[i, 1])
+    speed = math.sqrt(vel[i, 0] * vel[i, 0] + vel[i, 1] * vel[i, 1])
     vn = vel[i, 0] * nx + vel[i, 1] * ny
     if vn <= target:
         return
@@ -335,7 +335,7 @@ def part_pair(a, b, pos, vel, spin, p):
     """Make balls a and b separate at ZENO_PART at least, turning (never speeding up) their velocities."""
     nx = pos[b, 0] - pos[a, 0]
     ny = pos[b, 1] - pos[a, 1]
-    d = math.hypot(nx, ny)
+    d = math.sqrt(nx * nx + ny * ny)
     nx /= d
     ny /= d
     va = vel[a, 0] * nx + vel[a, 1] * ny

@@ -4,7 +4,9 @@
 the kernels): observations met in play with random macro actions (normal play, ball in hand, breaks, push-outs
 allowed), random macro actions, and what ``MacroPlanner`` made of them in three set-ups (no leave features; leave
 features; the shipped agent's style), its ``rerank`` with 6 samples, and, on random layouts, the ``pot_options``
-rows and a two-iteration ``corrected_phi``. The kernels reproduce every number bit for bit.
+rows and a two-iteration ``corrected_phi``. The kernels reproduce every number bit for bit. ``corrected_phi``
+simulates shots: its values (``lay_phi``) were re-recorded when the physics kernels' math.hypot became math.sqrt
+(issue 25; 6 of the 31 aims moved by 1–3 ulp).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Flat shots (no ball leaves the cloth) give bit-identical results to the flat-only simulator (main 843c733).
+"""Flat shots (no ball leaves the cloth) give bit-identical results to the flat-only simulator (main 843c733, with
+issue 25's math.hypot → math.sqrt substitution: tests/physics/data/make_flat_reference.py).
 
 A shot whose ball–ball contact lifts a ball off the cloth (the follow-shot hop, most power breaks) is the flat
 simulator's bit for bit up to that contact: from there on the loop moves balls in the air too.

@@ -1,4 +1,5 @@
-"""Seeded breaks, ordinary shots and soak shots give bit-identical results to main 5aab397 (shot_digests.npz): end
+"""Seeded breaks, ordinary shots and soak shots give bit-identical results to the reference (shot_digests.npz:
+main 5aab397's, regenerated for issue 25's hypot → sqrt): end
 states, event logs, air logs and flags, alone (``physics.simulate``) and in a batch (``simulate_batch_packed``).
 
 Speed-ups of the event loop (what it skips, never how it computes) must keep these; a change of the physics on purpose
@@ -23,4 +24,4 @@ def test_results_are_bit_identical_to_the_reference(name: str) -> None:
     single, batch = digests(name, N_REFERENCE)
     for path, got in (("simulate", single), ("batch", batch)):
         differ = np.flatnonzero(np.any(got != ref[f"{name}_{path}"], axis=1))
-        assert differ.size == 0, f"{name} via {path}: shots {differ[:20].tolist()} differ from 5aab397"
+        assert differ.size == 0, f"{name} via {path}: shots {differ[:20].tolist()} differ from the reference"

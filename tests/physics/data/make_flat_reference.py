@@ -1,6 +1,9 @@
 """Regenerate flat_reference.npz: final states and event logs of flat shots (θ = 0), the reference that the
 airborne model must reproduce bit for bit. Generated at main 843c733 (the flat-only simulator; its file is
-byte-identical to the one generated at 3843136: the default models' flat results did not change in between).
+byte-identical to the one generated at 3843136: the default models' flat results did not change in between), and
+regenerated when the kernels' math.hypot(x, y) became math.sqrt(x * x + y * y) (issue 25) with 843c733's flat-only
+simulator given the same substitution (in motion, detect, resolve, ball_models and loop); its shots in which no ball
+leaves the cloth are the current code's bit for bit, and its hopped breaks are up to the hop's contact.
 
 Run from the repository root: python tests/physics/data/make_flat_reference.py
 """

@@ -2,9 +2,11 @@
 make the physics faster, not different, must reproduce bit for bit (end states, event logs, air logs, flags, through
 ``physics.simulate`` and ``physics.simulate_batch_packed``).
 
-``shot_digests.npz`` holds the digests of N_REFERENCE shots of each set, generated at main 5aab397. Run from the
-repository root: ``python tests/physics/data/make_shot_digests.py`` regenerates it (only when the physics changes on
-purpose: explain every difference), ``--check`` compares the current code with it and prints the shots that differ.
+``shot_digests.npz`` holds the digests of N_REFERENCE shots of each set, generated at main 5aab397 and regenerated
+when the kernels' math.hypot(x, y) became math.sqrt(x * x + y * y) (issue 25: differences of an ulp or so, grown by
+chaos in multi-ball breaks). Run from the repository root: ``python tests/physics/data/make_shot_digests.py``
+regenerates it (only when the physics changes on purpose: explain every difference), ``--check`` compares the current
+code with it and prints the shots that differ.
 """
 
 from __future__ import annotations
