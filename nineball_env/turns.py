@@ -166,9 +166,11 @@ def _rounds(tables: TableBatch, seats: Seats, order: np.ndarray, acts: np.ndarra
     play, given = order, acts
     while True:
         tables.turn(play, seats.kinds, given)
-        ended = play[tables.status[play] != _EXTERNAL]
+        waiting = tables.status[play] == _EXTERNAL  # (the tables out of ``play`` await no one: their steps ended)
+        active = play[waiting]
         dealt: list[np.ndarray] = []
-        if ended.size:
+        if active.size < play.size:
+            ended = play[~waiting]
             lost = ended[fresh[ended] & tables.done[ended]] if seats.external else _NO_TABLES
             if renew is not None:
                 over = ended[~fresh[ended] & (tables.done[ended] | renew[ended])]
@@ -183,8 +185,6 @@ def _rounds(tables: TableBatch, seats: Seats, order: np.ndarray, acts: np.ndarra
             if lost.size:
                 _redeal(tables, seats, lost)
                 dealt.append(lost)
-        active = order[tables.status[order] == _EXTERNAL]
-        # (a table dealt above has its last status, never EXTERNAL: its step or a deal a Python opponent won ended)
         if active.size:
             given = _opponent_actions(tables, seats, active)
             play = np.concatenate([active, *dealt]) if dealt else active
