@@ -545,7 +545,8 @@ class TableBatch:
         if shots is not None:
             self._shots[order[:len(shots)]] = shots
             self._has_shot[order[:len(shots)]] = True
-        if order.size > 1:  # breaks (and new deals) cost ten shots: they go to the threads first
+        if order.size > 1 and (self.threads or numba.config.NUMBA_NUM_THREADS) > 1:
+            # breaks (and new deals) cost ten shots: they go to the threads first
             order = order[np.argsort((self.rack[order, _PHASE] != _BREAK) & ~self._to_deal[order], kind="stable")]
         try:
             while self._run(order, seats, noise_gens):  # some tables stopped short: FULL ones get room and play on

@@ -1,12 +1,13 @@
 """SB3VecEnvAdapter: a ``NineBallVectorEnv`` (or a vector wrapper of one) as a stable-baselines3 ``VecEnv``.
 
 SB3 resets a finished env in the same step and returns the final observation in
-``info["terminal_observation"]`` (``info["TimeLimit.truncated"]`` on a truncation); the vector env
-resets next step (``AutoresetMode.NEXT_STEP``), so the adapter resets the finished tables at once
-with ``reset(options={"reset_mask": done})``. Infos come back as SB3's list of per-env dicts: each table's
-NineBall-v0 info (``NineBallVectorEnv.table_info``) and the keys a vector wrapper adds (``macro_slot``); the vector
-env's own array infos, which these replace, are not built (``array_infos = False``).
-stable-baselines3 is imported when this module is.
+``info["terminal_observation"]`` (``info["TimeLimit.truncated"]`` on a truncation): the adapter puts the vector env
+in ``AutoresetMode.SAME_STEP`` mode, so one vector step is one SB3 step, the finished tables' new racks dealt and
+their opening decisions played in it (``infos["final_obs"]`` is the terminal observation). Infos come back as
+SB3's list of per-env dicts: each table's NineBall-v0 info (``NineBallVectorEnv.table_info``; of the step that
+ended, ``final_table_info``, for a finished table, whose new rack's info goes to ``reset_infos``) and the keys a
+vector wrapper adds (``macro_slot``); the vector env's own array infos, which these replace, are not built
+(``array_infos = False``). stable-baselines3 is imported when this module is.
 """
 
 from __future__ import annotations
@@ -20,9 +21,12 @@ try:
 except ImportError as err:  # pragma: no cover - depends on the environment
     raise ImportError("nineball_env.sb3_vec needs stable-baselines3: pip install stable-baselines3") from err
 
+from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as VectorEnv_
 
 from nineball_env.vector import NineBallVectorEnv
+
+_FINAL_KEYS = frozenset(("final_obs", "_final_obs", "final_info", "_final_info"))
 
 
 def unbatch_info(infos: dict[str, Any], k: int) -> dict[str, Any]:
@@ -39,7 +43,8 @@ def unbatch_info(infos: dict[str, Any], k: int) -> dict[str, Any]:
 
 
 class SB3VecEnvAdapter(VecEnv):
-    """A stable-baselines3 ``VecEnv`` over a ``NineBallVectorEnv`` (see the module docstring)."""
+    """A stable-baselines3 ``VecEnv`` over a ``NineBallVectorEnv`` (see the module docstring); it sets the vector
+    env's ``autoreset_mode`` to ``SAME_STEP``."""
 
     def __init__(self, venv: VectorEnv_) -> None:
         if not isinstance(getattr(venv, "unwrapped", None), NineBallVectorEnv):
@@ -49,16 +54,21 @@ class SB3VecEnvAdapter(VecEnv):
         self.base = venv.unwrapped
         self._actions: np.ndarray | None = None
         self.base.array_infos = False  # each table's info comes from ``table_info``: the arrays would go unread
+        self.base.autoreset_mode = AutoresetMode.SAME_STEP  # one vector step per SB3 step
         super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
 
-    def _infos(self, infos: dict[str, Any], ks) -> dict[int, dict[str, Any]]:
-        """Table k's NineBall-v0 info for each of ``ks``, with the keys a wrapper added to the vector infos."""
-        return {k: {**self.base.table_info(k), **unbatch_info(infos, k)} for k in ks}
+    def _extra(self, infos: dict[str, Any]) -> list[dict[str, Any]]:
+        """The keys a wrapper added to the vector infos, per table (none: the same empty dict for every table)."""
+        keys = {key: value for key, value in infos.items() if key not in _FINAL_KEYS}
+        if not keys:
+            return [{}] * self.num_envs
+        return [unbatch_info(keys, k) for k in range(self.num_envs)]
 
     def reset(self) -> np.ndarray:
         seeds = None if all(s is None for s in self._seeds) else list(self._seeds)
         obs, infos = self.venv.reset(seed=seeds)
-        self.reset_infos = list(self._infos(infos, range(self.num_envs)).values())
+        extra = self._extra(infos)
+        self.reset_infos = [{**self.base.table_info(k), **extra[k]} for k in range(self.num_envs)]
         self._reset_seeds()
         self._reset_options()
         return obs
@@ -72,16 +82,17 @@ class SB3VecEnvAdapter(VecEnv):
         acts, self._actions = self._actions, None
         obs, reward, terminated, truncated, infos = self.venv.step(acts)
         dones = terminated | truncated
-        per_env = list(self._infos(infos, range(self.num_envs)).values())
-        for k in range(self.num_envs):
-            per_env[k]["TimeLimit.truncated"] = bool(truncated[k] and not terminated[k])
-        if dones.any():
-            for k in np.flatnonzero(dones):
-                per_env[k]["terminal_observation"] = obs[k].copy()
-            new_obs, reset_infos = self.venv.reset(options={"reset_mask": dones})
-            obs = np.where(dones[:, None], new_obs, obs)
-            for k, info in self._infos(reset_infos, np.flatnonzero(dones).tolist()).items():
-                self.reset_infos[k] = info
+        extra = self._extra(infos)
+        table_info, final_table_info = self.base.table_info, self.base.final_table_info
+        per_env = []
+        for k, (done, cut) in enumerate(zip(dones.tolist(), (truncated & ~terminated).tolist())):
+            if done:
+                info = {**final_table_info(k), **extra[k], "TimeLimit.truncated": cut,
+                        "terminal_observation": np.array(infos["final_obs"][k])}
+                self.reset_infos[k] = table_info(k)
+            else:
+                info = {**table_info(k), **extra[k], "TimeLimit.truncated": cut}
+            per_env.append(info)
         return obs, reward.astype(np.float32), dones, per_env
 
     def close(self) -> None:

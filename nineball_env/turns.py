@@ -93,11 +93,16 @@ class Seats:
 
 
 def step(tables: TableBatch, seats: Seats, stepping: np.ndarray, acts: np.ndarray | None,
-         resetting: Sequence[int] = ()) -> None:
+         resetting: Sequence[int] = (), renew: np.ndarray | None = None) -> Finals | None:
     """Steps 2-4 of the module docstring: the learner's checked actions ``acts`` on tables ``stepping``, deals of
     tables ``resetting`` (their generators seeded already) and every opponent decision due on both. The decisions
     are left in the tables' records. On an error (a strict placement, a bad opponent action) the tables are put
-    back as they were and it is raised."""
+    back as they were and it is raised.
+
+    ``renew`` (a (B,) mask: the tables this step truncates) asks for a same-step autoreset: a stepping table whose
+    step ends its match or is in ``renew`` is, as soon as its step ends, saved (``Finals``, returned) and dealt a
+    new match whose opening decisions are played in the same rounds as the others' (one batched opponent query
+    per round for all of them). Each table makes the same calls in the same order as a step and a reset apart."""
     stepping = np.asarray(stepping, dtype=np.int64)
     resetting = _NO_TABLES if len(resetting) == 0 else np.asarray(resetting, dtype=np.int64)
     order = stepping if not resetting.size else resetting if not stepping.size else np.concatenate([stepping,
@@ -107,10 +112,10 @@ def step(tables: TableBatch, seats: Seats, stepping: np.ndarray, acts: np.ndarra
     try:
         tables.begin(order)
         _deal(tables, seats, resetting)
-        tables.turn(order, seats.kinds, acts)
-        if external:
-            _external_rounds(tables, seats, order)
-            _redeal(tables, seats, resetting)
+        if not external and renew is None:  # one call of the compiled turn plays the whole step
+            tables.turn(order, seats.kinds, acts)
+            return None
+        return _rounds(tables, seats, order, acts, resetting, renew)
     except BaseException:
         if saved is not None:
             tables.restore(saved)
@@ -118,6 +123,75 @@ def step(tables: TableBatch, seats: Seats, stepping: np.ndarray, acts: np.ndarra
 
 
 _NO_TABLES = np.zeros(0, dtype=np.int64)
+
+
+class Finals:
+    """Where tables stood when their step ended, before a same-step autoreset dealt them again (``step``'s
+    ``renew``): the learner's observation, the reward parts, the step's records, the rack, score and redeals, and
+    whether the match was decided, under ``TableBatch``'s names so that ``info`` and ``vector.step_infos`` read them
+    as they read the tables. Rows of the tables in ``mask`` only (the others hold no records)."""
+
+    def __init__(self, tables: TableBatch) -> None:
+        B = tables.rack.shape[0]
+        self.mask = np.zeros(B, dtype=np.bool_)
+        self.obs, self.parts, self.rack = (np.zeros_like(a) for a in (tables.obs, tables.parts, tables.rack))
+        self.won, self.redeals, self.done = (np.zeros_like(a) for a in (tables.won, tables.redeals, tables.done))
+        self.n_rec = np.zeros_like(tables.n_rec)
+        self.rec_i = np.zeros_like(tables.rec_i)
+        self.rec_f = np.zeros_like(tables.rec_f[:, :1])  # the placement of the step's first decision is all read
+
+    def save(self, tables: TableBatch, ks: np.ndarray) -> None:
+        """Keep tables ``ks`` as they stand now."""
+        if self.rec_i.shape[1] < tables.rec_i.shape[1]:  # the tables made room for more records
+            grown = np.zeros_like(tables.rec_i)
+            grown[:, :self.rec_i.shape[1]] = self.rec_i
+            self.rec_i = grown
+        self.mask[ks] = True
+        for name in ("obs", "parts", "rack", "won", "redeals", "done", "n_rec"):
+            getattr(self, name)[ks] = getattr(tables, name)[ks]
+        self.rec_i[ks, :tables.rec_i.shape[1]] = tables.rec_i[ks]
+        self.rec_f[ks] = tables.rec_f[ks, :1]
+
+
+def _rounds(tables: TableBatch, seats: Seats, order: np.ndarray, acts: np.ndarray | None, resetting: np.ndarray,
+            renew: np.ndarray | None) -> Finals | None:
+    """Play tables ``order`` (begun, ``resetting`` dealt) to the end of the step: a call of the compiled turn, then
+    rounds, each one batched query per Python opponent object for the tables awaiting one (``_opponent_actions``)
+    and one call of the compiled turn for them and for the tables dealt since the last call: the tables ``renew``
+    (see ``step``) deals again as their steps end, and a deal a Python opponent won before the learner's first
+    decision, dealt again (at most ``MAX_REDEALS`` times)."""
+    finals: Finals | None = None
+    fresh = np.zeros(tables.rack.shape[0], dtype=np.bool_)  # dealt in this step, the learner yet to decide
+    fresh[resetting] = True
+    play, given = order, acts
+    while True:
+        tables.turn(play, seats.kinds, given)
+        waiting = tables.status[play] == _EXTERNAL  # (the tables out of ``play`` await no one: their steps ended)
+        active = play[waiting]
+        dealt: list[np.ndarray] = []
+        if active.size < play.size:
+            ended = play[~waiting]
+            lost = ended[fresh[ended] & tables.done[ended]] if seats.external else _NO_TABLES
+            if renew is not None:
+                over = ended[~fresh[ended] & (tables.done[ended] | renew[ended])]
+                if over.size:
+                    if finals is None:
+                        finals = Finals(tables)
+                    finals.save(tables, over)
+                    tables.begin(over)
+                    _deal(tables, seats, over)
+                    fresh[over] = True
+                    dealt.append(over)
+            if lost.size:
+                _redeal(tables, seats, lost)
+                dealt.append(lost)
+        if active.size:
+            given = _opponent_actions(tables, seats, active)
+            play = np.concatenate([active, *dealt]) if dealt else active
+        elif dealt:
+            play, given = np.concatenate(dealt) if len(dealt) > 1 else dealt[0], None
+        else:
+            return finals
 
 
 def _deal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
@@ -136,27 +210,22 @@ def _deal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
     tables.dealt[ks] = True
 
 
-def _external_rounds(tables: TableBatch, seats: Seats, order: np.ndarray) -> None:
-    """Ask the Python opponents of tables ``order`` in rounds, each round played by the compiled turn, until no
-    table awaits one."""
-    while True:
-        active = order[tables.status[order] == _EXTERNAL]
-        if not active.size:
-            return
-        seen = tables.encode(active, OPPONENT)
-        ks = active.tolist()
-        ops = seats.opponents
-        first = ops[ks[0]]
-        if all(ops[k] is first for k in ks):  # one opponent object for every table (a shared batched one): one query
-            acts = _query(tables, first, seen, ks)
-        else:
-            groups: dict[int, list[int]] = {}  # rows of ``active`` by opponent object: one batched query each
-            for i, k in enumerate(ks):
-                groups.setdefault(id(ops[k]), []).append(i)
-            acts = np.empty((active.size, 9))
-            for rows in groups.values():
-                acts[rows] = _query(tables, ops[ks[rows[0]]], seen[rows], [ks[i] for i in rows])
-        tables.turn(active, seats.kinds, acts)
+def _opponent_actions(tables: TableBatch, seats: Seats, active: np.ndarray) -> np.ndarray:
+    """The actions of the Python opponents of tables ``active`` (each awaiting one): one batched query per
+    opponent object."""
+    seen = tables.encode(active, OPPONENT)
+    ks = active.tolist()
+    ops = seats.opponents
+    first = ops[ks[0]]
+    if all(ops[k] is first for k in ks):  # one opponent object for every table (a shared batched one): one query
+        return _query(tables, first, seen, ks)
+    groups: dict[int, list[int]] = {}  # rows of ``active`` by opponent object: one batched query each
+    for i, k in enumerate(ks):
+        groups.setdefault(id(ops[k]), []).append(i)
+    acts = np.empty((active.size, 9))
+    for rows in groups.values():
+        acts[rows] = _query(tables, ops[ks[rows[0]]], seen[rows], [ks[i] for i in rows])
+    return acts
 
 
 def _query(tables: TableBatch, opponent: Any, seen: np.ndarray, ks: list[int]) -> np.ndarray:
@@ -169,20 +238,15 @@ def _query(tables: TableBatch, opponent: Any, seen: np.ndarray, ks: list[int]) -
 
 
 def _redeal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
-    """Deal again the tables of ``ks`` that a Python opponent won before the learner's first decision."""
-    redo = [k for k in ks.tolist() if tables.done[k]]
-    while redo:
-        for k in redo:
-            redeals = int(tables.redeals[k]) + 1
-            if redeals > MAX_REDEALS:
-                raise RuntimeError(f"the opponent won {redeals} deals before the learner's first decision")
-            tables.begin([k])
-            tables.redeals[k] = redeals
-            tables.deal(k, seats.draw_breaker(tables.rngs[k]))
-        again = np.array(redo, dtype=np.int64)
-        tables.turn(again, seats.kinds)
-        _external_rounds(tables, seats, again)
-        redo = [k for k in redo if tables.done[k]]
+    """Deal again tables ``ks``, whose deal a Python opponent won before the learner's first decision (the
+    compiled turn redeals its own)."""
+    for k in ks.tolist():
+        redeals = int(tables.redeals[k]) + 1
+        if redeals > MAX_REDEALS:
+            raise RuntimeError(f"the opponent won {redeals} deals before the learner's first decision")
+        tables.begin([k])
+        tables.redeals[k] = redeals
+        tables.deal(k, seats.draw_breaker(tables.rngs[k]))
 
 
 # -- infos -------------------------------------------------------------------------------------------------------------

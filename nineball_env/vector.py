@@ -11,9 +11,14 @@ Infos are arrays, one row per table, read off the turn's records with no Python 
 A caller that reads ``table_info`` alone (the stable-baselines3 adapter, ``sb3_vec``) sets ``array_infos = False``:
 steps and resets then return no infos of the env's own (``{}`` every time; a wrapper's keys still come).
 
-Autoreset mode: ``NEXT_STEP`` (``metadata["autoreset_mode"]``): the step after a table terminates or
-truncates resets it (its action is ignored, reward 0, terminated/truncated False, the reset's info).
-``reset(options={"reset_mask": mask})`` resets only the masked tables.
+Autoreset mode (``metadata["autoreset_mode"]``, chosen with ``autoreset_mode=``): ``NEXT_STEP`` (the default): the
+step after a table terminates or truncates resets it (its action is ignored, reward 0, terminated/truncated False,
+the reset's info). ``SAME_STEP``: the step that ends a table's episode deals its new rack and plays its opening
+decisions in the same rounds as the other tables' (one batched opponent query per round for all of them, not a
+reset round of its own); the table's observation and info are its new rack's, the final ones are in
+``infos["final_obs"]`` (an object array, None for the others) and ``infos["final_info"]`` (arrays like the infos),
+masked by ``_final_obs`` / ``_final_info``; ``final_table_info(k)`` gives one in NineBall-v0's form. Either way table
+k plays the same racks and decisions. ``reset(options={"reset_mask": mask})`` resets only the masked tables.
 
 Seeding: ``reset(seed=s)`` seeds table k with ``s + k`` (a list seeds table by table), as ``SyncVectorEnv``
 seeds its sub-envs; each table owns its generator, so table k replays ``gymnasium.make("NineBall-v0")``
@@ -81,6 +86,8 @@ class NineBallVectorEnv(VectorEnv):
         threads: threads the compiled turn runs on, each taking the next table as it gets free (None: one per CPU
             numba uses, ``NUMBA_NUM_THREADS``).
         log_capacity: events kept per table in a shot's log (a longer shot is simulated again with room).
+        autoreset_mode: ``AutoresetMode.NEXT_STEP`` (default) or ``SAME_STEP``, or their values "NextStep",
+            "SameStep" (see the module docstring).
         **env_kwargs: ``NineBallEnv`` keyword arguments (``opponent``, ``match_race``, ``noise``, ...)
             applied to every table. An ``opponent`` with ``act_batch`` is shared and decides for all its tables
             in one call (re-seeded, if it has ``seed()``, from each table's generator as that table deals); any
@@ -92,12 +99,14 @@ class NineBallVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int, *, max_episode_steps: int | None = None, threads: int | None = None,
-                 log_capacity: int = 256, **env_kwargs: Any) -> None:
+                 log_capacity: int = 256, autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+                 **env_kwargs: Any) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs: expected a whole number >= 1, got {num_envs!r}")
         if env_kwargs.pop("render_mode", None) is not None:
             raise ValueError("render_mode: NineBallVectorEnv does not render; use NineBallEnv for that")
         self.num_envs = int(num_envs)
+        self.metadata = dict(type(self).metadata, autoreset_mode=_autoreset_mode(autoreset_mode))
         self.max_episode_steps = int(gym.spec("NineBall-v0").max_episode_steps if max_episode_steps is None
                                      else max_episode_steps)
         if self.max_episode_steps < 1:
@@ -124,6 +133,7 @@ class NineBallVectorEnv(VectorEnv):
         self._autoreset = np.zeros(self.num_envs, dtype=bool)
         self._stepped = np.zeros(self.num_envs, dtype=bool)  # the table's latest records start with the learner's
         self._started = False
+        self._finals: turns.Finals | None = None  # where the tables that ended in the latest step stood (SAME_STEP)
         self._all = np.arange(self.num_envs)
         self.array_infos = True  # steps and resets return ``step_infos`` (False: ``{}``; see the module docstring)
 
@@ -131,6 +141,19 @@ class NineBallVectorEnv(VectorEnv):
     def envs(self) -> list[TableSeat]:
         """The tables' seats (``seats``), under the name of the per-table envs they replace."""
         return self.seats
+
+    @property
+    def autoreset_mode(self) -> AutoresetMode:
+        """``metadata["autoreset_mode"]``; set it to change the mode (refused while a table awaits a NEXT_STEP
+        autoreset)."""
+        return self.metadata["autoreset_mode"]
+
+    @autoreset_mode.setter
+    def autoreset_mode(self, mode: AutoresetMode | str) -> None:
+        mode = _autoreset_mode(mode)
+        if mode != self.autoreset_mode and self._autoreset.any():
+            raise RuntimeError("autoreset_mode: some tables await their NEXT_STEP autoreset; step or reset first")
+        self.metadata["autoreset_mode"] = mode
 
     # -- Gymnasium API ----------------------------------------------------------------------------
 
@@ -150,6 +173,7 @@ class NineBallVectorEnv(VectorEnv):
         self._elapsed[ks] = 0
         self._autoreset[ks] = False
         self._stepped[ks] = False
+        self._finals = None
         self._started = True
         return self.tables.obs.copy(), step_infos(self.tables, ks, self._stepped) if self.array_infos else {}
 
@@ -157,6 +181,8 @@ class NineBallVectorEnv(VectorEnv):
         acts = self._check_actions(actions_in)  # ValueError, nothing changed
         if not self._started:
             raise RuntimeError("call reset() before step()")
+        if self.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP:
+            return self._step_same(acts)
         resetting = np.flatnonzero(self._autoreset)
         stepping = np.flatnonzero(~self._autoreset)
         turns.step(self.tables, self._seats, stepping, acts[stepping], resetting)
@@ -170,6 +196,40 @@ class NineBallVectorEnv(VectorEnv):
         self._autoreset = terminated | truncated
         infos = step_infos(self.tables, self._all, self._stepped) if self.array_infos else {}
         return self.tables.obs.copy(), reward, terminated, truncated, infos
+
+    def _step_same(self, acts: np.ndarray):
+        """``step`` in ``SAME_STEP`` mode: every table steps; those whose episode ends are dealt again in the same
+        rounds (``turns.step``'s ``renew``), their final observations and infos kept aside (``turns.Finals``)."""
+        truncated = self._elapsed + 1 >= self.max_episode_steps
+        finals = turns.step(self.tables, self._seats, self._all, acts, renew=truncated)
+        p = self.tables.parts
+        if finals is None:
+            ended = terminated = np.zeros(self.num_envs, dtype=bool)
+        else:
+            ended, terminated = finals.mask, finals.done & finals.mask
+            p = np.where(ended[:, None], finals.parts, p)
+        reward = (((p[:, 0] + p[:, 1]) + p[:, 2]) + p[:, 3]) + p[:, 4]
+        self._elapsed += 1
+        self._elapsed[ended] = 0
+        self._stepped[:] = ~ended
+        self._finals = finals
+        infos = step_infos(self.tables, self._all, self._stepped) if self.array_infos else {}
+        if finals is not None:
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for k in np.flatnonzero(ended).tolist():
+                final_obs[k] = finals.obs[k].copy()
+            infos["final_obs"], infos["_final_obs"] = final_obs, ended.copy()
+            if self.array_infos:
+                infos["final_info"] = step_infos(finals, np.flatnonzero(ended), ended)
+                infos["_final_info"] = ended.copy()
+        return self.tables.obs.copy(), reward, terminated, truncated.copy(), infos
+
+    def final_table_info(self, k: int) -> dict[str, Any]:
+        """Table k's final info of the latest step (``SAME_STEP`` mode, table k's episode ended in it) as NineBall-v0
+        gives it (``table_info`` gives its new rack's)."""
+        if self._finals is None or not self._finals.mask[k]:
+            raise ValueError(f"table {k}: its episode did not end in the latest step (same-step autoreset)")
+        return turns.info(self._finals, k, True, turns.reward_parts(self._finals, k))
 
     def set_opponent(self, k: int, opponent: Any) -> None:
         """Table k plays ``opponent`` from its next decision on (compiled when it is an aiming policy that breaks as
@@ -211,6 +271,20 @@ class NineBallVectorEnv(VectorEnv):
                 except ValueError as err:
                     raise ValueError(f"actions[{k}]: {err}") from None
         return arr
+
+
+_MODES = {m.value: m for m in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)}
+
+
+def _autoreset_mode(mode: Any) -> AutoresetMode:
+    """``mode`` as the ``AutoresetMode`` it names (its member or value), or ValueError: NEXT_STEP and SAME_STEP are
+    offered."""
+    if isinstance(mode, AutoresetMode) and mode.value in _MODES:
+        return mode
+    if isinstance(mode, str) and not isinstance(mode, AutoresetMode) and mode in _MODES:
+        return _MODES[mode]
+    raise ValueError(f"autoreset_mode: expected AutoresetMode.NEXT_STEP or AutoresetMode.SAME_STEP (or "
+                     f"{', '.join(map(repr, _MODES))}), got {mode!r}")
 
 
 def step_infos(tables, ks: np.ndarray, stepped: np.ndarray) -> dict[str, Any]:

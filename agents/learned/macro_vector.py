@@ -7,7 +7,8 @@ observations come from ``MacroPlanner.features_batch`` and the B macro actions a
 compiled call each, ``agents.shots.kernels``) before one batched ``step`` of the vector env (so the shots of every
 table are simulated together, and a batched opponent decides for all tables at once). The single wrapper makes
 the same calls with one row, so the two paths cannot disagree. Tables that the vector env autoresets this step
-(``AutoresetMode.NEXT_STEP``) get a zero action, which it ignores.
+(``AutoresetMode.NEXT_STEP``) get a zero action, which it ignores. In ``SAME_STEP`` mode the final observations
+(``infos["final_obs"]``) become features too, in the same one call as the step's observations.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import VectorEnv, VectorWrapper
+from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
 from gymnasium.vector.utils import batch_space
 
 from agents.learned.macro import MacroPlanner, MacroStyle, macro_action_space, macro_observation_space
@@ -43,7 +44,7 @@ class MacroActionVectorWrapper(VectorWrapper):
         if len(scales) != 1:
             raise ValueError("env: expected one action scale for every table")
         self.planner = MacroPlanner(cfg.table, cfg.params, noise, scales.pop(), leaves, style,
-                                    cache_size=2 * self.num_envs)
+                                    cache_size=4 * self.num_envs)  # room for a step's final observations too
         self.single_action_space = macro_action_space()
         self.single_observation_space = macro_observation_space(leaves)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -76,7 +77,17 @@ class MacroActionVectorWrapper(VectorWrapper):
     def step(self, actions):
         env_actions, slots = self.decode(actions)
         obs, reward, terminated, truncated, info = self.env.step(env_actions)
-        feats = self._features(obs)
+        ended = info.get("_final_obs") if self.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP else None
+        if ended is None or not ended.any():
+            feats = self._features(obs)
+        else:  # the final observations' features in the same call (a new dict: the env's infos are left as they are)
+            rows = np.flatnonzero(ended)
+            both = self._features(np.concatenate([obs, np.stack(list(info["final_obs"][rows]))]))
+            feats = both[:self.num_envs]
+            final = np.full(self.num_envs, None, dtype=object)
+            for i, k in enumerate(rows.tolist()):
+                final[k] = both[self.num_envs + i]
+            info = dict(info, final_obs=final)
         self._obs, self._feats = obs, feats.copy()
         return feats, reward, terminated, truncated, self._with_slots(info, slots)
 

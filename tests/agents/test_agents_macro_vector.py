@@ -82,3 +82,65 @@ def test_training_runs_on_both_vector_paths(tmp_path):
         assert train(args).exists()
     with pytest.raises(ValueError, match="vec_env"):
         make_vec_env("subproc", 2, "random", "icga", True, 0.1, -0.1, 0)
+
+
+def _old_adapter_step(venv, acts):
+    """What the SB3 adapter returned before it used SAME_STEP: a NEXT_STEP step, then a masked reset of the finished
+    tables (their terminal observations and infos kept)."""
+    from nineball_env.sb3_vec import unbatch_info
+
+    base = venv.unwrapped
+    obs, reward, term, trunc, infos = venv.step(acts)
+    dones = term | trunc
+    per_env = [{**base.table_info(k), **unbatch_info(infos, k)} for k in range(venv.num_envs)]
+    for k in range(venv.num_envs):
+        per_env[k]["TimeLimit.truncated"] = bool(trunc[k] and not term[k])
+    if dones.any():
+        for k in np.flatnonzero(dones):
+            per_env[k]["terminal_observation"] = obs[k].copy()
+        new_obs, _ = venv.reset(options={"reset_mask": dones})
+        obs = np.where(dones[:, None], new_obs, obs)
+    return obs, reward.astype(np.float32), dones, per_env
+
+
+@pytest.mark.extra("train")
+@pytest.mark.parametrize("opponent", ["ghost", "aiming"])
+def test_sb3_adapter_same_step_equals_step_then_reset(opponent):
+    """The SB3 adapter (one SAME_STEP vector step per SB3 step, final observations turned into features by the macro
+    wrapper) returns what a NEXT_STEP step followed by a masked reset returned: observations, rewards, dones, infos
+    with terminal observations and truncation flags, and the new racks' infos in reset_infos."""
+    from gymnasium.vector import AutoresetMode
+
+    from agents.players.ghost_ball import GhostBallAgent
+    from nineball_env.sb3_vec import SB3VecEnvAdapter
+
+    B, kw = 4, dict(noise="icga", max_episode_steps=3)
+    opp = (lambda: GhostBallAgent()) if opponent == "ghost" else (lambda: None)
+    old = MacroActionVectorWrapper(gym.make_vec("NineBall-v0", num_envs=B, opponent=opp(), **kw))
+    old.env.unwrapped.array_infos = False
+    vec = SB3VecEnvAdapter(MacroActionVectorWrapper(gym.make_vec("NineBall-v0", num_envs=B, opponent=opp(), **kw)))
+    assert vec.base.autoreset_mode is AutoresetMode.SAME_STEP
+    vec.seed(4)
+    np.testing.assert_array_equal(vec.reset(), old.reset(seed=4)[0])
+    rng, ends = np.random.default_rng(3), 0
+    for _ in range(10):
+        macro = rng.uniform(-1, 1, (B, MACRO_DIM)).astype(np.float32)
+        vec.step_async(macro)
+        got, want = vec.step_wait(), _old_adapter_step(old, macro)
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+        np.testing.assert_array_equal(got[2], want[2])
+        for k in range(B):
+            a, b = got[3][k], want[3][k]
+            assert list(a) == list(b)
+            for key in a:
+                if isinstance(a[key], np.ndarray):
+                    np.testing.assert_array_equal(a[key], b[key])
+                elif key != "placement":
+                    assert a[key] == b[key], key
+            if got[2][k]:
+                new_rack = old.env.unwrapped.table_info(k)  # the old adapter's reset left it there
+                assert [(x, v) for x, v in vec.reset_infos[k].items() if x != "placement"] == [
+                    (x, v) for x, v in new_rack.items() if x != "placement"]
+        ends += int(got[2].sum())
+    assert ends >= B
