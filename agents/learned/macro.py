@@ -19,8 +19,10 @@ table (``features``, ``action``) or for every table of a vector env in one call 
 ``actions_batch``, which ``agents.learned.macro_vector`` uses): one implementation for both paths. GhostBall's part
 (its pot speed and safety refined by the macro components, its breaks and ball-in-hand spots) comes from its array entry
 points (``round_kernels.refined_rows``, ``GhostBallAgent.decide_observations``, ``GhostBallAgent.place_layouts``), and
-what the planner derives from each observation is kept in a slot table of arrays: the default style builds no
-``TableView`` per table (the leave features and Search's safeties still simulate from views).
+what the planner derives from each observation is kept in a slot table of arrays, which the compiled
+``agents.learned.macro_kernels`` look up, fill, and read the features and the decoded shots from (a few calls per
+batch, no Python per table): the default style builds no ``TableView`` per table (the leave features and Search's
+safeties still simulate from views).
 
 ========  ======================================================================================
 index     macro action component (each in [-1, 1])
@@ -44,18 +46,18 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from agents.players.ghost_ball import GhostBallAgent, refined_strikes
-from agents.protocol import TableView, observed_layouts
+from agents.learned import macro_kernels
+from agents.players.ghost_ball import GHOST_MAX_SPEED, GHOST_MIN_SPEED, GhostBallAgent
+from agents.protocol import TableView
 from agents.shots import kernels as SK
-from agents.shots import round_kernels as RK
 from agents.shots.aim import corrected_phi_rows
 from agents.shots.candidates import diverse_spots, safety_candidates
 from agents.shots.leaves import shot_row, shot_values
-from agents.shots.pots import PotOption, aim_sigma, cue_spots, pot_rows
+from agents.shots.pots import PotOption, aim_sigma, cue_spots, physics_row, pocket_geometry
 from nineball_env import actions, observation
 from nineball_env.noise import make_noise, perturb
 from nineball_env.observation import OBS_SIZE
-from nineball_env.kernels.codes import N_BALLS, RACK_W, BallInHandCode, RackCol
+from nineball_env.kernels.codes import N_BALLS, BallInHandCode
 from nineball_env.rules import BallInHand, Phase
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, PhysicsParams, Shot, Table
 
@@ -206,39 +208,33 @@ class _Slots:
 
 class _SlotTable:
     """What the planner derives from observations, one row per distinct observation, as arrays (a first-in first-out
-    cache of ``capacity`` rows): the observation and its CRC-32 seed, the phase (``_PHASES`` index, -1 once the rack is
-    over) and ball in hand (``_IN_HAND_CODES`` index), the balls' centres and on-table mask, the lowest ball, the
-    cue-ball spot chosen in hand (``placed``), the pot slots as option rows (0 past ``n_pots``), the leave values once
-    computed, and each row's readable ``_Slots`` record once asked for (``MacroPlanner._record``)."""
+    cache of ``capacity`` rows, kept by ``agents.learned.macro_kernels``): the observation (``keys``: its bytes as
+    uint32 words) and how far its row is derived (``stage``, ``macro_kernels.S_*``; ``gen`` counts the row's reuses),
+    the phase (``_PHASES`` index, -1 once the rack is over) and ball in hand (``_IN_HAND_CODES`` index), the balls'
+    centres and on-table mask, the lowest ball, the cue-ball spot chosen in hand (``placed``), the pot slots as option
+    rows (0 past ``n_pots``), the leave values once computed, and each row's readable ``_Slots`` record once asked for
+    (``MacroPlanner._record``, with the ``gen`` it was made for)."""
 
     def __init__(self, capacity: int) -> None:
         C = capacity
-        self.capacity, self.next = C, 0
-        self.index: dict[bytes, int] = {}
-        self.keys: list[bytes | None] = [None] * C
-        self.records: list[_Slots | None] = [None] * C
+        self.capacity = C
+        self.next = np.zeros(1, dtype=np.int64)
+        self.records: list[tuple[int, _Slots] | None] = [None] * C
         self.obs = np.zeros((C, OBS_SIZE), dtype=np.float32)
-        self.seed, self.phase, self.hand = np.zeros(C, np.int64), np.full(C, -1, np.int64), np.zeros(C, np.int64)
+        self.keys = np.zeros((C, OBS_SIZE), dtype=np.uint32)
+        self.stage, self.gen = np.zeros(C, np.int64), np.zeros(C, np.int64)
+        self.phase, self.hand = np.full(C, -1, np.int64), np.zeros(C, np.int64)
         self.pos, self.on, self.lowest = np.zeros((C, N_BALLS, 2)), np.zeros((C, N_BALLS), np.bool_), np.zeros(C, np.int64)
         self.spot, self.placed = np.zeros((C, 2)), np.zeros(C, np.bool_)
         self.rows, self.n_pots = np.zeros((C, N_POTS, SK.OPT_W)), np.zeros(C, np.int64)
         self.leaves, self.has_leaves = np.zeros((C, LEAVE_FEATURES), np.float32), np.zeros(C, np.bool_)
+        #: the arrays as the kernels take them (after the observations and their words)
+        self.args = (self.keys, self.obs, self.stage, self.gen, self.next, self.phase, self.hand, self.pos,
+                     self.on, self.lowest, self.spot, self.placed, self.rows, self.n_pots, self.has_leaves)
 
-    def place(self, keys: list[bytes], keep: set[int]) -> np.ndarray:
-        """Rows for new observations with ``keys``, the oldest rows first, never one of ``keep`` (in use)."""
-        at = np.empty(len(keys), dtype=np.int64)
-        for j, key in enumerate(keys):
-            while self.next in keep:
-                self.next = (self.next + 1) % self.capacity
-            i = self.next
-            self.next = (i + 1) % self.capacity
-            old = self.keys[i]
-            if old is not None:
-                del self.index[old]
-            self.keys[i], self.records[i], self.index[key] = key, None, i
-            self.has_leaves[i] = False
-            at[j] = i
-        return at
+    def seed(self, i: int) -> int:
+        """Row ``i``'s seed: the CRC-32 of its observation's bytes."""
+        return zlib.crc32(self.obs[i].tobytes())
 
     @property
     def cues(self) -> np.ndarray:
@@ -265,12 +261,11 @@ def _option_row(option: PotOption) -> tuple:
 
 def _chosen(u: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """The slot (n,) macro components ``u`` (n, MACRO_DIM) select where ``valid`` (n, N_POTS) says which pot slots hold
-    a pot: an empty pot slot falls back to the first pot, else the safety."""
-    chosen = np.minimum(((u[:, 0] + 1.0) / 2.0 * N_SLOTS).astype(np.int64), N_SLOTS - 1)
-    at = (chosen < N_POTS).nonzero()[0]
-    empty = at[~valid[at, chosen[at]]]
-    chosen[empty] = np.where(valid[empty, 0], 0, SAFETY)
-    return chosen
+    a pot (``macro_kernels.chosen_slots``: an empty pot slot falls back to the first pot, else the safety)."""
+    out = np.empty(len(u), dtype=np.int64)
+    macro_kernels.chosen_slots(np.ascontiguousarray(u, dtype=np.float64), np.ascontiguousarray(valid, dtype=np.bool_),
+                               out)
+    return out
 
 
 def _unique(slots: list[_Slots]) -> tuple[list[_Slots], np.ndarray]:
@@ -310,7 +305,17 @@ class MacroPlanner:
         self.cache_size = cache_size
         self._table = _SlotTable(cache_size)
         self.last_slot: int | None = None
-        self._scale_rows: dict[int, np.ndarray] = {}  # n -> the scale row n times (shared: never write to them)
+        # what the slot-table kernels read besides the table (``macro_kernels``: its ``L_*``, ``G_*`` and ``K_*``
+        # columns), and GhostBall's strikes
+        self._layout = np.array([observation.LAYOUT["pos"].start, observation.LAYOUT["on_table"].start, _PHASE.start,
+                                 _PHASE.stop - _PHASE.start, _IN_HAND.start, _IN_HAND.stop - _IN_HAND.start, _NO_HAND,
+                                 _BREAK, _CHOICE, _PUSH_ALLOWED], dtype=np.int64)
+        self._geometry = np.array([table.width, table.length, params.R, self._sigma], dtype=np.float64)
+        # the pot options as ``pots.pot_rows`` finds them by default: combinations on the 9, cuts up to 80°
+        self._fixed = (self._layout, _DECIDING, *pocket_geometry(table), self._geometry, np.bool_(True), 80.0)
+        self._strike = np.array([(2.0 * params.R) ** 2, GHOST_MIN_SPEED, GHOST_MAX_SPEED, table.head_string_y,
+                                 AIM_RANGE])
+        self._phys, self._scale_row = physics_row(params), np.ascontiguousarray(scale.row, dtype=np.float64)
 
     # -- slots ------------------------------------------------------------------------------------------
 
@@ -325,28 +330,11 @@ class MacroPlanner:
         return [self._record(i) for i in self._lookup(obs, with_leaves).tolist()]
 
     def _lookup(self, obs: np.ndarray, with_leaves: bool = False) -> np.ndarray:
-        """The slot table's row (B,) of every observation row, the new ones derived together: their balls decoded
-        in one compiled call (``observed_layouts``), the spots in hand in one more (``GhostBallAgent.place_layouts``),
-        their pots in one (``pot_rows``) and (``with_leaves``) their leave values in another."""
-        obs = np.ascontiguousarray(obs, dtype=np.float32)
-        if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
-            raise ValueError(f"obs: expected observations of {OBS_SIZE} numbers, got shape {obs.shape}")
-        T = self._table
-        if T.capacity < 2 * len(obs):  # room for a whole batch beside the rows it finds
-            T = self._table = _SlotTable(max(self.cache_size, 2 * len(obs)))
-        keys = [row.tobytes() for row in obs]
-        found = [T.index.get(key, -1) for key in keys]
-        if -1 in found:
-            first: dict[bytes, int] = {}
-            for k, at in enumerate(found):
-                if at < 0:
-                    first.setdefault(keys[k], k)
-            new = np.array(list(first.values()), dtype=np.int64)
-            at = T.place(list(first), {i for i in found if i >= 0})
-            self._derive(at, obs[new], [zlib.crc32(key) for key in first])
-            found = [T.index[key] for key in keys]
-        idx = np.array(found, dtype=np.int64)
+        """The slot table's row (B,) of every observation row, the new ones derived together (``_rows``) and, with
+        ``with_leaves``, their leave values in one more call."""
+        idx = self._rows(self._checked(obs))
         if with_leaves:
+            T = self._table
             todo = np.unique(idx[~T.has_leaves[idx]])
             if todo.size:
                 records = [self._record(i) for i in todo.tolist()]
@@ -356,43 +344,56 @@ class MacroPlanner:
                     s.leaves = T.leaves[i].copy()
         return idx
 
-    def _derive(self, at: np.ndarray, obs: np.ndarray, seeds: list[int]) -> None:
-        """Fill slot-table rows ``at`` for observations ``obs``: their layouts, phases, spots in hand and pot slots."""
+    def _checked(self, obs: np.ndarray) -> np.ndarray:
+        """Observations as a C-contiguous float32 (B, OBS_SIZE) array, or ValueError; the slot table made room for
+        the batch beside the rows it finds."""
+        obs = np.ascontiguousarray(obs, dtype=np.float32)
+        if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
+            raise ValueError(f"obs: expected observations of {OBS_SIZE} numbers, got shape {obs.shape}")
+        if self._table.capacity < 2 * len(obs):
+            self._table = _SlotTable(max(self.cache_size, 2 * len(obs)))
+        return obs
+
+    def _rows(self, obs: np.ndarray) -> np.ndarray:
+        """The slot table's row (B,) of every checked observation row (``macro_kernels.lookup_rows``, the new ones
+        derived in one compiled call, called again after the rows waiting for a spot in hand are placed, ``_place``)."""
         T = self._table
-        pos, on = observed_layouts(obs, self.table, self.params)
-        T.obs[at], T.seed[at], T.pos[at], T.on[at] = obs, seeds, pos, on
-        T.phase[at] = np.where(obs[:, _PHASE].any(axis=1), np.argmax(obs[:, _PHASE], axis=1), -1)  # no flag: over
-        T.hand[at] = np.argmax(obs[:, _IN_HAND], axis=1)
-        T.lowest[at] = np.argmax(on[:, 1:], axis=1) + 1
-        T.placed[at], T.spot[at], T.rows[at], T.n_pots[at] = False, 0.0, 0.0, 0
-        deciding = at[_DECIDING[T.phase[at]]]
-        in_hand = deciding[T.hand[deciding] != _NO_HAND]
-        if in_hand.size and self.style.placement == "leave":
-            for i in in_hand.tolist():
-                T.spot[i], T.rows[i], T.n_pots[i], T.leaves[i] = self._best_spot(self._record(i).view, int(T.seed[i]))
-                T.placed[i], T.has_leaves[i] = True, True
+        idx, pending = np.empty(len(obs), dtype=np.int64), np.empty(len(obs), dtype=np.int64)
+        while True:
+            n = macro_kernels.lookup_rows(obs, obs.view(np.uint32), *T.args, *self._fixed, idx, pending)
+            if n == 0:
+                return idx
+            if n == macro_kernels.BAD_OBS:
+                raise ValueError("obs: expected finite numbers")
+            self._place(pending[:n].copy())
+
+    def _place(self, at: np.ndarray) -> None:
+        """The cue ball's spot of slot-table rows ``at``, to decide with the ball in hand: GhostBall's from the layouts
+        (one compiled call; their pot slots follow in the kernels), or (``placement="leave"``) the best of Search's
+        and GhostBall's by leave value, with its pot slots and leave values (``_best_spot``)."""
+        T = self._table
+        if self.style.placement == "leave":
+            for i in at.tolist():
+                T.spot[i], T.rows[i], T.n_pots[i], T.leaves[i] = self._best_spot(self._record(i).view, T.seed(i))
+                T.placed[i], T.has_leaves[i], T.stage[i] = True, True, macro_kernels.S_DONE
                 T.records[i] = None  # rebuilt with its spot
-            deciding = deciding[T.hand[deciding] == _NO_HAND]
-        elif in_hand.size:  # GhostBall's spots from the layouts, one compiled call
-            T.spot[in_hand] = self.ghost.place_layouts(T.pos[in_hand], T.on[in_hand], T.lowest[in_hand], self.table,
-                                                       self.params, np.full(len(in_hand), self._sigma))
-            T.placed[in_hand] = True
-        if deciding.size:
-            T.rows[deciding], T.n_pots[deciding] = self._pot_slots(T.cues[deciding], T.pos[deciding],
-                                                                   T.on[deciding], T.lowest[deciding])
+            return
+        T.spot[at] = self.ghost.place_layouts(T.pos[at], T.on[at], T.lowest[at], self.table, self.params,
+                                              np.full(len(at), self._sigma))
+        T.placed[at], T.stage[at] = True, macro_kernels.S_POTS
 
     def _record(self, i: int) -> _Slots:
         """The readable slot record of slot-table row ``i`` (copies of its arrays; kept until the row is reused)."""
         T = self._table
-        s = T.records[i]
-        if s is None:
-            s = _Slots.observed(self, T.obs[i].copy(), _PHASES[T.phase[i]] if T.phase[i] >= 0 else None,
-                                _IN_HAND_CODES[T.hand[i]], T.pos[i].copy(), T.on[i].copy(), int(T.lowest[i]),
-                                int(T.seed[i]))
-            s.spot = T.spot[i].copy() if T.placed[i] else None
-            s.rows, s.n_pots = T.rows[i].copy(), int(T.n_pots[i])
-            s.leaves = T.leaves[i].copy() if T.has_leaves[i] else None
-            T.records[i] = s
+        held, gen = T.records[i], int(T.gen[i])
+        if held is not None and held[0] == gen:
+            return held[1]
+        s = _Slots.observed(self, T.obs[i].copy(), _PHASES[T.phase[i]] if T.phase[i] >= 0 else None,
+                            _IN_HAND_CODES[T.hand[i]], T.pos[i].copy(), T.on[i].copy(), int(T.lowest[i]), T.seed(i))
+        s.spot = T.spot[i].copy() if T.placed[i] else None
+        s.rows, s.n_pots = T.rows[i].copy(), int(T.n_pots[i])
+        s.leaves = T.leaves[i].copy() if T.has_leaves[i] else None
+        T.records[i] = (gen, s)
         return s
 
     def _views(self, slots: list[_Slots]) -> list[TableView]:
@@ -407,11 +408,16 @@ class MacroPlanner:
 
     def _pot_slots(self, cues: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
-        """The pot slots of layouts from cue-ball centres ``cues``: the easiest ``N_POTS`` option rows of ``pot_rows``
-        (N, N_POTS, OPT_W), 0 past their count (N,), one call for all."""
-        rows, n = pot_rows(cues, pos, on, lowest, self.table, self.params, self._sigma)
-        counts = np.minimum(n, N_POTS)
-        return np.where((np.arange(N_POTS)[None, :] < counts[:, None])[..., None], rows[:, :N_POTS], 0.0), counts
+        """The pot slots of layouts from cue-ball centres ``cues``: the easiest ``N_POTS`` option rows of the pot
+        options (N, N_POTS, OPT_W), 0 past their count (N,), one call for all (``macro_kernels.pot_slots``, as the
+        slot table's rows get theirs)."""
+        N = len(cues)
+        rows, counts = np.empty((N, N_POTS, SK.OPT_W)), np.empty(N, dtype=np.int64)
+        _, _, aims, axes, m, geometry, combos, max_cut = self._fixed
+        macro_kernels.pot_slots(np.require(cues, np.float64, "CW"), np.require(pos, np.float64, "CW"),
+                                np.require(on, np.bool_, "CW"), np.require(lowest, np.int64, "CW"), aims, axes, m,
+                                geometry, combos, max_cut, np.empty((N, SK.MAX_OPTIONS, SK.OPT_W)), rows, counts)
+        return rows, counts
 
     def _pot_rows(self, slots: list[_Slots]) -> None:
         """Each slot record's pot slots from its cue position (``_pot_slots``, one call for all)."""
@@ -445,20 +451,16 @@ class MacroPlanner:
         return self.features_batch(np.asarray(obs, dtype=np.float32).reshape(1, -1))[0]
 
     def features_batch(self, obs: np.ndarray) -> np.ndarray:
-        """``features`` of every observation row (B, OBS_SIZE): (B, obs_size) float32."""
-        idx = self._lookup(obs, with_leaves=self.leaves)
-        T, B = self._table, len(idx)
-        out = np.zeros((B, self.obs_size), dtype=np.float32)
-        out[:, :OBS_SIZE] = obs
-        extra = out[:, OBS_SIZE:MACRO_OBS_SIZE].reshape(B, N_SLOTS, SLOT_FEATURES)
-        extra[:, SAFETY, 0] = 1.0
-        rows, valid = T.rows[idx], np.arange(N_POTS)[None, :] < T.n_pots[idx, None]  # 0 in empty slots
-        L = self.table.length
-        values = np.stack([np.ones(rows.shape[:2]), rows[..., SK.O_EASE], rows[..., SK.O_CUT] / 90.0,
-                           np.minimum(rows[..., SK.O_D_CUE] / L, 1.0), np.minimum(rows[..., SK.O_D_OBJ] / L, 1.0),
-                           (rows[..., SK.O_BALL] != rows[..., SK.O_TARGET]).astype(np.float64)], axis=-1)
-        extra[:, :N_POTS] = np.where(valid[..., None], values, 0.0)
+        """``features`` of every observation row (B, OBS_SIZE): (B, obs_size) float32; the rows looked up in one
+        compiled call (``_rows``), the slot features of every row written in one more (``macro_kernels.feature_rows``)."""
+        obs = self._checked(obs)
+        B = len(obs)
+        out = np.empty((B, self.obs_size), dtype=np.float32)
+        idx = self._rows(obs)
+        T = self._table
+        macro_kernels.feature_rows(obs, idx, T.rows, T.n_pots, self._geometry, SLOT_FEATURES, out)
         if self.leaves:
+            self._lookup(obs, with_leaves=True)
             out[:, MACRO_OBS_SIZE:] = T.leaves[idx]
             deciding = np.flatnonzero(_DECIDING[T.phase[idx]])
             if deciding.size:
@@ -526,22 +528,21 @@ class MacroPlanner:
                      slot: np.ndarray, u: np.ndarray) -> np.ndarray:
         """The strikes (n, 5) of slot ``slot[i]`` refined by macro components ``u[i]``, from cue ball ``cues[i]`` in
         layout ``pos[i]``, ``on[i]`` at ball ``lowest[i]``: a pot slot of option rows ``options[i]`` (N_POTS, OPT_W)
-        or ``SAFETY``, GhostBall's either way. GhostBall's shots come from one compiled call
-        (``ghost_ball.refined_strikes``), the pots' aims corrected for throw in one more
-        (``agents.shots.aim.corrected_phi_rows``, one iteration), then the aim offset."""
-        shots = refined_strikes(slot, options, u, cues, pos, on, lowest, self.table, self.params, _REFINE)
-        pot = (slot < N_POTS).nonzero()[0]
-        if len(pot) == len(slot):  # every row a pot: no copies
-            chosen = options[pot, slot]
-            target = chosen[:, SK.O_TARGET].astype(np.int64)
-            shots[:, 1] = corrected_phi_rows(cues, pos[pot, target], target, chosen[:, SK.O_DIRECTION], shots,
-                                             self.table, self.params, 1)
-        elif pot.size:
-            chosen = options[pot, slot[pot]]
-            target = chosen[:, SK.O_TARGET].astype(np.int64)
-            shots[pot, 1] = corrected_phi_rows(cues[pot], pos[pot, target], target, chosen[:, SK.O_DIRECTION],
-                                               shots[pot], self.table, self.params, 1)
-        shots[:, 1] += AIM_RANGE * u[:, 1]
+        or ``SAFETY``, GhostBall's either way (``macro_kernels.slot_strikes``, one compiled call), the pots' aims
+        corrected for throw in one more (``agents.shots.aim.corrected_phi_rows``, one iteration), then the aim
+        offset (``macro_kernels.aimed``)."""
+        n = len(slot)
+        C = np.ascontiguousarray
+        u = C(u, dtype=np.float64)
+        shots = np.empty((n, 5))
+        at, cue, obj, target, direction, aims = self._aim_buffers(n)
+        n_aim = macro_kernels.slot_strikes(C(slot, dtype=np.int64), C(options, dtype=np.float64), u,
+                                           C(cues, dtype=np.float64), C(pos, dtype=np.float64), C(on, dtype=np.bool_),
+                                           C(lowest, dtype=np.int64), self._geometry, self._phys, _REFINE,
+                                           self._strike, shots, at, cue, obj, target, direction, aims)
+        phi = corrected_phi_rows(cue[:n_aim], obj[:n_aim], target[:n_aim], direction[:n_aim], aims[:n_aim],
+                                 self.table, self.params, 1)
+        macro_kernels.aimed(shots, at[:n_aim], phi, u, np.zeros(n, dtype=np.bool_), self._strike)
         return shots
 
     def _pot_shots(self, slots: list[_Slots], options: list[PotOption], us: list[np.ndarray]) -> list[Shot]:
@@ -665,54 +666,54 @@ class MacroPlanner:
 
     def actions_batch(self, obs: np.ndarray, macro: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The env actions (B, 9) float32 for macro actions (B, MACRO_DIM) (clipped to [-1, 1]) on observations
-        (B, OBS_SIZE), and each row's slot (−1 on breaks and push-out choices); every pot shot aimed in one call."""
-        obs = np.asarray(obs, dtype=np.float32)
-        u = np.minimum(np.maximum(np.asarray(macro, dtype=np.float64), -1.0), 1.0)  # np.clip, without its wrapper
-        if obs.ndim != 2 or u.shape != (obs.shape[0], MACRO_DIM):
-            raise ValueError(f"macro: expected shape ({obs.shape[0] if obs.ndim == 2 else '?'}, {MACRO_DIM}), "
-                             f"got {u.shape}")
-        if not np.isfinite(u).all():
-            raise ValueError(f"macro: expected finite numbers, got {np.asarray(macro).tolist()}")
-        idx = self._lookup(obs)
+        (B, OBS_SIZE), and each row's slot (−1 on breaks and push-out choices): the rows looked up in one compiled
+        call (``_rows``), every shot decoded in one more (``macro_kernels.strike_rows``), the pots aimed in a third and
+        every action encoded in a fourth (``macro_kernels.action_rows``)."""
+        obs = self._checked(obs)
+        macro = np.asarray(macro, dtype=np.float64)
+        B = len(obs)
+        if macro.shape != (B, MACRO_DIM):
+            raise ValueError(f"macro: expected shape ({B}, {MACRO_DIM}), got {macro.shape}")
+        idx = self._rows(obs)
         T = self._table
-        phase = T.phase[idx]
-        if (phase < 0).any():
-            k = int(np.argmax(phase < 0))
-            raise ValueError(f"observation{'' if len(idx) == 1 else f' {k}'}: the rack is over, there is no "
+        u, chosen, shots = np.empty((B, MACRO_DIM)), np.empty(B, dtype=np.int64), np.empty((B, 5))
+        at, cue, obj, target, direction, aims = self._aim_buffers(B)
+        n_aim, special = macro_kernels.strike_rows(idx, T.phase, T.pos, T.on, T.lowest, T.spot, T.placed, T.rows,
+                                                   T.n_pots, _DECIDING, self._geometry, np.ascontiguousarray(macro), u,
+                                                   self._phys, _REFINE, self._strike, chosen, shots, at, cue, obj,
+                                                   target, direction, aims)
+        if n_aim == macro_kernels.BAD_MACRO:
+            raise ValueError(f"macro: expected finite numbers, got {macro.tolist()}")
+        if n_aim == macro_kernels.RACK_OVER:
+            raise ValueError(f"observation{'' if B == 1 else f' {special}'}: the rack is over, there is no "
                              f"decision to make")
-        out = np.zeros((len(idx), actions.N_ACTION), dtype=np.float32)
-        chosen = np.full(len(idx), -1, dtype=np.int64)
-        for k in (phase == _CHOICE).nonzero()[0].tolist():
-            out[k] = actions.choice_action(pass_back=bool(u[k, 5] > 0.0))
-        breaking = (phase == _BREAK).nonzero()[0]
-        if breaking.size:  # GhostBall breaks, for every breaking table in one call, from the observations
-            out[breaking] = self.ghost.decide_observations(obs[breaking], self.table, self.params, self._noise,
-                                                           self.scale)[0]
-        shooting = _DECIDING[phase].nonzero()[0]
-        if shooting.size:  # every shot decoded in two compiled calls, encoded in one more
-            at, us = idx[shooting], u[shooting]
-            cues = T.cues[at]
-            chosen[shooting] = slot = _chosen(us, np.arange(N_POTS)[None, :] < T.n_pots[at, None])
-            shots = self._strike_rows(cues, T.pos[at], T.on[at], T.lowest[at], T.rows[at], slot, us)
-            shots = self._search_safeties(slot, shots, lambda k: self._record(int(at[k])), us)
-            n = len(shooting)
-            racks = np.zeros((n, RACK_W), dtype=np.int64)
-            racks[:, RackCol.IN_HAND] = _HAND_CODES[T.hand[at]]
-            encoded = np.empty((n, actions.N_ACTION), dtype=np.float32)
-            t, p = self.table, self.params
-            RK.encode_rows(shots, np.ones(n, dtype=np.bool_), T.placed[at], T.spot[at], racks,
-                           (phase[shooting] == _PUSH_ALLOWED) & (us[:, 5] > 0.0), np.zeros(n, dtype=np.bool_),
-                           float(p.R), float(t.width), float(t.length), float(t.head_string_y),
-                           self._scales(n), encoded)
-            out[shooting] = encoded
+        at = at[:n_aim]
+        phi = corrected_phi_rows(cue[:n_aim], obj[:n_aim], target[:n_aim], direction[:n_aim], aims[:n_aim],
+                                 self.table, self.params, 1)
+        fixed = np.zeros(B, dtype=np.bool_)
+        if self.style.safety == "search":  # Search's safeties, played as found
+            safe = np.flatnonzero(chosen == SAFETY)
+            if safe.size:
+                shots[safe] = self._safety_shots([self._record(int(idx[k])) for k in safe.tolist()], u[safe])
+                fixed[safe] = True
+        out = np.empty((B, actions.N_ACTION), dtype=np.float32)
+        macro_kernels.action_rows(idx, T.phase, T.hand, T.placed, T.spot, self._layout, _HAND_CODES,
+                                  self._geometry, self._strike, self._scale_row, u, chosen, shots, fixed, at, phi, out)
+        if special:  # breaks (GhostBall's, from the observations, in one call) and push-out choices
+            phase = T.phase[idx]
+            for k in (phase == _CHOICE).nonzero()[0].tolist():
+                out[k] = actions.choice_action(pass_back=bool(u[k, 5] > 0.0))
+            breaking = (phase == _BREAK).nonzero()[0]
+            if breaking.size:
+                out[breaking] = self.ghost.decide_observations(obs[breaking], self.table, self.params, self._noise,
+                                                               self.scale)[0]
         return out, chosen
 
-    def _scales(self, n: int) -> np.ndarray:
-        """The action scale's row n times (n, 4), built once per n (shared: never write to it)."""
-        rows = self._scale_rows.get(n)
-        if rows is None:
-            rows = self._scale_rows[n] = np.tile(self.scale.row, (n, 1))
-        return rows
+    def _aim_buffers(self, B: int) -> tuple[np.ndarray, ...]:
+        """The buffers ``strike_rows`` writes the pots to aim into, for B rows: batch rows, cue balls, object balls,
+        targets, directions and strikes."""
+        return (np.empty(B, dtype=np.int64), np.empty((B, 2)), np.empty((B, 2)), np.empty(B, dtype=np.int64),
+                np.empty(B), np.empty((B, 5)))
 
 
 class _Fixed:

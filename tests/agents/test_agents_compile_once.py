@@ -176,6 +176,7 @@ def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]
     GhostBallAgent().act_batch(DECISIONS["obs"])  # its jumps, push-outs and ball-in-hand spots, batched
     GhostBallAgent().place(view), GhostBallAgent().safety(view, view.balls.pos[0])
     MacroPlanner().actions_batch(DECISIONS["obs"], np.zeros((len(DECISIONS["obs"]), MACRO_DIM)))  # the macro layer's
+    _refined_strikes(len(DECISIONS["obs"]))  # (which calls refined_rows from its own kernels)
     jump_speed(state.pos[0], state.pos[1], state.pos[[2]], 52.0, 0.5)
     # the kernels the Python API calls (GhostBall's round: spots, safeties, pot speeds, noisy samples, actions)
     todo = [(kernel, kernel.signatures[0]) for kernel in (K.corrected_phi_batch, K.shot_values_batch,
@@ -193,6 +194,18 @@ def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]
                     and callee.__name__ not in calls:
                 todo.append((callee, argtypes))
     return calls
+
+
+def _refined_strikes(n: int) -> None:
+    """GhostBall's refined strikes through its Python API (``refined_strikes``) for n safeties from the recorded
+    layouts, with the macro layer's refinement row: ``round_kernels.refined_rows`` compiled as Python calls it."""
+    from agents.learned.macro import _REFINE
+    from agents.players.ghost_ball import refined_strikes
+    from agents.protocol import observed_layouts
+
+    pos, on = observed_layouts(DECISIONS["obs"][:n])
+    refined_strikes(np.full(n, 3), np.zeros((n, 3, K.OPT_W)), np.zeros((n, MACRO_DIM)), pos[:, 0], pos, on,
+                    np.ones(n, dtype=np.int64), physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS, _REFINE)
 
 
 def test_the_agents_kernels_call_the_physics_with_the_envs_types(shot_kernel_calls):
@@ -274,3 +287,42 @@ def test_the_playout_kernels_pass_no_literal_and_the_envs_types():
                 seen.add(callee.__name__)
                 todo.append((callee, argtypes))
     assert "_pottability" in seen
+
+
+def test_the_macro_kernels_call_the_shared_kernels_with_the_python_apis_types():
+    # agents.learned.macro_kernels compile in the layouts, pot options, strikes and action encoding that the Python
+    # API (and GhostBall) call too: with the same argument types, so one compiled version serves both, and no literal
+    from agents.learned import macro_kernels as MK
+    from agents.protocol import observed_layouts
+    from agents import protocol_kernels as PROTOCOL
+
+    obs = np.ascontiguousarray(DECISIONS["obs"], dtype=np.float32)
+    pos, on = observed_layouts(obs)
+    pot_rows(pos[:, 0], pos, on, np.ones(len(obs), dtype=int))
+    GhostBallAgent().act_batch(DECISIONS["obs"])
+    _refined_strikes(len(obs))
+    planner = MacroPlanner(cache_size=2 * len(obs))
+    planner.features_batch(obs)
+    planner.actions_batch(obs, np.zeros((len(obs), MACRO_DIM)))
+    planner.leave_values(*planner.slots(obs[5]))  # the readable path: pot slots, strikes, aims
+    shared = {K.pot_options_batch, PROTOCOL.observed_layouts, RK.refined_rows, RK.encode_rows}
+    python_types = {callee: set(callee.signatures) for callee in shared}
+    todo = [(kernel, signature) for kernel in (MK.lookup_rows, MK.feature_rows, MK.strike_rows, MK.action_rows)
+            for signature in kernel.signatures]
+    assert len(todo) == 4, todo
+    done, called = set(), set()
+    while todo:
+        kernel, signature = todo.pop()
+        if (kernel, signature) in done:
+            continue
+        done.add((kernel, signature))
+        for callee, argtypes in _calls(kernel, signature):
+            literals = {n: t for n, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}
+            assert not literals, f"{kernel.__name__} calls {callee.__name__} with literals {literals}"
+            if callee in shared:
+                called.add(callee)
+                assert argtypes in python_types[callee], f"{kernel.__name__} calls {callee.__name__} with {argtypes}"
+            if callee.py_func.__module__ == MK.__name__:
+                todo.append((callee, tuple(argtypes)))
+    assert called == shared
+    assert all(len(callee.signatures) == 1 for callee in shared), {c.__name__: c.signatures for c in shared}

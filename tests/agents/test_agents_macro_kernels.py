@@ -11,7 +11,6 @@ simulates shots: its values (``lay_phi``) were re-recorded when the physics kern
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import gymnasium as gym
@@ -19,7 +18,8 @@ import numpy as np
 import pytest
 
 import nineball_env  # noqa: F401  (registers NineBall-v0)
-from agents.learned.macro import MACRO_DIM, MacroActionWrapper, MacroPlanner, MacroStyle
+from agents.learned import macro_kernels
+from agents.learned.macro import MACRO_DIM, N_POTS, MacroActionWrapper, MacroPlanner, MacroStyle
 from agents.learned.macro_vector import MacroActionVectorWrapper
 from agents.protocol import TableView
 from agents.shots import kernels as K
@@ -92,26 +92,31 @@ def test_batched_planner_equals_one_table_at_a_time(name):
 
 
 
-def test_empty_pot_slots_are_zero_and_computed_without_warnings(monkeypatch):
-    """Tables with fewer pots than slots: the empty slots' features are all 0, and no arithmetic runs on the rows
-    ``pot_rows`` leaves unset behind them (filled with a signalling NaN here: a RuntimeWarning from them is an
-    error)."""
-    import agents.learned.macro as macro
-
-    def unset_nan(*args, **kwargs):
-        rows, n = pot_rows(*args, **kwargs)
-        rows[np.arange(rows.shape[1])[None, :] >= n[:, None]] = _SIGNALLING_NAN  # what stale memory may hold
-        return rows, n
-
-    monkeypatch.setattr(macro, "pot_rows", unset_nan)
+def test_empty_pot_slots_are_zero_and_never_read():
+    """Tables with fewer pots than slots: the empty slots' features are all 0, and the pot slots take nothing from the
+    option rows ``pot_options_batch`` leaves unset behind its count (filled with a signalling NaN here: what stale
+    memory may hold)."""
     obs = DATA["obs"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        features = MacroPlanner(cache_size=2 * len(obs)).features_batch(obs)
+    planner = MacroPlanner(cache_size=2 * len(obs))
+    features = planner.features_batch(obs)
     slots = features[:, obs.shape[1]:obs.shape[1] + 4 * 6].reshape(len(obs), 4, 6)
     empty = slots[:, :3, 0] == 0.0
     assert empty.any() and (~empty).any()
     assert not slots[:, :3][empty].any()
+    pos = np.require(DATA["lay_pos"], np.float64, "CW")
+    on, low = np.require(DATA["lay_on"], np.bool_, "CW"), np.require(DATA["lay_low"], np.int64, "CW")
+    N = len(low)
+    options = np.full((N, K.MAX_OPTIONS, K.OPT_W), _SIGNALLING_NAN)
+    rows, counts = np.full((N, N_POTS, K.OPT_W), np.nan), np.empty(N, dtype=np.int64)
+    _, _, aims, axes, m, geometry, combos, max_cut = planner._fixed
+    macro_kernels.pot_slots(pos[:, 0].copy(), pos, on, low, aims, axes, m, geometry, combos, max_cut, options, rows,
+                            counts)
+    want, n = pot_rows(pos[:, 0], pos, on, low, sigma_phi=planner._sigma)
+    np.testing.assert_array_equal(counts, np.minimum(n, N_POTS))
+    assert (counts < N_POTS).any()
+    for k in range(N):
+        np.testing.assert_array_equal(rows[k, :counts[k]], want[k, :counts[k]])
+        assert not rows[k, counts[k]:].any()
 
 
 def test_batched_geometry_equals_one_row_at_a_time():
