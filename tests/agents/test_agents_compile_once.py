@@ -26,8 +26,9 @@ import agents.shots
 from agents.shots import kernels as K
 from agents.shots import round_kernels as RK
 from agents.shots.aim import corrected_phi
-from agents.shots.jumps import jump_speed
+from agents.shots.jumps import jump_rows, jump_speed
 from agents.shots.leaves import shot_value
+from agents.shots.outcome import ruled_rows
 from agents.shots.pots import pot_rows
 from agents.arena.match import MatchConfig, play_match
 from agents.learned.macro import MACRO_DIM, MacroPlanner
@@ -37,6 +38,7 @@ from agents.registry import make_agent
 from nineball_env import observation
 from nineball_env.noise import make_noise
 from nineball_env.rules import Match, RackState
+from nineball_env.kernels import shot as env_shot
 from physics.kernels import entry
 
 DECISIONS = np.load(Path(__file__).parent / "data" / "ghost_decisions.npz")
@@ -177,12 +179,16 @@ def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]
     GhostBallAgent().place(view), GhostBallAgent().safety(view, view.balls.pos[0])
     MacroPlanner().actions_batch(DECISIONS["obs"], np.zeros((len(DECISIONS["obs"]), MACRO_DIM)))  # the macro layer's
     jump_speed(state.pos[0], state.pos[1], state.pos[[2]], 52.0, 0.5)
+    jump_rows(state.pos[None, 0], state.pos[None], state.on_table()[None], [1], tip_max=[0.5], v_max=[8.0])
+    packed = balls.packed()[None].copy()  # the ruled shots (GhostBall's jumps rule with them only shots stopped in the air)
+    ruled_rows(packed, rack.packed()[None].copy(), np.zeros(1, dtype=np.int64), np.array([[2.0, 60.0, 0.0, 0.0, 0.0]]),
+               physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS, 64, 2.0)
     # the kernels the Python API calls (GhostBall's round: spots, safeties, pot speeds, noisy samples, actions)
     todo = [(kernel, kernel.signatures[0]) for kernel in (K.corrected_phi_batch, K.shot_values_batch,
                                                           K.pot_options_batch, K.ruled_shots, K.settled_states,
                                                           K.jump_candidate_rows, K.jump_speed_to, RK.plan_rows,
-                                                          RK.spot_rows, RK.safety_row, RK.jump_samples,
-                                                          RK.best_jumps, RK.encode_rows, RK.refined_rows)]
+                                                          RK.spot_rows, RK.safety_row, RK.jump_round,
+                                                          RK.encode_rows, RK.refined_rows)]
     calls: dict = {}
     while todo:
         kernel, signature = todo.pop()
@@ -212,6 +218,14 @@ def test_the_agents_kernels_call_the_physics_with_the_envs_types(shot_kernel_cal
             assert {k: got[k] for k in shared} == {k: env_types[k] for k in shared}, caller
 
 
+def test_the_jumps_call_the_envs_physics_callback_with_the_turns_types(shot_kernel_calls):
+    # GhostBall's jumps simulate through the env's C callback (no copy of the physics of their own): with the
+    # compiled turn's argument types, so that one compiled ``simulate`` serves both
+    assert [callee for callee, _ in shot_kernel_calls["jump_worth"] if callee is env_shot.simulate]
+    play_match(make_agent("random"), make_agent("random"), MatchConfig(race_to=1), 0, 0)
+    assert len(env_shot.simulate.signatures) == 1, env_shot.simulate.signatures
+
+
 def test_no_shot_kernel_passes_a_literal_to_a_kernel(shot_kernel_calls):
     # A literal argument, or a variable set to a literal and changed later (numba types it as the literal first),
     # compiles the callee once more (and everything it calls) for a version that is never or rarely needed.
@@ -219,7 +233,7 @@ def test_no_shot_kernel_passes_a_literal_to_a_kernel(shot_kernel_calls):
                                       "pot_options_row", "leave_ease", "_direct", "ruled_shots", "settled_states",
                                       "cue_spot_points", "least_jump_speed", "run_row", "_clears", "spot_rows",
                                       "safety_row", "rolling_speed", "jump_candidate_rows", "plan_rows", "choose",
-                                      "encode_rows", "jump_samples", "best_jumps", "spot_pots", "refined_rows"}
+                                      "encode_rows", "jump_round", "jump_worth", "spot_pots", "refined_rows"}
     for caller, calls in shot_kernel_calls.items():
         for callee, argtypes in calls:
             literals = {name: t for name, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}
