@@ -30,7 +30,7 @@ import physics
 from agents.protocol import TableView, ViewAgent, observed
 from agents.shots import kernels as K
 from agents.shots import round_kernels as RK
-from agents.shots.aim import corrected_phi_rows
+from agents.shots.aim import empty_packed
 from agents.shots.jumps import ELEVATIONS, FACTORS, MAX_JUMPS, jump_geometry, jump_launches
 from agents.shots.outcome import ruled_rows, settled_rows, shot_rack
 from agents.shots.pots import (SPOT_MARGIN, aim_sigma, physics_row, pocket_geometry, pot_rows, rolling_speed_for,
@@ -145,9 +145,9 @@ class GhostBallAgent(ViewAgent):
         return self._decide_rows(_Rows.from_views(views))
 
     def _decide_rows(self, rows: "_Rows") -> tuple[np.ndarray, np.ndarray]:
-        """The actions (n, 9) float32 and intents (n,) of a round's rows: the geometry of every row in one compiled
-        call (``round_kernels.plan_rows``), then the simulations it asks for, each one compiled call over the rows
-        that need it (throw-corrected aims, push-outs, jumps), and the actions in one more."""
+        """The actions (n, 9) float32 and intents (n,) of a round's rows: the geometry of every row and the pots'
+        throw-corrected aims in one compiled call (``round_kernels.plan_rows``), then the simulations it asks for,
+        each one compiled call over the rows that need it (push-outs, jumps), and their actions in one more."""
         cfg, t, p = self.config, rows.table, rows.params
         n, n_balls = rows.pos.shape[:2]
         shots, spots, cues, best = np.empty((n, 5)), np.empty((n, 2)), np.empty((n, 2)), np.empty((n, K.OPT_W))
@@ -155,28 +155,13 @@ class GhostBallAgent(ViewAgent):
         intent, stage = np.empty(n, np.int64), np.empty(n, np.int64)
         out = np.empty((n, actions.N_ACTION), dtype=np.float32)
         asks = RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.racks, rows.aim, rows.scale,
-                            *_plan_constants(t, p, cfg), shots, has_shot, placed, spots, pass_back, intent,
-                            stage, cues, best, out)
+                            *_plan_constants(t, p, cfg), empty_packed(n_balls), *_aim_constants(t, p, cfg), shots,
+                            has_shot, placed, spots, pass_back, intent, stage, cues, best, out)
         if asks < 0:
             raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
-        if not asks & (RK.ASK_AIM | RK.ASK_PUSH | RK.ASK_JUMP):
+        if not asks:
             return out, _INTENT_NAMES[intent]
         encoding = (float(p.R), float(t.width), float(t.length), float(t.head_string_y))
-        if asks & RK.ASK_AIM and cfg.correct_throw:  # the pots' aims corrected for throw: one compiled call
-            aim = (stage & RK.ASK_AIM).nonzero()[0]
-            target = best[aim, K.O_TARGET].astype(np.int64)
-            if len(aim) == n:  # every row (the usual round of one table): no copies, encoded in place
-                shots[:, 1] = corrected_phi_rows(cues, rows.pos[aim, target], target, best[:, K.O_DIRECTION], shots,
-                                                 t, p, 2, n_balls)
-                RK.encode_rows(shots, has_shot, placed, spots, rows.racks, np.zeros(n, dtype=np.bool_), pass_back,
-                               *encoding, rows.scale, out)
-            else:
-                shots[aim, 1] = corrected_phi_rows(cues[aim], rows.pos[aim, target], target,
-                                                   best[aim, K.O_DIRECTION], shots[aim], t, p, 2, n_balls)
-                again = np.empty((len(aim), actions.N_ACTION), dtype=np.float32)
-                RK.encode_rows(shots[aim], has_shot[aim], placed[aim], spots[aim], rows.racks[aim],
-                               np.zeros(len(aim), dtype=np.bool_), pass_back[aim], *encoding, rows.scale[aim], again)
-                out[aim] = again
         if asks & (RK.ASK_PUSH | RK.ASK_JUMP):  # the simulations the geometry asks for, one call each
             push, changed = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
             if asks & RK.ASK_PUSH:
@@ -436,6 +421,15 @@ def _plan_constants(t: physics.Table, p: physics.PhysicsParams, cfg: GhostBallCo
     ``cfg`` (built once)."""
     return (*pocket_geometry(t), *_spot_lines(), float(p.R), (2.0 * p.R) ** 2, float(t.width), float(t.length),
             float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, physics_row(p), _config_row(cfg))
+
+
+@lru_cache(maxsize=8)
+def _aim_constants(t: physics.Table, p: physics.PhysicsParams, cfg: GhostBallConfig) -> tuple:
+    """``round_kernels.plan_rows``' arguments of the pots' throw correction after ``template``, from ``iterations``
+    (2, 0 without ``correct_throw``: then the physics is never reached, its callback never built) to ``tol``."""
+    address = physics_address() if cfg.correct_throw else 0
+    return (address, np.int64(2 if cfg.correct_throw else 0), t.segments, t.jaws, t.pockets, params_array(p), t.rail,
+            OVERLAP_TOL)
 
 
 @lru_cache(maxsize=8)

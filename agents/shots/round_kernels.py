@@ -16,9 +16,9 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.shots.kernels import (ANYWHERE, MAX_OPTIONS, O_BALL, O_CUT, O_D_CUE, O_D_OBJ, O_DIRECTION, O_EASE,
-                                  O_PHI, O_TARGET, OPT_W, SHOT_CODE, SPOT_MAX_CUT, STRIKE, jump_candidate_rows,
-                                  pot_options_row, spot_pots)
+from agents.shots.kernels import (AIM_MAX_EVENTS, ANYWHERE, MAX_OPTIONS, O_BALL, O_CUT, O_D_CUE, O_D_OBJ,
+                                  O_DIRECTION, O_EASE, O_PHI, O_TARGET, OPT_W, SHOT_CODE, SPOT_MAX_CUT, STRIKE, corrected_phi_row,
+                                  jump_candidate_rows, pot_options_row, spot_pots)
 from nineball_env.kernels.aiming import path_clear
 from nineball_env.kernels.codes import BallInHandCode, PhaseCode, RackCol
 from nineball_env.kernels.placement import nearest_free
@@ -37,7 +37,7 @@ CLUSTER_SPEED, KICK_SPEED, BLIND_SPEED = 6.0, 3.0, 2.5
 #: Columns of ``plan_rows``' config row (``GhostBallConfig``'s thresholds and speeds, the speed range of its shots).
 C_ARRIVE, C_STUN_CUT, C_COMBO_MIN, C_SAFETY_BELOW, C_PUSH_BELOW, C_PASS_BACK, C_BREAK_SPEED, C_V_MIN, C_V_MAX = range(9)
 #: ``plan_rows``' stage bits: what the simulations must still decide for a row.
-ASK_PUSH, ASK_JUMP, ASK_AIM = 1, 2, 4
+ASK_PUSH, ASK_JUMP = 1, 2
 #: Intent codes of the rows (``INTENT_NAMES``: ``agents.protocol.INTENTS``' names).
 BREAK, POT, SAFETY, PUSH_OUT, CHOICE, JUMP, JUMP_POT = range(7)
 INTENT_NAMES = ("break", "pot", "safety", "push-out", "choice", "jump", "jump-pot")
@@ -209,19 +209,20 @@ def choose(options, n, combo_min_ease):
 
 @njit(cache=True)
 def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, reach2, width, length, head_y, rims,
-              margin, gap, phys, cfg, shots, has_shot, placed, spots, pass_back, intent, stage, cues, best, out):
+              margin, gap, phys, cfg, template, address, iterations, segments, jaws, pockets, p, rail, tol, shots,
+              has_shot, placed, spots, pass_back, intent, stage, cues, best, out):
     """GhostBall's round up to its simulations, for layouts ``pos`` (N, n, 2), ``on`` (N, n) with the rack state
     ``racks`` (N, RACK_W) (its phase and ball in hand), ball to hit ``lowest`` and aim noise ``aim`` [deg] of each
     (``cfg`` the ``C_*`` columns of the config): the break from behind the head string (a free spot, kitchen), the push-out
     choice (pass back when the best pot's ease is below ``C_PASS_BACK``), ball-in-hand spots (``spot_rows``), the
-    pot to play (``choose``), its speed and spin, else the safety (``safety_row``). Per row the strike (V0, phi,
-    theta, a, b) into ``shots``, whether there is one, the spot (when ``placed``), the pass-back flag, the intent
-    (``INTENTS`` index), the cue ball's centre ``cues`` and the chosen pot ``best`` (OPT_W); ``stage`` the bits of
-    what the simulations must still decide: ``ASK_PUSH`` a push-out may beat it, ``ASK_JUMP`` a jump may beat the
-    safety, ``ASK_AIM`` the pot's aim wants the throw correction (``kernels.corrected_phi_batch``, called apart: a
-    kernel that calls the physics compiles it into its own code, which costs tens of seconds on a cold cache); -1
-    when the break or ball in hand finds no free spot. Last, every row's action (``encode_rows``, action scale
-    ``scale[i]``) into ``out`` (N, 9) float32.
+    pot to play (``choose``), its speed and spin, its aim corrected for throw (``kernels.corrected_phi_row``,
+    ``iterations`` simulations at most, 0: none; the physics through the C function at ``address``, so that this
+    kernel carries no copy of it: ``template`` and the arguments from ``segments`` to ``tol`` are its), else the
+    safety (``safety_row``). Per row the strike (V0, phi, theta, a, b) into ``shots``, whether there is one, the spot
+    (when ``placed``), the pass-back flag, the intent (``INTENTS`` index), the cue ball's centre ``cues`` and the
+    chosen pot ``best`` (OPT_W); ``stage`` the bits of what the simulations must still decide: ``ASK_PUSH`` a push-out
+    may beat it, ``ASK_JUMP`` a jump may beat the safety; -1 when the break or ball in hand finds no free spot. Last,
+    every row's action (``encode_rows``, action scale ``scale[i]``) into ``out`` (N, 9) float32.
     Returns the stage bits of all rows together (-1 when a row found no free spot)."""
     N, n = pos.shape[0], pos.shape[1]
     phase, in_hand = racks[:, RackCol.PHASE], racks[:, RackCol.IN_HAND]
@@ -238,6 +239,10 @@ def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, 
     others = np.empty((n, 2))
     where = np.empty(4)
     options = np.empty((MAX_OPTIONS, OPT_W))
+    state = np.empty_like(template)  # the throw correction's scratch
+    log = np.empty((AIM_MAX_EVENTS, LOG_W))
+    shot = np.empty(5)
+    status = np.empty(4, dtype=np.int64)
     for i in range(N):
         shots[i, 0], shots[i, 1], shots[i, 2], shots[i, 3], shots[i, 4] = 1.0, 0.0, 0.0, 0.0, 0.0
         has_shot[i], placed[i], pass_back[i], stage[i] = True, False, False, 0
@@ -289,8 +294,11 @@ def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, 
         V = rolling_speed(o[O_D_CUE], o[O_D_OBJ], o[O_CUT], cfg[C_ARRIVE], phys)
         shots[i, 0], shots[i, 1] = min(max(V, cfg[C_V_MIN]), cfg[C_V_MAX]), o[O_PHI]
         shots[i, 4] = -0.3 if o[O_CUT] < cfg[C_STUN_CUT] else 0.0
+        t = np.int64(o[O_TARGET])
+        shots[i, 1] = corrected_phi_row(address, template, state, log, shot, status, cues[i, 0], cues[i, 1],
+                                        pos[i, t, 0], pos[i, t, 1], t, shots[i], o[O_DIRECTION], iterations, segments,
+                                        jaws, pockets, p, width, length, rail, tol)
         intent[i] = POT
-        stage[i] |= ASK_AIM
     encode_rows(shots, has_shot, placed, spots, racks, np.zeros(N, dtype=np.bool_), pass_back, R, width, length,
                 head_y, scale, out)
     asks = 0

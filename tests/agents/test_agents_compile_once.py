@@ -155,7 +155,7 @@ def test_a_match_compiles_every_kernel_for_one_set_of_argument_types():
     lines = out.stdout.splitlines()
     names = {line.split(": ", 1)[1] for line in lines if line.startswith("called: ")}
     assert {"nineball_env.kernels.turn.play_decision", "nineball_env.kernels.placement.is_free",
-            "agents.shots.round_kernels.spot_rows", "physics.kernels.entry.run_shot"} <= names, sorted(names)
+            "agents.shots.round_kernels.spot_rows", "nineball_env.kernels.shot.simulate"} <= names, sorted(names)
     assert [line for line in lines if not line.startswith("called: ")] == []
 
 
@@ -208,7 +208,7 @@ def test_the_agents_kernels_call_the_physics_with_the_envs_types(shot_kernel_cal
     env_types = _by_name(entry.run_arrays, env_sig)
     for caller in ("shot_values_batch", "ruled_shots", "settled_states"):  # through run_row
         assert any(callee is K.run_row for callee, _ in shot_kernel_calls[caller]), caller
-    for caller in ("corrected_phi_batch", "run_row"):
+    for caller in ("run_row",):
         calls = [args for callee, args in shot_kernel_calls[caller] if callee is entry.run_shot]
         assert calls, f"{caller} no longer calls run_shot: update this test"
         for argtypes in calls:
@@ -218,10 +218,13 @@ def test_the_agents_kernels_call_the_physics_with_the_envs_types(shot_kernel_cal
             assert {k: got[k] for k in shared} == {k: env_types[k] for k in shared}, caller
 
 
-def test_the_jumps_call_the_envs_physics_callback_with_the_turns_types(shot_kernel_calls):
-    # GhostBall's jumps simulate through the env's C callback (no copy of the physics of their own): with the
-    # compiled turn's argument types, so that one compiled ``simulate`` serves both
-    assert [callee for callee, _ in shot_kernel_calls["jump_worth"] if callee is env_shot.simulate]
+def test_the_jumps_and_aims_call_the_envs_physics_callback_with_the_turns_types(shot_kernel_calls):
+    # GhostBall's jumps and throw-corrected aims simulate through the env's C callback (no copy of the physics of
+    # their own): with the compiled turn's argument types, so that one compiled ``simulate`` serves all
+    for caller in ("jump_worth", "corrected_phi_row"):
+        assert [callee for callee, _ in shot_kernel_calls[caller] if callee is env_shot.simulate], caller
+        assert not [callee for callee, _ in shot_kernel_calls[caller] if callee is entry.run_shot], caller
+    assert any(callee is K.corrected_phi_row for callee, _ in shot_kernel_calls["plan_rows"])
     play_match(make_agent("random"), make_agent("random"), MatchConfig(race_to=1), 0, 0)
     assert len(env_shot.simulate.signatures) == 1, env_shot.simulate.signatures
 
@@ -233,7 +236,8 @@ def test_no_shot_kernel_passes_a_literal_to_a_kernel(shot_kernel_calls):
                                       "pot_options_row", "leave_ease", "_direct", "ruled_shots", "settled_states",
                                       "cue_spot_points", "least_jump_speed", "run_row", "_clears", "spot_rows",
                                       "safety_row", "rolling_speed", "jump_candidate_rows", "plan_rows", "choose",
-                                      "encode_rows", "jump_round", "jump_worth", "spot_pots", "refined_rows"}
+                                      "encode_rows", "jump_round", "jump_worth", "spot_pots", "refined_rows",
+                                      "corrected_phi_row"}
     for caller, calls in shot_kernel_calls.items():
         for callee, argtypes in calls:
             literals = {name: t for name, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}
