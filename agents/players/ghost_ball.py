@@ -5,13 +5,15 @@ of success (cut angle, both distances, the pocket's window: ``agents.shots.pots`
 for throw with a two-ball simulation, picks a speed that gets the ball to the pocket, places the
 cue ball for an easy shot with ball in hand, pushes out or passes back when the shot is poor,
 and plays a full-ball (or one-rail kick) safety when nothing is makeable. When a ball blocks the path to the
-lowest one it also considers jump shots over it (``agents.shots.jumps.jump_rows``: at the ball, or jump pots)
-and plays the best of them instead of the kick when a few simulations under the game's noise (from a fixed
-seed: the agent stays deterministic) score it higher. It never looks ahead.
+lowest one it also considers jump shots over it (``agents.shots.jumps.jump_candidates``: at the ball, or jump
+pots) and plays the best of them instead of the kick when a few simulations under the game's noise (from fixed
+draws, the same for every table: the agent stays deterministic, and a table's choice never depends on the others of
+its round) score it higher. It never looks ahead.
 
 A round of decisions is a few compiled calls whatever the number of tables: the geometry of every table in one
-(``agents.shots.round_kernels.plan_rows``), then only the simulations it asks for (push-outs, jumps), each one call
-for the tables that ask.
+(``agents.shots.round_kernels.plan_rows``), then only the simulations it asks for (throw-corrected aims, push-outs,
+jumps), each one call for the tables that ask (the jumps' candidates, simulations and choice all in
+``round_kernels.jump_round``).
 """
 
 from __future__ import annotations
@@ -28,19 +30,25 @@ import physics
 from agents.protocol import TableView, ViewAgent, observed
 from agents.shots import kernels as K
 from agents.shots import round_kernels as RK
-from agents.shots.aim import corrected_phi_rows
-from agents.shots.jumps import MAX_JUMPS, jump_rows
+from agents.shots.aim import empty_packed
+from agents.shots.jumps import ELEVATIONS, FACTORS, MAX_JUMPS, jump_geometry, jump_launches
 from agents.shots.outcome import ruled_rows, settled_rows, shot_rack
 from agents.shots.pots import (SPOT_MARGIN, aim_sigma, physics_row, pocket_geometry, pot_rows, rolling_speed_for,
                                spot_lines)
 from nineball_env import actions, placement
 from nineball_env.kernels.codes import RACK_W, BallInHandCode, PhaseCode, RackCol
+from nineball_env.kernels.shot import physics_address
 from nineball_env.noise import LIMITS, NoiseConfig, make_noise
+from nineball_env.rules.facts import SIMULTANEOUS_S
 from physics import Shot
+from physics.api import params_array
 from physics.kernels.codes import S_MOTION, S_POCKET
+from physics.validate import OVERLAP_TOL
 
 #: [m/s] the cue speeds of GhostBall's ordinary shots (the macro layer refines its shots within them; physics allows 12)
 GHOST_MIN_SPEED, GHOST_MAX_SPEED = 0.6, 7.0
+#: The caps [events, s] of the simulations that score GhostBall's jumps (``_worth``).
+JUMP_MAX_EVENTS, JUMP_MAX_TIME = 1000, 60.0
 
 
 @dataclass(frozen=True)
@@ -137,9 +145,9 @@ class GhostBallAgent(ViewAgent):
         return self._decide_rows(_Rows.from_views(views))
 
     def _decide_rows(self, rows: "_Rows") -> tuple[np.ndarray, np.ndarray]:
-        """The actions (n, 9) float32 and intents (n,) of a round's rows: the geometry of every row in one compiled
-        call (``round_kernels.plan_rows``), then the simulations it asks for, each one compiled call over the rows
-        that need it (throw-corrected aims, push-outs, jumps), and the actions in one more."""
+        """The actions (n, 9) float32 and intents (n,) of a round's rows: the geometry of every row and the pots'
+        throw-corrected aims in one compiled call (``round_kernels.plan_rows``), then the simulations it asks for,
+        each one compiled call over the rows that need it (push-outs, jumps), and their actions in one more."""
         cfg, t, p = self.config, rows.table, rows.params
         n, n_balls = rows.pos.shape[:2]
         shots, spots, cues, best = np.empty((n, 5)), np.empty((n, 2)), np.empty((n, 2)), np.empty((n, K.OPT_W))
@@ -147,28 +155,13 @@ class GhostBallAgent(ViewAgent):
         intent, stage = np.empty(n, np.int64), np.empty(n, np.int64)
         out = np.empty((n, actions.N_ACTION), dtype=np.float32)
         asks = RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.racks, rows.aim, rows.scale,
-                            *_plan_constants(t, p, cfg), shots, has_shot, placed, spots, pass_back, intent,
-                            stage, cues, best, out)
+                            *_plan_constants(t, p, cfg), empty_packed(n_balls), *_aim_constants(t, p, cfg), shots,
+                            has_shot, placed, spots, pass_back, intent, stage, cues, best, out)
         if asks < 0:
             raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
-        if not asks & (RK.ASK_AIM | RK.ASK_PUSH | RK.ASK_JUMP):
+        if not asks:
             return out, _INTENT_NAMES[intent]
         encoding = (float(p.R), float(t.width), float(t.length), float(t.head_string_y))
-        if asks & RK.ASK_AIM and cfg.correct_throw:  # the pots' aims corrected for throw: one compiled call
-            aim = (stage & RK.ASK_AIM).nonzero()[0]
-            target = best[aim, K.O_TARGET].astype(np.int64)
-            if len(aim) == n:  # every row (the usual round of one table): no copies, encoded in place
-                shots[:, 1] = corrected_phi_rows(cues, rows.pos[aim, target], target, best[:, K.O_DIRECTION], shots,
-                                                 t, p, 2, n_balls)
-                RK.encode_rows(shots, has_shot, placed, spots, rows.racks, np.zeros(n, dtype=np.bool_), pass_back,
-                               *encoding, rows.scale, out)
-            else:
-                shots[aim, 1] = corrected_phi_rows(cues[aim], rows.pos[aim, target], target,
-                                                   best[aim, K.O_DIRECTION], shots[aim], t, p, 2, n_balls)
-                again = np.empty((len(aim), actions.N_ACTION), dtype=np.float32)
-                RK.encode_rows(shots[aim], has_shot[aim], placed[aim], spots[aim], rows.racks[aim],
-                               np.zeros(len(aim), dtype=np.bool_), pass_back[aim], *encoding, rows.scale[aim], again)
-                out[aim] = again
         if asks & (RK.ASK_PUSH | RK.ASK_JUMP):  # the simulations the geometry asks for, one call each
             push, changed = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
             if asks & RK.ASK_PUSH:
@@ -229,38 +222,29 @@ class GhostBallAgent(ViewAgent):
         better than its safety (the kick): the strikes (N, 5) and their kind (N,): 0 a jump at the ball, 1 a jump
         pot, -1 none (nothing blocks the path or no jump is better).
 
-        Every candidate (``jump_rows``, one compiled call) is simulated once without noise; the legal ones (the lowest
-        ball first, no foul) are worth 1, and 2 when they pot. The best ``finalists`` and the safety are then
-        simulated ``jump_samples`` times under the game's noise, from a fixed seed per row (``round_kernels.
-        jump_samples``); the best mean wins if it beats the safety's (``best_jumps``). The simulations of all rows
-        are one compiled call per round (``ruled_rows``).
+        Every candidate (``jumps.jump_rows``' kernel) is simulated without noise; the legal ones (the lowest ball
+        first, no foul) are worth 1, and 2 when they pot (``_worth``). The best ``finalists`` and the safety are then
+        simulated ``jump_samples`` times under the game's noise, from fixed draws (``_normals``: a row's choice never
+        depends on the other rows); the best mean wins if it beats the safety's. All of it is one compiled call
+        (``round_kernels.jump_round``, which skips the simulations that cannot change the choice); a shot a cap stops
+        with a ball in the air is ruled here with the largest caps (``_worth``) and the call made again.
         """
         t, p = rows.table, rows.params
-        strikes, kind = np.zeros((len(which), 5)), np.full(len(which), -1, dtype=np.int64)
-        found, pockets, _, counts = jump_rows(cues, rows.pos[which], rows.on[which], rows.lowest[which], t, p,
-                                              rows.scale[which, 2], rows.scale[which, 1])
-        asked = (counts > 0).nonzero()[0]
-        if not len(asked):
-            return strikes, kind
-        flat = np.arange(MAX_JUMPS) < counts[asked, None]  # row by row, each in its candidates' order
-        shots, pockets = found[asked][flat], pockets[asked][flat]
-        states, racks = rows.states(which[asked], cues[asked]), rows.shot_racks(which[asked])
-        values = self._worth(states, racks, np.nonzero(flat)[0], shots, t, p)
         n = self.config.jump_samples
-        samples = np.empty((len(asked) * (finalists + 1) * n, 5))
-        owner = np.empty(len(samples), dtype=np.int64)
-        finals = np.empty((len(asked), finalists), dtype=np.int64)
-        n_finals = np.empty(len(asked), dtype=np.int64)
-        count = RK.jump_samples(values, counts[asked], shots, np.ascontiguousarray(safeties[asked]),
-                                np.int64(finalists), np.int64(n), _normals((finalists + 1) * n),
-                                rows.noise[which[asked]],
-                                rows.silent[which[asked]], float(p.R), LIMITS, samples, owner, finals, n_finals)
-        if not count:
-            return strikes, kind
-        sampled = self._worth(states, racks, owner[:count], samples[:count], t, p)
-        best, best_kind = np.zeros((len(asked), 5)), np.full(len(asked), -1, dtype=np.int64)
-        RK.best_jumps(sampled, n_finals, finals, np.int64(n), best, shots, pockets, best_kind)
-        strikes[asked], kind[asked] = best, best_kind
+        strikes, kind = np.zeros((len(which), 5)), np.empty(len(which), dtype=np.int64)
+        tips, launch = jump_launches(tuple(rows.scale[which, 2].tolist()), p)
+        known = np.full((len(which), MAX_JUMPS + (finalists + 1) * n), np.nan)
+        replay = np.zeros(7)
+        balls = rows.balls[which] if rows.balls is not None else np.empty((0, *rows.pos.shape[1:2], 9))
+        args = (physics_address(), cues, rows.pos[which], rows.on[which], rows.lowest[which], balls, rows.racks[which],
+                safeties, rows.noise[which], rows.silent[which], *jump_geometry(t, p), rows.scale[which, 1], ELEVATIONS,
+                tips, launch, FACTORS, np.int64(finalists), np.int64(n), _normals((finalists + 1) * n), LIMITS,
+                *_sim_constants(t, p), known, replay, strikes, kind)
+        while RK.jump_round(*args) == RK.REPLAY:
+            r, slot = int(replay[0]), int(replay[1])
+            at = which[r:r + 1]
+            known[r, slot] = self._worth(rows.states(at, cues[r:r + 1]), rows.shot_racks(at), np.zeros(1, np.int64),
+                                         replay[None, 2:], t, p)[0]
         return strikes, kind
 
     @staticmethod
@@ -270,7 +254,7 @@ class GhostBallAgent(ViewAgent):
         one compiled call (``ruled_rows``, as the deciding player's ordinary shot from rack row ``racks[which[i]]``):
         0 for a foul, a layout the physics refuses or a shot still in the air at the largest caps (the env would
         void it), 2 when it pots, 1 otherwise."""
-        foul, potted, void = ruled_rows(states, racks, which, shots, t, p, max_events=1000, max_time=60.0)
+        foul, potted, void = ruled_rows(states, racks, which, shots, t, p, JUMP_MAX_EVENTS, JUMP_MAX_TIME)
         return np.where(foul | void, 0.0, np.where(potted > 0, 2.0, 1.0))
 
     @staticmethod
@@ -437,6 +421,23 @@ def _plan_constants(t: physics.Table, p: physics.PhysicsParams, cfg: GhostBallCo
     ``cfg`` (built once)."""
     return (*pocket_geometry(t), *_spot_lines(), float(p.R), (2.0 * p.R) ** 2, float(t.width), float(t.length),
             float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, physics_row(p), _config_row(cfg))
+
+
+@lru_cache(maxsize=8)
+def _aim_constants(t: physics.Table, p: physics.PhysicsParams, cfg: GhostBallConfig) -> tuple:
+    """``round_kernels.plan_rows``' arguments of the pots' throw correction after ``template``, from ``iterations``
+    (2, 0 without ``correct_throw``: then the physics is never reached, its callback never built) to ``tol``."""
+    address = physics_address() if cfg.correct_throw else 0
+    return (address, np.int64(2 if cfg.correct_throw else 0), t.segments, t.jaws, t.pockets, params_array(p), t.rail,
+            OVERLAP_TOL)
+
+
+@lru_cache(maxsize=8)
+def _sim_constants(t: physics.Table, p: physics.PhysicsParams) -> tuple:
+    """``round_kernels.jump_round``'s simulation arguments from ``segments`` to ``simultaneous``: the table, the
+    physics and the caps of a jump's ruled shot (``_worth``'s: 1000 events, 60 s), built once."""
+    return (t.segments, t.jaws, t.pockets, params_array(p), t.rail, OVERLAP_TOL, np.int64(JUMP_MAX_EVENTS), JUMP_MAX_TIME,
+            SIMULTANEOUS_S)
 
 
 @lru_cache(maxsize=8)

@@ -1,7 +1,8 @@
 """Aiming: the direction of a shot, the ghost ball, clear paths, and aims corrected for throw and squirt.
 
 The plane geometry is the env's (``nineball_env.kernels.aiming``: ghost ball, clear paths); the throw-corrected aim
-simulates the cue ball and its target with the physics (``agents.shots.kernels.corrected_phi_batch``).
+simulates the cue ball and its target with the physics (``agents.shots.kernels.corrected_phi_batch``, through the
+env's C callback of it).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 import physics
 from agents.shots import kernels as K
 from nineball_env.kernels import aiming as kernel
+from nineball_env.kernels.shot import physics_address
 from physics import DEFAULT_PARAMS, DEFAULT_TABLE, BallState, PhysicsParams, Shot, Table
 from physics.api import params_array
 from physics.validate import OVERLAP_TOL
@@ -93,7 +95,7 @@ def corrected_phi_rows(cue: np.ndarray, obj: np.ndarray, target: np.ndarray, dir
     """``corrected_phis`` without its checks, for callers whose rows come from the shot kernels (valid by
     construction: GhostBall's round, the macro layer's strikes); the arrays are made contiguous, not checked."""
     out = np.empty(len(cue))
-    K.corrected_phi_batch(empty_packed(n_balls), np.ascontiguousarray(cue, dtype=np.float64),
+    K.corrected_phi_batch(physics_address(), empty_packed(n_balls), np.ascontiguousarray(cue, dtype=np.float64),
                           np.ascontiguousarray(obj, dtype=np.float64), np.ascontiguousarray(target, dtype=np.int64),
                           np.ascontiguousarray(direction, dtype=np.float64),
                           np.ascontiguousarray(shots, dtype=np.float64), iterations, table.segments, table.jaws,

@@ -135,20 +135,27 @@ def jump_rows(cue: np.ndarray, pos: np.ndarray, on: np.ndarray, lowest: Sequence
             or v_max.shape != (N,):
         raise ValueError(f"pos, on, lowest, tip_max, v_max: expected {N} rows each, got {len(pos)}, {len(on)}, "
                          f"{len(lowest)}, {len(tips)}, {len(v_max)}")
-    b, launch = _launches(tuple(tips.tolist()), params)
+    b, launch = jump_launches(tuple(tips.tolist()), params)
     shots = np.empty((N, MAX_JUMPS, 5))
     pockets = np.empty((N, MAX_JUMPS), dtype=np.int64)
     blockers = np.empty((N, MAX_JUMPS), dtype=np.int64)
     counts = np.empty(N, dtype=np.int64)
-    R = float(params.R)
-    K.jump_candidate_rows(cue, pos, on, lowest, *pocket_geometry(table, model), float(table.spec.width),
-                          float(table.spec.length), R, (2.0 * R) ** 2, float(params.g), JUMP_CLEARANCE, _offsets(R),
-                          v_max, _ELEVATIONS, b, launch, _FACTORS, shots, pockets, blockers, counts)
+    K.jump_candidate_rows(cue, pos, on, lowest, *jump_geometry(table, params, model), v_max, ELEVATIONS, b, launch,
+                          FACTORS, shots, pockets, blockers, counts)
     return shots, pockets, blockers, counts
 
 
+@lru_cache(maxsize=16)
+def jump_geometry(table: Table, params: PhysicsParams, model: PocketModel = DEFAULT_POCKETS) -> tuple:
+    """``kernels.jump_candidate_rows``' arguments from ``aims`` to ``offsets`` that the table, the physics and the
+    pocket model fix (built once; shared: never write to them)."""
+    R = float(params.R)
+    return (*pocket_geometry(table, model), float(table.spec.width), float(table.spec.length), R, (2.0 * R) ** 2,
+            float(params.g), JUMP_CLEARANCE, _offsets(R))
+
+
 @lru_cache(maxsize=64)
-def _launches(tips: tuple[float, ...], params: PhysicsParams) -> tuple[np.ndarray, np.ndarray]:
+def jump_launches(tips: tuple[float, ...], params: PhysicsParams) -> tuple[np.ndarray, np.ndarray]:
     """Per layout and elevation, the tip b = min(sin θ, tip_max) (N, E) and the launch (kh, kz) (N, E, 2)
     (``jump_launch``), once per tuple of tips (shared: never write to them)."""
     b = np.array([[min(math.sin(math.radians(theta)), tip) for theta in JUMP_ELEVATIONS] for tip in tips])
@@ -160,5 +167,6 @@ def _launches(tips: tuple[float, ...], params: PhysicsParams) -> tuple[np.ndarra
 
 #: The most jump candidates of one layout: at the ball and six jump pots, each elevation, each speed factor.
 MAX_JUMPS = 7 * len(JUMP_ELEVATIONS) * len(JUMP_SPEED_FACTORS)
-_ELEVATIONS = np.array(JUMP_ELEVATIONS)
-_FACTORS = np.array(JUMP_SPEED_FACTORS)
+#: ``JUMP_ELEVATIONS`` and ``JUMP_SPEED_FACTORS`` as the candidate kernel reads them (shared: never write to them).
+ELEVATIONS = np.array(JUMP_ELEVATIONS)
+FACTORS = np.array(JUMP_SPEED_FACTORS)

@@ -22,8 +22,9 @@ from nineball_env.kernels.codes import RACK_W, DeclarationCode
 from nineball_env.kernels.facts import N_BALLS, summarize_rows
 from nineball_env.kernels.placement import is_free
 from nineball_env.kernels.ruling import MAX_CITED, rule_batch, rule_log
+from nineball_env.kernels.shot import simulate
 from physics.events import EventKind as E  # numba freezes the codes (as nineball_env.kernels.facts)
-from physics.kernels.codes import FLAG_IN_FLIGHT, LOG_W
+from physics.kernels.codes import FLAG_EVENT_CAP, FLAG_IN_FLIGHT, LOG_W
 from physics.kernels.entry import run_shot
 from physics.params import P_R
 
@@ -47,6 +48,9 @@ _SHOT = int(DeclarationCode.SHOT)
 #: ``run_shot``'s strike flag and the aim's event cap, typed as the env passes them (bool, int64).
 STRIKE = np.bool_(True)
 AIM_MAX_EVENTS = np.int64(64)
+#: The aim's first simulation stops after this many events (the cue ball's first contact is nearly always in them;
+#: when it is not, the shot is simulated again with ``AIM_MAX_EVENTS``).
+AIM_FIRST_EVENTS = np.int64(3)
 AIM_MAX_TIME = 2.0  # [s]
 CUE_BALL, NINE_BALL, NO_BALL = np.int64(0), np.int64(NINE), np.int64(-1)
 NO_COMBOS = np.bool_(False)
@@ -222,53 +226,72 @@ def _place(state, b, x, y):
 
 
 @njit(cache=True)
-def corrected_phi_batch(template, cue, obj, target, direction, shots, iterations, segments, jaws, pockets, p, width,
-                        length, rail, tol, out):
-    """Throw- and squirt-corrected aims [deg]: row i strikes ``shots[i]`` (V0, phi°, theta°, a, b) from a cue ball at
-    ``cue[i]`` at ball ``target[i]`` alone at ``obj[i]``, reads the direction the target leaves in after the first
-    collision, and moves the ghost ball to cancel its difference from ``direction[i]`` (each of ``iterations`` one
-    simulation, stopping within 0.01°). ``template`` is an empty packed state (n, 9); aims into ``out``."""
-    state = np.empty_like(template)
-    log = np.empty((AIM_MAX_EVENTS, LOG_W))
-    shot = np.empty(5)
-    for i in range(cue.shape[0]):
-        R = p[P_R]
-        t = target[i]
-        phi = shots[i, 1]
-        want = direction[i]
-        for _ in range(iterations):
+def corrected_phi_row(address, template, state, log, shot, status, cx, cy, ox, oy, t, strike, direction, iterations,
+                      segments, jaws, pockets, p, width, length, rail, tol):
+    """The throw- and squirt-corrected aim [deg] of ``strike`` (V0, phi°, theta°, a, b) from a cue ball at (cx, cy) at
+    ball ``t`` alone at (ox, oy): reads the direction the target leaves in after the first collision and moves the
+    ghost ball to cancel its difference from ``direction`` [deg] (each of ``iterations`` one simulation of the physics
+    through the C function at ``address``, ``nineball_env.kernels.shot``, stopping within 0.01°; the first
+    ``AIM_FIRST_EVENTS`` events first: an event-based simulation logs the same first events whatever its event cap,
+    and the cue ball's first contact is nearly always among them). ``template`` is an
+    empty packed state (n, 9); ``state``, ``log`` (AIM_MAX_EVENTS, LOG_W), ``shot`` (5,) and ``status`` (4,) int64
+    scratch buffers."""
+    R = p[P_R]
+    phi = strike[1]
+    want = direction
+    for _ in range(iterations):
+        got = np.nan
+        for cap in (AIM_FIRST_EVENTS, AIM_MAX_EVENTS):  # the first events, all of them only when no contact is there
             state[:] = template
-            _place(state, CUE_BALL, cue[i, 0], cue[i, 1])
-            _place(state, t, obj[i, 0], obj[i, 1])
-            shot[0] = shots[i, 0]
+            _place(state, CUE_BALL, cx, cy)
+            _place(state, t, ox, oy)
+            shot[0] = strike[0]
             shot[1] = math.radians(phi)
-            shot[2] = math.radians(shots[i, 2])
-            shot[3] = shots[i, 3]
-            shot[4] = shots[i, 4]
-            count, _, code, _, _ = run_shot(state, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
-                                            AIM_MAX_EVENTS, AIM_MAX_TIME, log)
+            shot[2] = math.radians(strike[2])
+            shot[3] = strike[3]
+            shot[4] = strike[4]
+            count, flags, code, _, _ = simulate(address, state, shot, STRIKE, segments, jaws, pockets, p, width, length,
+                                                rail, tol, cap, AIM_MAX_TIME, log, status)
             if code != 0:
-                break
-            got = np.nan
-            for e in range(min(count, AIM_MAX_EVENTS)):
+                return phi
+            contact = False
+            for e in range(min(count, cap)):
                 a, b = int(log[e, 2]), int(log[e, 3])
                 if int(log[e, 1]) == E.BALL_BALL and (a == 0 or b == 0):  # the first collision of the cue ball
+                    contact = True
                     if t == a or t == b:
                         c0 = 5 if a == t else 13
                         vx, vy = log[e, c0 + 2], log[e, c0 + 3]
                         if not (vx == 0.0 and vy == 0.0):
                             got = math.degrees(math.atan2(vy, vx))
                     break
-            if np.isnan(got):
+            if contact or not flags & FLAG_EVENT_CAP:
                 break
-            error = (got - direction[i] + 180.0) % 360.0 - 180.0  # numba's float % is Python's
-            if abs(error) < 0.01:
-                break
-            want = want - error
-            gx = obj[i, 0] - 2.0 * R * math.cos(math.radians(want))
-            gy = obj[i, 1] - 2.0 * R * math.sin(math.radians(want))
-            phi = math.degrees(math.atan2(gy - cue[i, 1], gx - cue[i, 0]))
-        out[i] = phi
+        if np.isnan(got):
+            break
+        error = (got - direction + 180.0) % 360.0 - 180.0  # numba's float % is Python's
+        if abs(error) < 0.01:
+            break
+        want = want - error
+        gx = ox - 2.0 * R * math.cos(math.radians(want))
+        gy = oy - 2.0 * R * math.sin(math.radians(want))
+        phi = math.degrees(math.atan2(gy - cy, gx - cx))
+    return phi
+
+
+@njit(cache=True)
+def corrected_phi_batch(address, template, cue, obj, target, direction, shots, iterations, segments, jaws, pockets, p,
+                        width, length, rail, tol, out):
+    """``corrected_phi_row`` of every row: row i strikes ``shots[i]`` from a cue ball at ``cue[i]`` at ball
+    ``target[i]`` alone at ``obj[i]`` to send it off in ``direction[i]`` [deg]; aims into ``out``."""
+    state = np.empty_like(template)
+    log = np.empty((AIM_MAX_EVENTS, LOG_W))
+    shot = np.empty(5)
+    status = np.empty(4, dtype=np.int64)
+    for i in range(cue.shape[0]):
+        out[i] = corrected_phi_row(address, template, state, log, shot, status, cue[i, 0], cue[i, 1], obj[i, 0],
+                                   obj[i, 1], target[i], shots[i], direction[i], iterations, segments, jaws, pockets, p,
+                                   width, length, rail, tol)
 
 
 @njit(cache=True)

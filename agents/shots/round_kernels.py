@@ -1,7 +1,7 @@
 """The compiled stages of a batched geometric decision round (``agents.players.ghost_ball``) for many tables at once:
 its geometry (``plan_rows``: the break spot, the push-out choice, ball-in-hand spots, the pot to play with its speed,
 spin and throw-corrected aim, else the safety or kick, and the encoded actions), and the noisy samples and the choice
-of its jumps (``jump_samples``, ``best_jumps``).
+of its jumps (``jump_round``: the candidates, their simulations with and without noise, the choice).
 
 Each kernel is one call for every row of a round, so a round costs a few kernel calls and no Python per table; one
 row is a batch of one. They reuse the shot geometry (``agents.shots.kernels``) and the env's placement, aiming, noise
@@ -16,12 +16,16 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.shots.kernels import (ANYWHERE, MAX_OPTIONS, O_BALL, O_CUT, O_D_CUE, O_D_OBJ, O_DIRECTION, O_EASE,
-                                  O_PHI, O_TARGET, OPT_W, SPOT_MAX_CUT, pot_options_row, spot_pots)
+from agents.shots.kernels import (AIM_MAX_EVENTS, ANYWHERE, MAX_OPTIONS, O_BALL, O_CUT, O_D_CUE, O_D_OBJ,
+                                  O_DIRECTION, O_EASE, O_PHI, O_TARGET, OPT_W, SHOT_CODE, SPOT_MAX_CUT, STRIKE, corrected_phi_row,
+                                  jump_candidate_rows, pot_options_row, spot_pots)
 from nineball_env.kernels.aiming import path_clear
 from nineball_env.kernels.codes import BallInHandCode, PhaseCode, RackCol
 from nineball_env.kernels.placement import nearest_free
 from nineball_env.kernels.round import encode_action, perturbed
+from nineball_env.kernels.ruling import rule_log
+from nineball_env.kernels.shot import simulate
+from physics.kernels.codes import FLAG_IN_FLIGHT, LOG_W, POCKETED, S_MOTION, S_POCKET, STATE_W, STATIONARY
 
 #: Columns of the numbers ``rolling_speed`` reads: rolling resistance, gravity, ball-ball restitution, cue mass and
 #: ball mass, and the exponent 2.0 of its squares, read at run time so that a square is libm's pow(x, 2.0) as
@@ -33,13 +37,14 @@ CLUSTER_SPEED, KICK_SPEED, BLIND_SPEED = 6.0, 3.0, 2.5
 #: Columns of ``plan_rows``' config row (``GhostBallConfig``'s thresholds and speeds, the speed range of its shots).
 C_ARRIVE, C_STUN_CUT, C_COMBO_MIN, C_SAFETY_BELOW, C_PUSH_BELOW, C_PASS_BACK, C_BREAK_SPEED, C_V_MIN, C_V_MAX = range(9)
 #: ``plan_rows``' stage bits: what the simulations must still decide for a row.
-ASK_PUSH, ASK_JUMP, ASK_AIM = 1, 2, 4
+ASK_PUSH, ASK_JUMP = 1, 2
 #: Intent codes of the rows (``INTENT_NAMES``: ``agents.protocol.INTENTS``' names).
 BREAK, POT, SAFETY, PUSH_OUT, CHOICE, JUMP, JUMP_POT = range(7)
 INTENT_NAMES = ("break", "pot", "safety", "push-out", "choice", "jump", "jump-pot")
 P_BREAK, P_CHOICE, P_PUSH_ALLOWED = (int(PhaseCode.BREAK), int(PhaseCode.PUSH_OUT_CHOICE),
                                      int(PhaseCode.PUSH_OUT_ALLOWED))
 NO_HAND, IN_KITCHEN = int(BallInHandCode.NONE), int(BallInHandCode.KITCHEN)
+P_NORMAL = int(PhaseCode.NORMAL)
 NONE = np.int64(-1)  # no option (typed: ``choose``'s indices are int64)
 KITCHEN = np.bool_(True)  # ``placement.nearest_free``'s kitchen flag on the break
 COMBOS = np.bool_(True)
@@ -204,19 +209,20 @@ def choose(options, n, combo_min_ease):
 
 @njit(cache=True)
 def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, reach2, width, length, head_y, rims,
-              margin, gap, phys, cfg, shots, has_shot, placed, spots, pass_back, intent, stage, cues, best, out):
+              margin, gap, phys, cfg, template, address, iterations, segments, jaws, pockets, p, rail, tol, shots,
+              has_shot, placed, spots, pass_back, intent, stage, cues, best, out):
     """GhostBall's round up to its simulations, for layouts ``pos`` (N, n, 2), ``on`` (N, n) with the rack state
     ``racks`` (N, RACK_W) (its phase and ball in hand), ball to hit ``lowest`` and aim noise ``aim`` [deg] of each
     (``cfg`` the ``C_*`` columns of the config): the break from behind the head string (a free spot, kitchen), the push-out
     choice (pass back when the best pot's ease is below ``C_PASS_BACK``), ball-in-hand spots (``spot_rows``), the
-    pot to play (``choose``), its speed and spin, else the safety (``safety_row``). Per row the strike (V0, phi,
-    theta, a, b) into ``shots``, whether there is one, the spot (when ``placed``), the pass-back flag, the intent
-    (``INTENTS`` index), the cue ball's centre ``cues`` and the chosen pot ``best`` (OPT_W); ``stage`` the bits of
-    what the simulations must still decide: ``ASK_PUSH`` a push-out may beat it, ``ASK_JUMP`` a jump may beat the
-    safety, ``ASK_AIM`` the pot's aim wants the throw correction (``kernels.corrected_phi_batch``, called apart: a
-    kernel that calls the physics compiles it into its own code, which costs tens of seconds on a cold cache); -1
-    when the break or ball in hand finds no free spot. Last, every row's action (``encode_rows``, action scale
-    ``scale[i]``) into ``out`` (N, 9) float32.
+    pot to play (``choose``), its speed and spin, its aim corrected for throw (``kernels.corrected_phi_row``,
+    ``iterations`` simulations at most, 0: none; the physics through the C function at ``address``, so that this
+    kernel carries no copy of it: ``template`` and the arguments from ``segments`` to ``tol`` are its), else the
+    safety (``safety_row``). Per row the strike (V0, phi, theta, a, b) into ``shots``, whether there is one, the spot
+    (when ``placed``), the pass-back flag, the intent (``INTENTS`` index), the cue ball's centre ``cues`` and the
+    chosen pot ``best`` (OPT_W); ``stage`` the bits of what the simulations must still decide: ``ASK_PUSH`` a push-out
+    may beat it, ``ASK_JUMP`` a jump may beat the safety; -1 when the break or ball in hand finds no free spot. Last,
+    every row's action (``encode_rows``, action scale ``scale[i]``) into ``out`` (N, 9) float32.
     Returns the stage bits of all rows together (-1 when a row found no free spot)."""
     N, n = pos.shape[0], pos.shape[1]
     phase, in_hand = racks[:, RackCol.PHASE], racks[:, RackCol.IN_HAND]
@@ -233,6 +239,10 @@ def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, 
     others = np.empty((n, 2))
     where = np.empty(4)
     options = np.empty((MAX_OPTIONS, OPT_W))
+    state = np.empty_like(template)  # the throw correction's scratch
+    log = np.empty((AIM_MAX_EVENTS, LOG_W))
+    shot = np.empty(5)
+    status = np.empty(4, dtype=np.int64)
     for i in range(N):
         shots[i, 0], shots[i, 1], shots[i, 2], shots[i, 3], shots[i, 4] = 1.0, 0.0, 0.0, 0.0, 0.0
         has_shot[i], placed[i], pass_back[i], stage[i] = True, False, False, 0
@@ -284,8 +294,11 @@ def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, 
         V = rolling_speed(o[O_D_CUE], o[O_D_OBJ], o[O_CUT], cfg[C_ARRIVE], phys)
         shots[i, 0], shots[i, 1] = min(max(V, cfg[C_V_MIN]), cfg[C_V_MAX]), o[O_PHI]
         shots[i, 4] = -0.3 if o[O_CUT] < cfg[C_STUN_CUT] else 0.0
+        t = np.int64(o[O_TARGET])
+        shots[i, 1] = corrected_phi_row(address, template, state, log, shot, status, cues[i, 0], cues[i, 1],
+                                        pos[i, t, 0], pos[i, t, 1], t, shots[i], o[O_DIRECTION], iterations, segments,
+                                        jaws, pockets, p, width, length, rail, tol)
         intent[i] = POT
-        stage[i] |= ASK_AIM
     encode_rows(shots, has_shot, placed, spots, racks, np.zeros(N, dtype=np.bool_), pass_back, R, width, length,
                 head_y, scale, out)
     asks = 0
@@ -296,76 +309,169 @@ def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, 
     return asks
 
 
+#: The most a sample or candidate can be worth (``jump_worth``: a legal pot), what the pruning of ``jump_round`` bounds
+#: the samples not yet simulated by.
+TOP_WORTH = 2.0
+#: ``jump_round``'s return when a simulation stopped with a ball in the air: the caller rules it with the largest caps
+#: (``outcome.ruled_rows``) into ``known`` and calls again.
+REPLAY = np.int64(-1)
+
+
 @njit(cache=True)
-def jump_samples(values, sizes, shots, safeties, finalists, n, e, sigma, silent, R, limits, samples, owner, finals,
-                 n_finals):
-    """The noisy samples that decide GhostBall's jumps. Row r has ``sizes[r]`` candidates, the next ones of the flat
-    ``shots`` (C, 5) with noise-free worth ``values`` (C,): its finalists are the best ``finalists`` of them worth
-    more than 0 (best first, the earlier of equals first), their flat indices into ``finals[r]`` and how many into
-    ``n_finals[r]``. For each row with finalists, its safety ``safeties[r]`` and each finalist ``n`` times into
-    ``samples``, the k-th with the errors ``e[k]`` (5 standard normals) scaled by ``sigma[r]`` (``perturbed``)
-    unless ``silent[r]``, and r into ``owner``. Returns how many samples."""
-    at = 0
-    count = 0
-    for r in range(sizes.shape[0]):
-        size = sizes[r]
-        order = np.argsort(-values[at:at + size], kind="mergesort")
+def jump_worth(address, start, row, rack, work, shot, log, out, segments, jaws, pockets, p, width, length, rail, tol,
+               max_events, max_time, simultaneous):
+    """The worth of strike ``row`` (V0, phi°, theta°, a, b) from packed state ``start`` as an ordinary shot from the
+    packed ``rack`` (GhostBall's ``_worth``: the physics through the C function at ``address``, the rules'
+    ``rule_log``): 0 for a foul or a layout the physics refuses, 2 when it pots, 1 otherwise; -1 when a cap stopped
+    it with a ball in the air (the caller replays it). ``work``, ``shot``, ``log``, ``out``: scratch buffers."""
+    for b in range(start.shape[0]):
+        for c in range(start.shape[1]):
+            work[b, c] = start[b, c]
+    shot[0] = row[0]
+    shot[1] = math.radians(row[1])
+    shot[2] = math.radians(row[2])
+    shot[3] = row[3]
+    shot[4] = row[4]
+    count, flags, code, _, _ = simulate(address, work, shot, STRIKE, segments, jaws, pockets, p, width, length, rail,
+                                        tol, max_events, max_time, log, out)
+    if code != 0:
+        return 0.0
+    if flags & FLAG_IN_FLIGHT:
+        return -1.0
+    _, fouls, _, _, pocketed, _ = rule_log(log[:min(count, max_events)], rack, SHOT_CODE, simultaneous)
+    if fouls != 0:
+        return 0.0
+    for b in pocketed:
+        if b != 0:
+            return TOP_WORTH
+    return 1.0
+
+
+@njit(cache=True)
+def jump_round(address, cue, pos, on, lowest, balls, racks, safeties, sigma, silent, aims, axes, m, width, length, R,
+               reach2, g, clearance, offsets, v_max, elevations, tips, launch, factors, finalists, n, e, limits,
+               segments, jaws, pockets, p, rail, tol, max_events, max_time, simultaneous, known, replay, strikes, kind):
+    """GhostBall's jumps for M rows in one call: row r's cue ball at ``cue[r]`` in layout ``pos[r]``, ``on[r]``
+    (packed balls ``balls[r]`` when ``balls`` has rows, else at rest where ``on``), its kick or safety
+    ``safeties[r]``. Its candidates (``kernels.jump_candidate_rows``, the arguments from ``aims`` to ``factors``)
+    are simulated without noise (``jump_worth``, as the deciding player's ordinary shot from ``racks[r]``), in order,
+    until ``finalists`` of them are worth ``TOP_WORTH`` (no later one can displace them); its finalists are the best
+    ``finalists`` worth more than 0 (the earlier of equals first). Each finalist is then simulated ``n`` times under
+    the noise (``perturbed``: sample s of finalist j with the errors ``e[(j + 1) n + s]`` scaled by ``sigma[r]``
+    unless ``silent[r]``), and the safety with ``e[s]``; the finalist with the best mean worth (the first of equals)
+    wins when it beats the safety's. A finalist is dropped once its remaining samples, all at ``TOP_WORTH``, could not
+    lift it above the best before it and the safety; the safety's sampling stops once the outcome is settled: the
+    choice is the one of all the samples, from fewer simulations.
+    The strike into ``strikes[r]`` and kind into ``kind[r]`` (0: at the ball, 1: a jump pot), -1 without one.
+    Worth of a shot a cap stopped in the air comes from ``known[r, slot]`` (slot c < MAX: candidate c; MAX + j n + s:
+    sample s of finalist j - 1, j = 0 the safety); when that is NaN, (r, slot) and the strike go to ``replay`` and
+    the call returns ``REPLAY``; else the number of simulations run."""
+    M, nb = cue.shape[0], pos.shape[1]
+    per = 7 * elevations.shape[0] * factors.shape[0]
+    shots = np.empty((M, per, 5))
+    pocket_of = np.empty((M, per), dtype=np.int64)
+    blockers = np.empty((M, per), dtype=np.int64)
+    counts = np.empty(M, dtype=np.int64)
+    jump_candidate_rows(cue, pos, on, lowest, aims, axes, m, width, length, R, reach2, g, clearance, offsets, v_max,
+                        elevations, tips, launch, factors, shots, pocket_of, blockers, counts)
+    start = np.empty((nb, STATE_W))
+    work = np.empty((nb, STATE_W))
+    rack = np.empty(racks.shape[1], dtype=np.int64)
+    log = np.empty((max_events, LOG_W))
+    shot = np.empty(5)
+    out = np.empty(4, dtype=np.int64)
+    values = np.empty(per)
+    finals = np.empty(finalists, dtype=np.int64)
+    sample = np.empty(5)
+    runs = 0
+    for r in range(M):
+        kind[r] = -1
+        size = counts[r]
+        if size == 0:
+            continue
+        for b in range(nb):  # the packed state (``_Rows.states``) and rack (``_Rows.shot_racks``) of the row
+            if balls.shape[0]:
+                for c in range(STATE_W):
+                    start[b, c] = balls[r, b, c]
+            else:
+                for c in range(STATE_W):
+                    start[b, c] = 0.0
+                start[b, 0], start[b, 1] = pos[r, b, 0], pos[r, b, 1]
+                start[b, S_MOTION] = STATIONARY if on[r, b] else POCKETED
+                start[b, S_POCKET] = -1.0
+        start[0, 0], start[0, 1] = cue[r, 0], cue[r, 1]
+        for c in range(2, 7):
+            start[0, c] = 0.0
+        start[0, S_MOTION], start[0, S_POCKET] = STATIONARY, -1.0
+        for c in range(racks.shape[1]):
+            rack[c] = racks[r, c]
+        rack[RackCol.PHASE], rack[RackCol.IN_HAND] = P_NORMAL, NO_HAND
+        tops = 0
+        evaluated = 0
+        for q in range(size):  # noise-free, until the finalists are settled
+            w = jump_worth(address, start, shots[r, q], rack, work, shot, log, out, segments, jaws, pockets, p, width,
+                           length, rail, tol, max_events, max_time, simultaneous)
+            runs += 1
+            if w < 0.0:
+                w = known[r, q]
+                if np.isnan(w):
+                    replay[0], replay[1] = r, q
+                    for c in range(5):
+                        replay[2 + c] = shots[r, q, c]
+                    return REPLAY
+            values[q] = w
+            evaluated = q + 1
+            if w == TOP_WORTH:
+                tops += 1
+                if tops == finalists:
+                    break
+        order = np.argsort(-values[:evaluated], kind="mergesort")
         nf = 0
         for q in order:
-            if nf == finalists or not values[at + q] > 0.0:
+            if nf == finalists or not values[q] > 0.0:
                 break
-            finals[r, nf] = at + q
+            finals[nf] = q
             nf += 1
-        n_finals[r] = nf
-        at += size
         if nf == 0:
             continue
-        k = 0
-        for j in range(nf + 1):
-            base = safeties[r] if j == 0 else shots[finals[r, j - 1]]
-            for _ in range(n):
+        top, top_sum = -1, -np.inf
+        for j in range(1, nf + 2):  # the finalists, then the safety (j = nf + 1, its errors first: k = s)
+            safety = j == nf + 1
+            base = safeties[r] if safety else shots[r, finals[j - 1]]
+            total = 0.0
+            for s in range(n):
+                k = s if safety else j * n + s
                 if silent[r]:
-                    samples[count, :] = base
+                    for c in range(5):
+                        sample[c] = base[c]
                 else:
-                    samples[count, 0], samples[count, 1], samples[count, 2], samples[count, 3], samples[count, 4] = \
-                        perturbed(base[0], base[1], base[2], base[3], base[4], e[k], sigma[r], R, limits)
-                owner[count] = r
-                count += 1
-                k += 1
-    return count
-
-
-@njit(cache=True)
-def best_jumps(sampled, n_finals, finals, n, strikes, shots, pockets, kind):
-    """GhostBall's jumps from the worth ``sampled`` of ``jump_samples``' samples (in its order): per row with
-    finalists, the finalist with the best mean worth over its ``n`` samples (the first of equals) wins when it beats
-    the safety's mean; its strike (of the flat ``shots``) into ``strikes[r]`` and its kind into ``kind[r]`` (0: a
-    jump at the ball, 1: a jump pot, its ``pockets`` entry >= 0); ``kind[r]`` stays -1 otherwise."""
-    at = np.int64(0)  # typed, not a literal (``kernels.STRIKE``)
-    for r in range(n_finals.shape[0]):
-        nf = n_finals[r]
-        if nf == 0:
-            continue
-        safe = _mean(sampled, at, n)
-        top, top_mean = -1, -np.inf
-        for j in range(nf):
-            mean = _mean(sampled, at + (j + 1) * n, n)
-            if mean > top_mean:
-                top, top_mean = j, mean
-        at += (nf + 1) * n
-        if top_mean > safe:
-            c = finals[r, top]
-            strikes[r, :] = shots[c]
-            kind[r] = 1 if pockets[c] >= 0 else 0
-
-
-@njit(cache=True)
-def _mean(values, start, n):
-    """The mean of ``values[start:start + n]`` (their sum over n, as ``np.mean`` of whole numbers)."""
-    total = 0.0
-    for k in range(start, start + n):
-        total += values[k]
-    return total / n
+                    sample[0], sample[1], sample[2], sample[3], sample[4] = perturbed(
+                        base[0], base[1], base[2], base[3], base[4], e[k], sigma[r], R, limits)
+                w = jump_worth(address, start, sample, rack, work, shot, log, out, segments, jaws, pockets, p, width,
+                               length, rail, tol, max_events, max_time, simultaneous)
+                runs += 1
+                if w < 0.0:
+                    w = known[r, per + k]
+                    if np.isnan(w):
+                        replay[0], replay[1] = r, per + k
+                        for c in range(5):
+                            replay[2 + c] = sample[c]
+                        return REPLAY
+                total += w
+                rest = TOP_WORTH * (n - 1 - s)
+                if safety:
+                    if total >= top_sum or total + rest < top_sum:
+                        break  # settled: the safety reaches the best finalist, or cannot
+                elif total + rest <= top_sum:
+                    break  # cannot beat the best finalist before it
+            if safety:
+                if total < top_sum:
+                    c = finals[top]
+                    strikes[r, :] = shots[r, c]
+                    kind[r] = 1 if pocket_of[r, c] >= 0 else 0
+            elif total > top_sum and s == n - 1:
+                top, top_sum = j - 1, total
+    return runs
 
 
 @njit(cache=True)

@@ -26,8 +26,9 @@ import agents.shots
 from agents.shots import kernels as K
 from agents.shots import round_kernels as RK
 from agents.shots.aim import corrected_phi
-from agents.shots.jumps import jump_speed
+from agents.shots.jumps import jump_rows, jump_speed
 from agents.shots.leaves import shot_value
+from agents.shots.outcome import ruled_rows
 from agents.shots.pots import pot_rows
 from agents.arena.match import MatchConfig, play_match
 from agents.learned.macro import MACRO_DIM, MacroPlanner
@@ -37,6 +38,7 @@ from agents.registry import make_agent
 from nineball_env import observation
 from nineball_env.noise import make_noise
 from nineball_env.rules import Match, RackState
+from nineball_env.kernels import shot as env_shot
 from physics.kernels import entry
 
 DECISIONS = np.load(Path(__file__).parent / "data" / "ghost_decisions.npz")
@@ -153,7 +155,7 @@ def test_a_match_compiles_every_kernel_for_one_set_of_argument_types():
     lines = out.stdout.splitlines()
     names = {line.split(": ", 1)[1] for line in lines if line.startswith("called: ")}
     assert {"nineball_env.kernels.turn.play_decision", "nineball_env.kernels.placement.is_free",
-            "agents.shots.round_kernels.spot_rows", "physics.kernels.entry.run_shot"} <= names, sorted(names)
+            "agents.shots.round_kernels.spot_rows", "nineball_env.kernels.shot.simulate"} <= names, sorted(names)
     assert [line for line in lines if not line.startswith("called: ")] == []
 
 
@@ -178,12 +180,16 @@ def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]
     MacroPlanner().actions_batch(DECISIONS["obs"], np.zeros((len(DECISIONS["obs"]), MACRO_DIM)))  # the macro layer's
     _refined_strikes(len(DECISIONS["obs"]))  # (which calls refined_rows from its own kernels)
     jump_speed(state.pos[0], state.pos[1], state.pos[[2]], 52.0, 0.5)
+    jump_rows(state.pos[None, 0], state.pos[None], state.on_table()[None], [1], tip_max=[0.5], v_max=[8.0])
+    packed = balls.packed()[None].copy()  # the ruled shots (GhostBall's jumps rule with them only shots stopped in the air)
+    ruled_rows(packed, rack.packed()[None].copy(), np.zeros(1, dtype=np.int64), np.array([[2.0, 60.0, 0.0, 0.0, 0.0]]),
+               physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS, 64, 2.0)
     # the kernels the Python API calls (GhostBall's round: spots, safeties, pot speeds, noisy samples, actions)
     todo = [(kernel, kernel.signatures[0]) for kernel in (K.corrected_phi_batch, K.shot_values_batch,
                                                           K.pot_options_batch, K.ruled_shots, K.settled_states,
                                                           K.jump_candidate_rows, K.jump_speed_to, RK.plan_rows,
-                                                          RK.spot_rows, RK.safety_row, RK.jump_samples,
-                                                          RK.best_jumps, RK.encode_rows, RK.refined_rows)]
+                                                          RK.spot_rows, RK.safety_row, RK.jump_round,
+                                                          RK.encode_rows, RK.refined_rows)]
     calls: dict = {}
     while todo:
         kernel, signature = todo.pop()
@@ -215,7 +221,7 @@ def test_the_agents_kernels_call_the_physics_with_the_envs_types(shot_kernel_cal
     env_types = _by_name(entry.run_arrays, env_sig)
     for caller in ("shot_values_batch", "ruled_shots", "settled_states"):  # through run_row
         assert any(callee is K.run_row for callee, _ in shot_kernel_calls[caller]), caller
-    for caller in ("corrected_phi_batch", "run_row"):
+    for caller in ("run_row",):
         calls = [args for callee, args in shot_kernel_calls[caller] if callee is entry.run_shot]
         assert calls, f"{caller} no longer calls run_shot: update this test"
         for argtypes in calls:
@@ -225,6 +231,17 @@ def test_the_agents_kernels_call_the_physics_with_the_envs_types(shot_kernel_cal
             assert {k: got[k] for k in shared} == {k: env_types[k] for k in shared}, caller
 
 
+def test_the_jumps_and_aims_call_the_envs_physics_callback_with_the_turns_types(shot_kernel_calls):
+    # GhostBall's jumps and throw-corrected aims simulate through the env's C callback (no copy of the physics of
+    # their own): with the compiled turn's argument types, so that one compiled ``simulate`` serves all
+    for caller in ("jump_worth", "corrected_phi_row"):
+        assert [callee for callee, _ in shot_kernel_calls[caller] if callee is env_shot.simulate], caller
+        assert not [callee for callee, _ in shot_kernel_calls[caller] if callee is entry.run_shot], caller
+    assert any(callee is K.corrected_phi_row for callee, _ in shot_kernel_calls["plan_rows"])
+    play_match(make_agent("random"), make_agent("random"), MatchConfig(race_to=1), 0, 0)
+    assert len(env_shot.simulate.signatures) == 1, env_shot.simulate.signatures
+
+
 def test_no_shot_kernel_passes_a_literal_to_a_kernel(shot_kernel_calls):
     # A literal argument, or a variable set to a literal and changed later (numba types it as the literal first),
     # compiles the callee once more (and everything it calls) for a version that is never or rarely needed.
@@ -232,7 +249,8 @@ def test_no_shot_kernel_passes_a_literal_to_a_kernel(shot_kernel_calls):
                                       "pot_options_row", "leave_ease", "_direct", "ruled_shots", "settled_states",
                                       "cue_spot_points", "least_jump_speed", "run_row", "_clears", "spot_rows",
                                       "safety_row", "rolling_speed", "jump_candidate_rows", "plan_rows", "choose",
-                                      "encode_rows", "jump_samples", "best_jumps", "spot_pots", "refined_rows"}
+                                      "encode_rows", "jump_round", "jump_worth", "spot_pots", "refined_rows",
+                                      "corrected_phi_row"}
     for caller, calls in shot_kernel_calls.items():
         for callee, argtypes in calls:
             literals = {name: t for name, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}

@@ -14,6 +14,7 @@ import pytest
 from agents.players.ghost_ball import GhostBallAgent
 from agents.protocol import INTENTS, TableView, observed_layouts
 from agents.shots import round_kernels as RK
+from agents.shots.aim import corrected_phis
 from agents.shots.outcome import settled
 from agents.shots.pots import PotOption, cue_spot_rows, cue_spots
 from nineball_env import observation
@@ -151,3 +152,129 @@ def test_a_ghost_ball_agent_deep_copies_like_any_object_and_a_vector_env_still_s
     assert copy.deepcopy(agent) is not agent
     envs = NineBallVectorEnv(3, threads=1, opponent=agent)
     assert all(seat.opponent is agent for seat in envs.seats)
+
+
+def _reference_jumps(agent: GhostBallAgent, rows, which, cues, safeties, finalists=4):
+    """GhostBall's jump choice with every simulation run (as before ``round_kernels.jump_round`` skipped the ones that
+    cannot change it): all candidates ruled, the best ``finalists`` of worth > 0 (stable), each and the safety
+    sampled ``jump_samples`` times with the fixed draws, the best mean if it beats the safety's."""
+    from agents.players import ghost_ball as G
+    from agents.shots.jumps import jump_rows
+    from nineball_env.noise import LIMITS
+
+    n, t, p = agent.config.jump_samples, rows.table, rows.params
+    found, pockets, _, counts = jump_rows(cues, rows.pos[which], rows.on[which], rows.lowest[which], t, p,
+                                          rows.scale[which, 2], rows.scale[which, 1])
+    e = G._normals((finalists + 1) * n)
+    strikes, kind = np.zeros((len(which), 5)), np.full(len(which), -1)
+    for r in range(len(which)):
+        if not counts[r]:
+            continue
+        states, racks = rows.states(which[r:r + 1], cues[r:r + 1]), rows.shot_racks(which[r:r + 1])
+        shots = found[r, :counts[r]]
+        values = agent._worth(states, racks, np.zeros(len(shots), dtype=np.int64), shots, t, p)
+        finals = [q for q in np.argsort(-values, kind="stable")[:finalists] if values[q] > 0]
+        if not finals:
+            continue
+        bases = [safeties[r]] + [shots[q] for q in finals]
+        samples = np.array([base if rows.silent[which[r]] else RK.perturbed(*base, e[j * n + s], rows.noise[which[r]],
+                                                                           p.R, LIMITS)
+                            for j, base in enumerate(bases) for s in range(n)])
+        means = agent._worth(states, racks, np.zeros(len(samples), dtype=np.int64), samples, t, p).reshape(-1, n)
+        means = means.mean(axis=1)
+        top = int(np.argmax(means[1:]))
+        if means[1 + top] > means[0]:
+            strikes[r], kind[r] = shots[finals[top]], int(pockets[r, finals[top]] >= 0)
+    return strikes, kind
+
+
+@pytest.mark.parametrize("max_events", [1000, 12])
+def test_the_jumps_choose_as_if_every_sample_were_simulated(monkeypatch, max_events):
+    # jump_round stops simulating a finalist that cannot win and the safety once the choice is settled: the same
+    # choices as all the simulations (12 events: most jumps stop in the air, ruled again with the largest caps)
+    from agents.players import ghost_ball as G
+
+    monkeypatch.setattr(G, "JUMP_MAX_EVENTS", max_events)
+    G._sim_constants.cache_clear()
+    replays = []
+    jump_round = RK.jump_round
+
+    def counted(*args):
+        got = jump_round(*args)
+        replays.append(got == RK.REPLAY)
+        return got
+
+    monkeypatch.setattr(RK, "jump_round", counted)
+    agent = GhostBallAgent()
+    calls = []
+    jumps = agent._jumps
+
+    def recorded(rows, which, cues, safeties):
+        out = jumps(rows, which, cues, safeties)
+        calls.append(((rows, which, cues, safeties), tuple(x.copy() for x in out)))
+        return out
+
+    agent._jumps = recorded
+    try:
+        agent.act_batch(DATA["obs"])
+        agent.decide_batch(_views())
+    finally:
+        G._sim_constants.cache_clear()
+    jumped = 0
+    for args, (strikes, kind) in calls:
+        want_strikes, want_kind = _reference_jumps(agent, *args)
+        np.testing.assert_array_equal(kind, want_kind)
+        np.testing.assert_array_equal(strikes, want_strikes)
+        jumped += int(np.count_nonzero(kind >= 0))
+    assert jumped >= 50
+    assert any(replays) == (max_events < 1000)
+
+
+def _reference_aim(cue, obj, target, direction, strike, iterations=2):
+    """``aim.corrected_phi`` as first written: every iteration the whole two-ball shot (64 events, 2 s)."""
+    R, phi, want = DEFAULT_PARAMS.R, strike[1], direction
+    for _ in range(iterations):
+        state = physics.place_balls({0: tuple(cue), target: tuple(obj)})
+        result = physics.simulate(state, physics.Shot(strike[0], phi, *strike[2:]), max_events=64, max_time=2.0)
+        first = next((e for e in result.events if e.kind == physics.EventKind.BALL_BALL and 0 in (e.ball_a, e.ball_b)),
+                     None)
+        if first is None or target not in (first.ball_a, first.ball_b):
+            break
+        k = result.events.rows
+        row = k[list(result.events).index(first)]
+        vx, vy = (row[7], row[8]) if int(row[2]) == target else (row[15], row[16])
+        if vx == 0.0 and vy == 0.0:
+            break
+        error = (np.degrees(np.arctan2(vy, vx)) - direction + 180.0) % 360.0 - 180.0
+        if abs(error) < 0.01:
+            break
+        want -= error
+        gx, gy = obj[0] - 2 * R * np.cos(np.radians(want)), obj[1] - 2 * R * np.sin(np.radians(want))
+        phi = np.degrees(np.arctan2(gy - cue[1], gx - cue[0]))
+    return phi
+
+
+def test_the_throw_corrected_aims_equal_whole_simulations():
+    # the aim simulates the first AIM_FIRST_EVENTS events first (the cue ball's first contact), all of them only when
+    # the contact is not there: the same aims as whole simulations
+    from agents.players import ghost_ball as G
+    from agents.shots import kernels as K
+
+    cfg = G.GhostBallConfig(correct_throw=False)
+    rows = G._Rows.from_observations(DATA["obs"], make_noise("icga"))
+    n = len(DATA["obs"])
+    shots, spots, cues, best = np.empty((n, 5)), np.empty((n, 2)), np.empty((n, 2)), np.empty((n, K.OPT_W))
+    flags = [np.empty(n, dtype=np.bool_) for _ in range(3)]
+    intent, stage, out = np.empty(n, np.int64), np.empty(n, np.int64), np.empty((n, 9), np.float32)
+    t, p = rows.table, rows.params
+    RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.racks, rows.aim, rows.scale, *G._plan_constants(t, p, cfg),
+                 G.empty_packed(10), *G._aim_constants(t, p, cfg), shots, flags[0], flags[1], spots, flags[2], intent,
+                 stage, cues, best, out)
+    pots = np.flatnonzero(intent == RK.POT)
+    assert len(pots) > 50
+    target = best[pots, K.O_TARGET].astype(np.int64)
+    got = corrected_phis(cues[pots], rows.pos[pots, target], target, best[pots, K.O_DIRECTION], shots[pots], t, p)
+    want = [_reference_aim(cues[i], rows.pos[i, k], int(k), best[i, K.O_DIRECTION], shots[i]) for i, k in
+            zip(pots, target)]
+    np.testing.assert_array_equal(got, want)
+    assert np.count_nonzero(got != shots[pots, 1]) > 50
