@@ -376,22 +376,6 @@ def _spots(pos: np.ndarray, on: np.ndarray, lowest: np.ndarray, t: physics.Table
     return out[:, 1:]
 
 
-def refined_strikes(slot: np.ndarray, options: np.ndarray, u: np.ndarray, cues: np.ndarray, pos: np.ndarray,
-                    on: np.ndarray, lowest: np.ndarray, table: physics.Table, params: physics.PhysicsParams,
-                    refine: np.ndarray) -> np.ndarray:
-    """GhostBall's shot for each row refined by macro components (``round_kernels.refined_rows``: the ghost-ball pot
-    of option row ``options[i, slot[i]]``, or the safety where ``slot[i]`` is past the options, from cue ball
-    ``cues[i]`` in layout ``pos[i]``, ``on[i]`` at ball ``lowest[i]``; ``refine`` its ``F_*`` row), the strikes
-    (N, 5) in one compiled call; the pots' aims are the plain ghost-ball ones, not yet corrected for throw."""
-    out = np.empty((len(slot), 5))
-    C = np.ascontiguousarray  # np.require(..., "C") of these arrays, without its Python wrapper
-    RK.refined_rows(C(slot, np.int64), C(options, np.float64), C(u, np.float64), C(cues, np.float64),
-                    C(pos, np.float64), C(on, np.bool_), C(lowest, np.int64), float(params.R), (2.0 * params.R) ** 2,
-                    float(table.width), float(table.length), physics_row(params), GHOST_MIN_SPEED, GHOST_MAX_SPEED,
-                    refine, out)
-    return out
-
-
 def _spot_lines() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The spots GhostBall tries behind the ball (``pots.cue_spots``' distances, turns of 0°, ±10° and ±20°)."""
     return spot_lines((0.2, 0.3, 0.45), (10.0, -10.0, 0.0, 20.0, -20.0))

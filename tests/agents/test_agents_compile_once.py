@@ -178,7 +178,6 @@ def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]
     GhostBallAgent().act_batch(DECISIONS["obs"])  # its jumps, push-outs and ball-in-hand spots, batched
     GhostBallAgent().place(view), GhostBallAgent().safety(view, view.balls.pos[0])
     MacroPlanner().actions_batch(DECISIONS["obs"], np.zeros((len(DECISIONS["obs"]), MACRO_DIM)))  # the macro layer's
-    _refined_strikes(len(DECISIONS["obs"]))  # (which calls refined_rows from its own kernels)
     jump_speed(state.pos[0], state.pos[1], state.pos[[2]], 52.0, 0.5)
     jump_rows(state.pos[None, 0], state.pos[None], state.on_table()[None], [1], tip_max=[0.5], v_max=[8.0])
     packed = balls.packed()[None].copy()  # the ruled shots (GhostBall's jumps rule with them only shots stopped in the air)
@@ -200,18 +199,6 @@ def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]
                     and callee.__name__ not in calls:
                 todo.append((callee, argtypes))
     return calls
-
-
-def _refined_strikes(n: int) -> None:
-    """GhostBall's refined strikes through its Python API (``refined_strikes``) for n safeties from the recorded
-    layouts, with the macro layer's refinement row: ``round_kernels.refined_rows`` compiled as Python calls it."""
-    from agents.learned.macro import _REFINE
-    from agents.players.ghost_ball import refined_strikes
-    from agents.protocol import observed_layouts
-
-    pos, on = observed_layouts(DECISIONS["obs"][:n])
-    refined_strikes(np.full(n, 3), np.zeros((n, 3, K.OPT_W)), np.zeros((n, MACRO_DIM)), pos[:, 0], pos, on,
-                    np.ones(n, dtype=np.int64), physics.DEFAULT_TABLE, physics.DEFAULT_PARAMS, _REFINE)
 
 
 def test_the_agents_kernels_call_the_physics_with_the_envs_types(shot_kernel_calls):
@@ -318,12 +305,11 @@ def test_the_macro_kernels_call_the_shared_kernels_with_the_python_apis_types():
     pos, on = observed_layouts(obs)
     pot_rows(pos[:, 0], pos, on, np.ones(len(obs), dtype=int))
     GhostBallAgent().act_batch(DECISIONS["obs"])
-    _refined_strikes(len(obs))
     planner = MacroPlanner(cache_size=2 * len(obs))
     planner.features_batch(obs)
     planner.actions_batch(obs, np.zeros((len(obs), MACRO_DIM)))
     planner.leave_values(*planner.slots(obs[5]))  # the readable path: pot slots, strikes, aims
-    shared = {K.pot_options_batch, PROTOCOL.observed_layouts, RK.refined_rows, RK.encode_rows}
+    shared = {K.pot_options_batch, PROTOCOL.observed_layouts, RK.encode_rows}
     python_types = {callee: set(callee.signatures) for callee in shared}
     todo = [(kernel, signature) for kernel in (MK.lookup_rows, MK.feature_rows, MK.strike_rows, MK.action_rows)
             for signature in kernel.signatures]
