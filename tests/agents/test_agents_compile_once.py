@@ -178,6 +178,7 @@ def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]
     GhostBallAgent().act_batch(DECISIONS["obs"])  # its jumps, push-outs and ball-in-hand spots, batched
     GhostBallAgent().place(view), GhostBallAgent().safety(view, view.balls.pos[0])
     MacroPlanner().actions_batch(DECISIONS["obs"], np.zeros((len(DECISIONS["obs"]), MACRO_DIM)))  # the macro layer's
+    _refined_rows(len(DECISIONS["obs"]))  # (the macro kernels call it; from a warm cache it has no version here)
     jump_speed(state.pos[0], state.pos[1], state.pos[[2]], 52.0, 0.5)
     jump_rows(state.pos[None, 0], state.pos[None], state.on_table()[None], [1], tip_max=[0.5], v_max=[8.0])
     packed = balls.packed()[None].copy()  # the ruled shots (GhostBall's jumps rule with them only shots stopped in the air)
@@ -199,6 +200,22 @@ def shot_kernel_calls() -> dict[str, list[tuple[object, tuple[types.Type, ...]]]
                     and callee.__name__ not in calls:
                 todo.append((callee, argtypes))
     return calls
+
+
+def _refined_rows(n: int) -> None:
+    """``round_kernels.refined_rows`` for n safeties from the recorded layouts, called with the types the macro
+    kernels pass it (``macro_kernels.slot_strikes``), so the walk below reaches it from a warm cache too."""
+    from agents.learned.macro import _REFINE
+    from agents.players.ghost_ball import GHOST_MAX_SPEED, GHOST_MIN_SPEED
+    from agents.protocol import observed_layouts
+    from agents.shots.pots import physics_row
+
+    pos, on = observed_layouts(DECISIONS["obs"][:n])
+    p, t = physics.DEFAULT_PARAMS, physics.DEFAULT_TABLE
+    RK.refined_rows(np.full(n, 3), np.zeros((n, 3, K.OPT_W)), np.zeros((n, MACRO_DIM)),
+                    np.ascontiguousarray(pos[:, 0]), pos, on, np.ones(n, dtype=np.int64), float(p.R),
+                    (2.0 * p.R) ** 2, float(t.width), float(t.length), physics_row(p), GHOST_MIN_SPEED,
+                    GHOST_MAX_SPEED, _REFINE, np.empty((n, 5)))
 
 
 def test_the_agents_kernels_call_the_physics_with_the_envs_types(shot_kernel_calls):
@@ -305,11 +322,12 @@ def test_the_macro_kernels_call_the_shared_kernels_with_the_python_apis_types():
     pos, on = observed_layouts(obs)
     pot_rows(pos[:, 0], pos, on, np.ones(len(obs), dtype=int))
     GhostBallAgent().act_batch(DECISIONS["obs"])
+    _refined_rows(len(obs))
     planner = MacroPlanner(cache_size=2 * len(obs))
     planner.features_batch(obs)
     planner.actions_batch(obs, np.zeros((len(obs), MACRO_DIM)))
     planner.leave_values(*planner.slots(obs[5]))  # the readable path: pot slots, strikes, aims
-    shared = {K.pot_options_batch, PROTOCOL.observed_layouts, RK.encode_rows}
+    shared = {K.pot_options_batch, PROTOCOL.observed_layouts, RK.refined_rows, RK.encode_rows}
     python_types = {callee: set(callee.signatures) for callee in shared}
     todo = [(kernel, signature) for kernel in (MK.lookup_rows, MK.feature_rows, MK.strike_rows, MK.action_rows)
             for signature in kernel.signatures]
