@@ -33,7 +33,10 @@ def _clear_of_cushions(x, y, segments, jaws, R, tol):
         if 0.0 <= s <= 1.0 and d < R - tol and d > -4.0 * R:
             return False
     for k in range(jaws.shape[0]):
-        if math.hypot(x - jaws[k, 0], y - jaws[k, 1]) < jaws[k, 2] + R - tol:
+        dx = x - jaws[k, 0]
+        dy = y - jaws[k, 1]
+        reach = jaws[k, 2] + R - tol
+        if dx * dx + dy * dy < reach * reach:
             return False
     return True
 
@@ -46,7 +49,9 @@ def ball_region(x, y, width, length, segments, jaws, pockets, R, tol):
     if x < r_in or x > width - r_in or y < r_in or y > length - r_in:
         near_pocket = False
         for k in range(pockets.shape[0]):
-            if math.hypot(x - pockets[k, 0], y - pockets[k, 1]) < 0.15:
+            dx = x - pockets[k, 0]
+            dy = y - pockets[k, 1]
+            if dx * dx + dy * dy < 0.15 * 0.15:
                 near_pocket = True
         if not near_pocket or x < -R or x > width + R or y < -R or y > length + R:
             return OUTSIDE, -1
@@ -87,6 +92,8 @@ def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets,
                 or R * R * (spin[i, 0] * spin[i, 0] + spin[i, 1] * spin[i, 1] + spin[i, 2] * spin[i, 2])
                 > MAX_SURFACE_SPEED * MAX_SURFACE_SPEED):
             return TOO_FAST, i, -1
+    touch = 2.0 * R - tol
+    touch2 = touch * touch  # squared distances against it: no root per pair (issue 25)
     for i in range(n):
         if motion[i] > ROLLING:
             continue
@@ -98,7 +105,9 @@ def check_layout(pos, vel, spin, motion, width, length, segments, jaws, pockets,
         for j in range(i + 1, n):
             if motion[j] > ROLLING:
                 continue
-            if math.hypot(pos[j, 0] - x, pos[j, 1] - y) < 2.0 * R - tol:
+            dx = pos[j, 0] - x
+            dy = pos[j, 1] - y
+            if dx * dx + dy * dy < touch2:
                 return OVERLAP, i, j
     return OK, -1, -1
 
