@@ -2,7 +2,8 @@
 
 numba compiles on one core, and a cold ``nineball match ghost random`` spends most of its first run compiling: the
 physics (its C callback and the agents' kernels that embed it, about half) and the env's and GhostBall's kernels,
-which do not call it (the env's compiled turn reaches it through a C pointer, ``nineball_env.kernels.shot``).
+which do not embed it (the env's compiled turn and GhostBall's aims reach it through a C pointer,
+``nineball_env.kernels.shot``).
 ``warm_up`` compiles the two at once: a child process (``python -m agents.arena.warmup``) runs ``physics_half``
 while this one runs ``env_half``, then waits for the child (and compiles the little that needs both,
 ``jump_decision``). Each half calls the public API the match calls, on tiny
@@ -32,7 +33,6 @@ from agents.players.ghost_ball import GhostBallAgent, GhostBallConfig
 from agents.protocol import TableView
 from agents.registry import parse_spec
 from agents.shots import outcome
-from agents.shots.aim import corrected_phis
 from agents.shots.jumps import jump_rows
 from agents.shots.pots import pot_rows
 from nineball_env.game import Game
@@ -59,8 +59,9 @@ CHILD_TIMEOUT_S = 600.0
 def physics_half(ghost: bool) -> None:
     """Compile the physics: the env's C callback (``nineball_env.kernels.shot.physics_address``, which compiles
     ``run_shot``) and ``physics.simulate``'s entry; with ``ghost`` first GhostBall's jump candidates (their launch is
-    the physics' strike and bounce called from Python), then its kernels that embed ``run_shot``: throw-corrected
-    aims, and the ruled and settled shots of its push-outs and jumps."""
+    the physics' strike and bounce called from Python), then its kernels that embed ``run_shot``: the ruled and
+    settled shots of its push-outs and of jumps stopped in the air. (Its throw-corrected aims reach the physics
+    through the callback, inside ``plan_rows``: ``env_half`` compiles them.)"""
     balls = physics.place_balls({0: (0.5, 0.5), 1: (0.3, 0.9), 9: (0.9, 1.9)})
     pos, on = balls.pos[None], balls.on_table()[None]
     if ghost:
@@ -73,17 +74,16 @@ def physics_half(ghost: bool) -> None:
     rack = RackState(breaker=1, shooter=0, on_table=frozenset({1, 9}), phase="normal", ball_in_hand="none")
     packed = balls.packed()[None].copy()
     shot = np.array([[2.0, 60.0, 0.0, 0.0, 0.0]])
-    corrected_phis(packed[0, [0], :2], packed[0, [1], :2], np.array([1]), np.array([60.0]), shot, table, params)
     which = np.zeros(1, dtype=np.int64)
     outcome.ruled_rows(packed, rack.packed()[None].copy(), which, shot, table, params, 64, 2.0)
     outcome.settled_rows(packed, which, shot, table, params, 64, 2.0)
 
 
 def env_half(ghost: bool) -> None:
-    """Compile the kernels of a match that do not call the physics: the env's compiled turn (``play_turns``, with
-    the default opponent, the rules, placement and the deal), its observation, and with ``ghost`` GhostBall's geometry
-    (``round_kernels.plan_rows`` and all it calls, the pot options) through GhostBall itself, its simulating steps
-    off."""
+    """Compile the kernels of a match that do not embed the physics: the env's compiled turn (``play_turns``, with
+    the default opponent, the rules, placement and the deal), its observation, and with ``ghost`` GhostBall's plan
+    (``round_kernels.plan_rows`` and all it calls: the pot options, the throw-corrected aims through the physics'
+    C callback) through GhostBall itself, its push-outs and jumps off."""
     config = MatchConfig()
     game = Game(config.game_config(), np.random.default_rng(0), 0, config.noise, config.scale)
     obs = game.observe(0)
