@@ -141,10 +141,15 @@ def test_sb3_adapter_ppo_smoke():
     vec.seed(0)
     obs = vec.reset()
     assert obs.shape == (4, 54)
+    vec.action_space.seed(0)
     obs, rewards, dones, infos = vec.step(np.stack([vec.action_space.sample() for _ in range(4)]))
     assert obs.shape == (4, 54) and rewards.shape == (4,) and len(infos) == 4 and "ruling" in infos[0]
-    # each table's info is its readable one (the vector env builds no array infos for the adapter to drop)
-    assert not venv.array_infos and infos[2]["ruling"] == venv.table_info(2)["ruling"]
+    # each table's info is its readable one (the vector env builds no array infos for the adapter to drop); a table
+    # whose episode ended is dealt again in the same step, and its info is the final one (SB3's convention)
+    assert not venv.array_infos
+    for k in range(4):
+        expected = venv.final_table_info(k) if dones[k] else venv.table_info(k)
+        assert infos[k]["ruling"] == expected["ruling"], k
     model = sb3.PPO("MlpPolicy", vec, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu", verbose=0)
     model.learn(total_timesteps=256)
     # terminal observations on episode ends (max 5 steps)
