@@ -108,6 +108,21 @@ def _our_kernels() -> list[Dispatcher]:
     return found
 
 
+def _walk_calls(todo, follow=lambda callee: True):
+    """(caller, callee, argument types) of every call reachable from the (kernel, signature) pairs ``todo``, each
+    caller version typed once (``_calls``); a callee that ``follow`` accepts is walked in turn."""
+    todo, done = list(todo), set()
+    while todo:
+        kernel, signature = todo.pop()
+        if (kernel, signature) in done:
+            continue
+        done.add((kernel, signature))
+        for callee, argtypes in _calls(kernel, signature):
+            yield kernel, callee, argtypes
+            if follow(callee):
+                todo.append((callee, tuple(argtypes)))
+
+
 def _qualified(dispatcher) -> str:
     return f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}"
 
@@ -121,15 +136,8 @@ def match_call_types() -> list[str]:
     todo = [(k, tuple(s)) for k in _our_kernels() for s in k.signatures]
     for kernel, signature in todo:  # the versions the match compiled or loaded (called from Python or a kernel)
         by_callee.setdefault(kernel, {}).setdefault(signature, set()).add("(the match)")
-    done = set()
-    while todo:
-        kernel, signature = todo.pop()
-        if (kernel, signature) in done:
-            continue
-        done.add((kernel, signature))
-        for callee, argtypes in _calls(kernel, signature):
-            by_callee.setdefault(callee, {}).setdefault(argtypes, set()).add(kernel.__name__)
-            todo.append((callee, argtypes))
+    for kernel, callee, argtypes in _walk_calls(todo):
+        by_callee.setdefault(callee, {}).setdefault(argtypes, set()).add(kernel.__name__)
     found = [f"called: {name}" for name in sorted(_qualified(k) for k in by_callee)]
     for callee, versions in by_callee.items():
         for argtypes, callers in versions.items():
@@ -332,19 +340,12 @@ def test_the_macro_kernels_call_the_shared_kernels_with_the_python_apis_types():
     todo = [(kernel, signature) for kernel in (MK.lookup_rows, MK.feature_rows, MK.strike_rows, MK.action_rows)
             for signature in kernel.signatures]
     assert len(todo) == 4, todo
-    done, called = set(), set()
-    while todo:
-        kernel, signature = todo.pop()
-        if (kernel, signature) in done:
-            continue
-        done.add((kernel, signature))
-        for callee, argtypes in _calls(kernel, signature):
-            literals = {n: t for n, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}
-            assert not literals, f"{kernel.__name__} calls {callee.__name__} with literals {literals}"
-            if callee in shared:
-                called.add(callee)
-                assert argtypes in python_types[callee], f"{kernel.__name__} calls {callee.__name__} with {argtypes}"
-            if callee.py_func.__module__ == MK.__name__:
-                todo.append((callee, tuple(argtypes)))
+    called = set()
+    for kernel, callee, argtypes in _walk_calls(todo, lambda callee: callee.py_func.__module__ == MK.__name__):
+        literals = {n: t for n, t in _by_name(callee, argtypes).items() if isinstance(t, types.Literal)}
+        assert not literals, f"{kernel.__name__} calls {callee.__name__} with literals {literals}"
+        if callee in shared:
+            called.add(callee)
+            assert argtypes in python_types[callee], f"{kernel.__name__} calls {callee.__name__} with {argtypes}"
     assert called == shared
     assert all(len(callee.signatures) == 1 for callee in shared), {c.__name__: c.signatures for c in shared}
