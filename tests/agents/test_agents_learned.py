@@ -88,3 +88,24 @@ def test_training_args_from_the_command_line():
     assert args.total_timesteps == 1000 and args.macro is False and args.opponent == "random"
     with pytest.raises(SystemExit):
         parse_args(Args, ["--macro", "maybe"])
+
+
+@pytest.mark.extra("train")
+def test_rack_win_rate_is_the_mean_of_the_last_200_racks(tmp_path):
+    from types import SimpleNamespace
+
+    from agents.training.common import callbacks
+
+    recorded: dict[str, float] = {}
+    logger = SimpleNamespace(record=lambda key, value: recorded.__setitem__(key, value))
+    model = SimpleNamespace(logger=logger, num_timesteps=0, get_env=lambda: SimpleNamespace(num_envs=2))
+    stats = callbacks(1000, tmp_path, 10**6, 2, progress=False)[-1]
+    stats.init_callback(model)
+    stats.on_training_start({}, {})
+    rng = np.random.default_rng(0)
+    winners = rng.choice(["learner", "opponent"], size=260).tolist()
+    for start in range(0, 260, 3):  # one or two finished racks per table and step, some steps none
+        stats.locals = {"infos": [{"racks": winners[start:start + 2]}, {"racks": winners[start + 2:start + 3]}, {}]}
+        stats.on_step()
+        seen = winners[:start + 3][-200:]
+        assert recorded["nineball/rack_win_rate"] == np.mean([w == "learner" for w in seen])
