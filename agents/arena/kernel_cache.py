@@ -15,10 +15,13 @@ from typing import Any, Sequence
 import nineball_env.kernels
 import physics.kernels
 from agents import protocol_kernels
+from agents.learned import dense_kernel, macro_kernels
 from agents.shots import kernels as shot_kernels
+from agents.shots import playout_kernels, round_kernels
 
 #: The packages (every module in them) and modules whose numba kernels ``cache_state`` reads.
-KERNEL_PACKAGES = (physics.kernels, nineball_env.kernels, protocol_kernels, shot_kernels)
+KERNEL_PACKAGES = (physics.kernels, nineball_env.kernels, protocol_kernels, shot_kernels, round_kernels,
+                   playout_kernels, macro_kernels, dense_kernel)
 #: Kernels every match compiles or loads: the physics' single-shot entry point and the env's compiled turn (a series
 #: counts the cache cold when any of these is not cached).
 MATCH_KERNELS = ("physics.kernels.entry.run_arrays", "nineball_env.kernels.turn.play_turns")

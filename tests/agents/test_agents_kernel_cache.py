@@ -41,3 +41,19 @@ def test_every_match_kernel_is_a_cached_kernel_and_unknown_names_are_refused():
     assert {"physics.kernels.entry.run_arrays", "agents.shots.kernels.corrected_phi_batch"} <= names
     with pytest.raises(ValueError, match="names: no cached numba kernel 'physics.nope'"):
         kernel_cache.cold(["physics.nope"])
+
+
+def test_every_agents_kernel_module_is_read_by_the_cache_report():
+    """``nineball doctor`` lists every cached kernel: each agents module that defines one is in ``KERNEL_PACKAGES``
+    (macro_kernels, round_kernels, playout_kernels and dense_kernel were missing)."""
+    from pathlib import Path
+
+    import agents
+    from agents.arena import kernel_cache
+
+    root = Path(agents.__file__).parent
+    defining = {".".join(("agents", *path.relative_to(root).with_suffix("").parts))
+                for path in root.rglob("*.py")
+                if "@kernel" in path.read_text() or "cache=True" in path.read_text()}
+    defining.discard("agents.arena.kernel_cache")  # names them in its docstrings
+    assert defining and defining <= {m.__name__ for m in kernel_cache._kernel_modules()}
