@@ -338,13 +338,19 @@ def _spots(pos: np.ndarray, on: np.ndarray, lowest: np.ndarray, t: physics.Table
     """The ball-in-hand spots (N, 2) of layouts (``round_kernels.spot_rows``: the easiest pot behind the lowest
     ball, turned 10° or 20° at most, else the nearest free point 0.3 m below it), one compiled call."""
     out = np.empty((len(pos), 3))
-    dist, c, s = _spot_lines()
     RK.spot_rows(np.require(pos, np.float64, "CW"), np.require(on, np.bool_, "CW"), np.require(lowest, np.int64, "CW"),
-                 np.require(aim, np.float64, "CW"), *pocket_geometry(t), dist, c, s, float(p.R), float(t.width),
-                 float(t.length), float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, out)
+                 np.require(aim, np.float64, "CW"), *_spot_constants(t, p), out)
     if len(out) and not out[:, 0].all():
         raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
     return out[:, 1:]
+
+
+@lru_cache(maxsize=8)
+def _spot_constants(t: physics.Table, p: physics.PhysicsParams) -> tuple:
+    """``round_kernels.spot_rows``' arguments from ``aims`` to ``gap`` that a table and its physics fix (built
+    once)."""
+    return (*pocket_geometry(t), *_spot_lines(), float(p.R), float(t.width), float(t.length), float(t.head_string_y),
+            _rims(t), SPOT_MARGIN, placement.GAP)
 
 
 def _spot_lines() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
