@@ -115,16 +115,20 @@ def observed(obs: np.ndarray, table: Table = DEFAULT_TABLE, params: PhysicsParam
     shooter) and the lowest object ball on the table (N,), read in one compiled call
     (``agents.protocol_kernels.observed_rows``, as ``observation.decode`` reads one); ValueError once a rack is
     over (there is no decision to make)."""
-    obs = _checked(obs)
+    obs = checked_observations(obs)
     N = obs.shape[0]
     pos, on = np.empty((N, N_BALLS, 2)), np.empty((N, N_BALLS), dtype=np.bool_)
     racks, lowest = np.empty((N, RACK_W), dtype=np.int64), np.empty(N, dtype=np.int64)
-    over = K.observed_rows(obs, _POS_AT, _ON_AT, _PHASE.start, np.int64(_PHASE.stop - _PHASE.start), _HAND.start,
-                           np.int64(_HAND.stop - _HAND.start), _FOULS_AT, _BREAKER_AT, float(table.width),
-                           float(table.length), float(params.R), pos, on, racks, lowest)
+    over = K.observed_rows(obs, *OBSERVED_COLUMNS, float(table.width), float(table.length), float(params.R), pos, on,
+                           racks, lowest)
     if over >= 0:
-        raise ValueError(f"observation: the rack is over, there is no decision to make (row {over})")
+        raise rack_over(over)
     return pos, on, racks, lowest
+
+
+def rack_over(row: int) -> ValueError:
+    """The error of an observation (row ``row`` of a batch) whose rack is over: there is no decision to make."""
+    return ValueError(f"observation: the rack is over, there is no decision to make (row {row})")
 
 
 _PHASES = tuple(Phase(name) for name in PHASE_NAMES)  # by PhaseCode: the observation's one-hot order
@@ -136,14 +140,14 @@ def observed_layouts(obs: np.ndarray, table: Table = DEFAULT_TABLE, params: Phys
     """Ball centres (N, 10, 2) [m] and on-table masks (N, 10) of observations (N, 54), nudged apart where the
     float32 rounding made balls overlap (touching balls end 10 nm apart): one call of the compiled
     ``agents.protocol_kernels.observed_layouts`` for all rows."""
-    obs = _checked(obs)
+    obs = checked_observations(obs)
     pos = np.empty((obs.shape[0], N_BALLS, 2))
     on = np.empty((obs.shape[0], N_BALLS), dtype=np.bool_)
     K.observed_layouts(obs, _POS_AT, _ON_AT, float(table.width), float(table.length), float(params.R), pos, on)
     return pos, on
 
 
-def _checked(obs: np.ndarray) -> np.ndarray:
+def checked_observations(obs: np.ndarray) -> np.ndarray:
     """Observations as a C-contiguous float64 (N, OBS_SIZE) array, or ValueError for another shape."""
     obs = np.asarray(obs)
     if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
@@ -156,6 +160,9 @@ _ON_AT = np.int64(observation.LAYOUT["on_table"].start)
 _PHASE, _HAND = observation.LAYOUT["phase"], observation.LAYOUT["in_hand"]
 _FOULS_AT = np.int64(observation.LAYOUT["fouls"].start)
 _BREAKER_AT = np.int64(observation.LAYOUT["breaker"].start)
+#: ``protocol_kernels.observed_rows``' arguments from ``pos_at`` to ``breaker_at``: where the observation's parts are.
+OBSERVED_COLUMNS = (_POS_AT, _ON_AT, _PHASE.start, np.int64(_PHASE.stop - _PHASE.start), _HAND.start,
+                    np.int64(_HAND.stop - _HAND.start), _FOULS_AT, _BREAKER_AT)
 
 
 @runtime_checkable

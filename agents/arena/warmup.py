@@ -33,7 +33,7 @@ from agents.players.ghost_ball import GhostBallAgent, GhostBallConfig
 from agents.protocol import TableView
 from agents.registry import parse_spec
 from agents.shots import outcome
-from agents.shots.jumps import jump_rows
+from agents.shots.jumps import jump_launches
 from agents.shots.pots import pot_rows
 from nineball_env.game import Game
 from nineball_env.kernels.shot import physics_address
@@ -41,13 +41,14 @@ from nineball_env.rules import RackState
 
 #: The child's last line on stdout, followed by how many of our kernels it compiled.
 CHILD_DONE = "nineball-warmup: compiled"
-#: Kernels both halves call (the rules in GhostBall's ruled shots and the env's turn, geometry helpers of its jumps and
-#: plans), about 2 s of compiling: the child reaches the rules late (``ruled_rows``), after this process has cached
-#: them with the turn, and this process reaches the helpers after the child's first step has cached them, so in a
-#: warm-up each is compiled once (whichever half is second loads it). Every other kernel belongs to one half only.
+#: Kernels both halves may call (the rules in GhostBall's ruled shots, in the env's turn and in GhostBall's round,
+#: geometry helpers of its jumps and plans), about 2 s of compiling: the child reaches the rules late (``ruled_rows``),
+#: after this process has cached them with the turn, so in a warm-up each is compiled once (whichever half is second
+#: loads it). Every other kernel belongs to one half only.
 SHARED = frozenset({
     "nineball_env.kernels.ruling.rule_batch", "nineball_env.kernels.ruling._cite", "nineball_env.kernels.ruling._spot",
     "nineball_env.kernels.ruling._next", "nineball_env.kernels.ruling._bits", "nineball_env.kernels.ruling._end",
+    "nineball_env.kernels.ruling.rule_log",
     "nineball_env.kernels.facts.summarize_rows", "nineball_env.kernels.aiming.path_clear",
     "nineball_env.kernels.aiming.unit", "nineball_env.kernels.aiming.ghost", "agents.shots.kernels.cut_between",
     "agents.shots.kernels.pocket_target",
@@ -58,14 +59,13 @@ CHILD_TIMEOUT_S = 600.0
 
 def physics_half(ghost: bool) -> None:
     """Compile the physics: the env's C callback (``nineball_env.kernels.shot.physics_address``, which compiles
-    ``run_shot``) and ``physics.simulate``'s entry; with ``ghost`` first GhostBall's jump candidates (their launch is
-    the physics' strike and bounce called from Python), then its kernels that embed ``run_shot``: the ruled and
-    settled shots of its push-outs and of jumps stopped in the air. (Its throw-corrected aims reach the physics
-    through the callback, inside ``plan_rows``: ``env_half`` compiles them.)"""
+    ``run_shot``) and ``physics.simulate``'s entry; with ``ghost`` first GhostBall's jump launches (the physics' strike
+    and bounce called from Python), then its kernel that embeds ``run_shot``: the ruled shots of
+    jumps stopped in the air. (Its throw-corrected aims, push-outs and jumps reach the physics through the callback,
+    inside ``round_kernels.decide_round``: ``env_half`` compiles them.)"""
     balls = physics.place_balls({0: (0.5, 0.5), 1: (0.3, 0.9), 9: (0.9, 1.9)})
-    pos, on = balls.pos[None], balls.on_table()[None]
     if ghost:
-        jump_rows(pos[:, 0], pos, on, [1], tip_max=[0.5], v_max=[8.0])
+        jump_launches((0.5,), physics.DEFAULT_PARAMS)
     physics_address()
     physics.simulate(balls, physics.Shot(V0=2.0, phi=60.0))
     if not ghost:
@@ -76,14 +76,13 @@ def physics_half(ghost: bool) -> None:
     shot = np.array([[2.0, 60.0, 0.0, 0.0, 0.0]])
     which = np.zeros(1, dtype=np.int64)
     outcome.ruled_rows(packed, rack.packed()[None].copy(), which, shot, table, params, 64, 2.0)
-    outcome.settled_rows(packed, which, shot, table, params, 64, 2.0)
 
 
 def env_half(ghost: bool) -> None:
     """Compile the kernels of a match that do not embed the physics: the env's compiled turn (``play_turns``, with
-    the default opponent, the rules, placement and the deal), its observation, and with ``ghost`` GhostBall's plan
-    (``round_kernels.plan_rows`` and all it calls: the pot options, the throw-corrected aims through the physics'
-    C callback) through GhostBall itself, its push-outs and jumps off."""
+    the default opponent, the rules, placement and the deal), its observation, and with ``ghost`` GhostBall's round
+    (``round_kernels.decide_round`` and all it calls: the pot options, the throw-corrected aims, push-outs and jumps
+    through the physics' C callback) through GhostBall itself, its push-outs and jumps off."""
     config = MatchConfig()
     game = Game(config.game_config(), np.random.default_rng(0), 0, config.noise, config.scale)
     obs = game.observe(0)

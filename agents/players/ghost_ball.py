@@ -10,15 +10,15 @@ pots) and plays the best of them instead of the kick when a few simulations unde
 draws, the same for every table: the agent stays deterministic, and a table's choice never depends on the others of
 its round) score it higher. It never looks ahead.
 
-A round of decisions is a few compiled calls whatever the number of tables: the geometry of every table in one
-(``agents.shots.round_kernels.plan_rows``), then only the simulations it asks for (throw-corrected aims, push-outs,
-jumps), each one call for the tables that ask (the jumps' candidates, simulations and choice all in
-``round_kernels.jump_round``).
+A round of decisions is one compiled call whatever the number of tables (``agents.shots.round_kernels.decide_round``):
+the observations read (as an env opponent), the geometry of every table (``round_kernels.plan_rows``), then only the
+simulations it asks for (throw-corrected aims, push-outs, jumps: the candidates, simulations and choice all in
+``round_kernels.jump_round``), all through the env's physics callback, and the actions; Python only rules the rare
+jump a cap stops in the air and calls again.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -27,16 +27,16 @@ from typing import NamedTuple
 import numpy as np
 
 import physics
-from agents.protocol import TableView, ViewAgent, observed
+from agents.protocol import OBSERVED_COLUMNS, TableView, ViewAgent, checked_observations, observed, rack_over
 from agents.shots import kernels as K
 from agents.shots import round_kernels as RK
 from agents.shots.aim import empty_packed
 from agents.shots.jumps import ELEVATIONS, FACTORS, MAX_JUMPS, jump_geometry, jump_launches
-from agents.shots.outcome import ruled_rows, settled_rows, shot_rack
-from agents.shots.pots import (SPOT_MARGIN, aim_sigma, physics_row, pocket_geometry, pot_rows, rolling_speed_for,
+from agents.shots.outcome import ruled_rows, shot_rack
+from agents.shots.pots import (SPOT_MARGIN, aim_sigma, physics_row, pocket_geometry, rolling_speed_for,
                                spot_lines)
 from nineball_env import actions, placement
-from nineball_env.kernels.codes import RACK_W, BallInHandCode, PhaseCode, RackCol
+from nineball_env.kernels.codes import OBS_SIZE, RACK_W, BallInHandCode, PhaseCode, RackCol
 from nineball_env.kernels.shot import physics_address
 from nineball_env.noise import LIMITS, NoiseConfig, make_noise
 from nineball_env.rules.facts import SIMULTANEOUS_S
@@ -49,6 +49,8 @@ from physics.validate import OVERLAP_TOL
 GHOST_MIN_SPEED, GHOST_MAX_SPEED = 0.6, 7.0
 #: The caps [events, s] of the simulations that score GhostBall's jumps (``_worth``).
 JUMP_MAX_EVENTS, JUMP_MAX_TIME = 1000, 60.0
+#: The jumps simulated under the noise per row, besides its safety (``round_kernels.jump_round``'s ``finalists``).
+FINALISTS = 4
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,9 @@ class GhostBallAgent(ViewAgent):
         self.config = config or GhostBallConfig()
         #: the intents of the latest ``act_batch`` / ``decide_batch`` rows (INTENTS names)
         self.intents = np.empty(0, dtype=object)
+        self._layouts: dict[int, tuple] = {}  # per batch size: the observed layouts' buffers
+        self._work: dict[int, tuple] = {}  # per batch size: the round's buffers (``_round_work``)
+        self._physics = False  # the push-outs and jumps have needed the physics' callback (built)
 
     # -- decisions --------------------------------------------------------------------------------
 
@@ -120,9 +125,10 @@ class GhostBallAgent(ViewAgent):
 
     def act_batch(self, obs: np.ndarray) -> np.ndarray:
         """The actions (n, 9) for observations (n, 54), as an env opponent (the positions and racks read from the
-        observations with the config's ``assumed_noise``, in two compiled calls, no view per table); their intents
-        in ``self.intents``."""
-        out, self.intents = self._decide_rows(_Rows.from_observations(obs, _noise(self.config.assumed_noise)))
+        observations with the config's ``assumed_noise``, in the round's one compiled call, no view per table); their
+        intents in ``self.intents``."""
+        out, self.intents = self._decide_observations(obs, _noise(self.config.assumed_noise), physics.DEFAULT_TABLE,
+                                                      physics.DEFAULT_PARAMS, actions.DEFAULT_SCALE)
         return out
 
     def decide_observations(self, obs: np.ndarray, table: physics.Table = physics.DEFAULT_TABLE,
@@ -132,7 +138,7 @@ class GhostBallAgent(ViewAgent):
         ``params``, ``noise`` (default: the config's ``assumed_noise``) and action ``scale``: ``decide_batch`` of
         their ``TableView.from_observations`` without a view per row (``act_batch`` on the defaults)."""
         noise = noise if noise is not None else _noise(self.config.assumed_noise)
-        return self._decide_rows(_Rows.from_observations(obs, noise, table, params, scale))
+        return self._decide_observations(obs, noise, table, params, scale)
 
     def decide(self, view: TableView) -> np.ndarray:
         """The action for the position in ``view`` (``decide_batch`` of one view); its intent in ``self.intent``."""
@@ -142,49 +148,71 @@ class GhostBallAgent(ViewAgent):
 
     def decide_batch(self, views: Sequence[TableView]) -> tuple[np.ndarray, np.ndarray]:
         """The actions (n, 9) float32 for the positions in ``views`` and their intents (n,)."""
-        return self._decide_rows(_Rows.from_views(views))
+        rows = _Rows.from_views(views)
+        return self._round(_NO_OBSERVATIONS, rows.pos, rows.on, rows.racks, rows.lowest, rows.balls, rows.aim,
+                           rows.scale, rows.noise, rows.silent, rows.table, rows.params, rows)
 
-    def _decide_rows(self, rows: "_Rows") -> tuple[np.ndarray, np.ndarray]:
-        """The actions (n, 9) float32 and intents (n,) of a round's rows: the geometry of every row and the pots'
-        throw-corrected aims in one compiled call (``round_kernels.plan_rows``), then the simulations it asks for,
-        each one compiled call over the rows that need it (push-outs, jumps), and their actions in one more."""
-        cfg, t, p = self.config, rows.table, rows.params
-        n, n_balls = rows.pos.shape[:2]
-        shots, spots, cues, best = np.empty((n, 5)), np.empty((n, 2)), np.empty((n, 2)), np.empty((n, K.OPT_W))
-        has_shot, placed, pass_back = np.empty(n, np.bool_), np.empty(n, np.bool_), np.empty(n, np.bool_)
-        intent, stage = np.empty(n, np.int64), np.empty(n, np.int64)
-        out = np.empty((n, actions.N_ACTION), dtype=np.float32)
-        asks = RK.plan_rows(rows.pos, rows.on, rows.lowest, rows.racks, rows.aim, rows.scale,
-                            *_plan_constants(t, p, cfg), empty_packed(n_balls), *_aim_constants(t, p, cfg), shots,
-                            has_shot, placed, spots, pass_back, intent, stage, cues, best, out)
-        if asks < 0:
-            raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
-        if not asks:
-            return out, _INTENT_NAMES[intent]
-        encoding = (float(p.R), float(t.width), float(t.length), float(t.head_string_y))
-        if asks & (RK.ASK_PUSH | RK.ASK_JUMP):  # the simulations the geometry asks for, one call each
-            push, changed = np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_)
-            if asks & RK.ASK_PUSH:
-                asked = (stage & RK.ASK_PUSH).nonzero()[0]
-                roll = self._push_rolls(rows, asked, cues[asked])
-                pushed = asked[roll >= 0]
-                shots[pushed], intent[pushed] = _rolls(p)[roll[roll >= 0]], RK.PUSH_OUT
-                push[pushed], changed[pushed] = True, True
-            weak = ((stage & RK.ASK_JUMP).astype(bool) & ~push).nonzero()[0] if asks & RK.ASK_JUMP else stage[:0]
-            if cfg.jumps and len(weak):
-                jumps, kind = self._jumps(rows, weak, cues[weak], shots[weak])
-                found = kind >= 0
-                jumped = weak[found]
-                shots[jumped], changed[jumped] = jumps[found], True
-                intent[jumped] = np.where(kind[found] == 0, RK.JUMP, RK.JUMP_POT)
-                self.jumps["jump"] += int(np.count_nonzero(kind == 0))
-                self.jumps["jump-pot"] += int(np.count_nonzero(kind == 1))
-            again = changed.nonzero()[0]
-            if len(again):
-                actions_again = np.empty((len(again), actions.N_ACTION), dtype=np.float32)
-                RK.encode_rows(shots[again], has_shot[again], placed[again], spots[again], rows.racks[again],
-                               push[again], pass_back[again], *encoding, rows.scale[again], actions_again)
-                out[again] = actions_again
+    def _decide_observations(self, obs: np.ndarray, noise: NoiseConfig, t: physics.Table, p: physics.PhysicsParams,
+                             scale: actions.ActionScale) -> tuple[np.ndarray, np.ndarray]:
+        """``decide_observations``: the layouts and racks read inside the round's compiled call, into buffers kept
+        per batch size."""
+        obs = checked_observations(obs)
+        N = obs.shape[0]
+        layouts = self._layouts.get(N)
+        if layouts is None:
+            layouts = self._layouts[N] = (np.empty((N, physics.N_BALLS, 2)), np.empty((N, physics.N_BALLS), np.bool_),
+                                          np.empty((N, RACK_W), np.int64), np.empty(N, np.int64))
+        sigma, silent, aim, scale_rows = _same_rows(N, noise, scale)
+        return self._round(obs, *layouts, _NO_BALLS, aim, scale_rows, sigma, silent, t, p, None, noise, scale)
+
+    def _round(self, obs: np.ndarray, pos: np.ndarray, on: np.ndarray, racks: np.ndarray, lowest: np.ndarray,
+               balls: np.ndarray, aim: np.ndarray, scale_rows: np.ndarray, sigma: np.ndarray, silent: np.ndarray,
+               t: physics.Table, p: physics.PhysicsParams, rows: "_Rows | None", noise: NoiseConfig | None = None,
+               scale: actions.ActionScale = actions.DEFAULT_SCALE) -> tuple[np.ndarray, np.ndarray]:
+        """The actions (n, 9) float32 and intents (n,) of a round: all of it one compiled call
+        (``round_kernels.decide_round``: the observations read when ``obs`` has rows, the geometry, the throw-corrected
+        aims, push-outs and jumps, the actions); a jump a cap stops in the air is ruled here with the largest caps
+        (``_worth``) and the call made again (as ``rows``, rebuilt from the observations when None). The physics'
+        callback and the jumps' launches (the physics' strike, compiled from Python) are built once a round needs
+        them (``ROUND_PHYSICS``), so that a round without simulations compiles none of the physics."""
+        cfg, N = self.config, len(pos)
+        work = self._work.get(N)
+        if work is None:
+            work = self._work[N] = _round_work(N, cfg.jump_samples)
+        known, replay, intent = work[0], work[1], work[7]
+        out = np.empty((N, actions.N_ACTION), dtype=np.float32)
+        head = (obs, *OBSERVED_COLUMNS, pos, on, racks, lowest, balls, aim, scale_rows, sigma, silent)
+        launches = jump_launches(tuple(scale_rows[:, 2].tolist()), p) if self._physics else _NO_LAUNCHES
+        args = (*head, *launches, *_round_constants(t, p, cfg, self._physics or cfg.correct_throw), *work, out)
+        replayed = False
+        while True:
+            code = RK.decide_round(*args)
+            if code == RK.ROUND_DONE:
+                break
+            if code == RK.ROUND_PHYSICS:
+                self._physics = True
+                args = (*head, *jump_launches(tuple(scale_rows[:, 2].tolist()), p), *_round_constants(t, p, cfg, True),
+                        *work, out)
+                continue
+            if code == RK.ROUND_OVER:
+                raise rack_over(int(replay[0]))
+            if code == RK.ROUND_NO_SPOT:
+                raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
+            rows = rows if rows is not None else _Rows.from_observations(obs, noise, t, p, scale)
+            r = int(replay[0])
+            at, cue = np.array([r]), work[9][r:r + 1]
+            if code == RK.ROUND_REFUSED:  # the physics' own message, else ours
+                physics.simulate(physics.BallState.from_packed(rows.states(at, cue)[0]),
+                                 Shot(*replay[2:].tolist()), t, p, max_events=int(_PUSH_EVENTS), max_time=_PUSH_TIME)
+                raise ValueError(f"state: the physics refuses the layout of push-out roll of row {r}")
+            known[r, int(replay[1])] = self._worth(rows.states(at, cue), rows.shot_racks(at), np.zeros(1, np.int64),
+                                                   replay[None, 2:], t, p)[0]
+            replayed = True
+        if replayed:
+            known.fill(np.nan)
+        if cfg.jumps:
+            self.jumps["jump"] += int(np.count_nonzero(intent == RK.JUMP))
+            self.jumps["jump-pot"] += int(np.count_nonzero(intent == RK.JUMP_POT))
         return out, _INTENT_NAMES[intent]
 
     def place(self, view: TableView) -> tuple[float, float]:
@@ -216,37 +244,6 @@ class GhostBallAgent(ViewAgent):
                       GHOST_MAX_SPEED, np.empty_like(pos), out)
         return Shot(*out.tolist())
 
-    def _jumps(self, rows: "_Rows", which: np.ndarray, cues: np.ndarray, safeties: np.ndarray, finalists: int = 4
-               ) -> tuple[np.ndarray, np.ndarray]:
-        """For rows ``which`` (cue balls at ``cues``), a jump over the balls blocking the lowest one, when one scores
-        better than its safety (the kick): the strikes (N, 5) and their kind (N,): 0 a jump at the ball, 1 a jump
-        pot, -1 none (nothing blocks the path or no jump is better).
-
-        Every candidate (``jumps.jump_rows``' kernel) is simulated without noise; the legal ones (the lowest ball
-        first, no foul) are worth 1, and 2 when they pot (``_worth``). The best ``finalists`` and the safety are then
-        simulated ``jump_samples`` times under the game's noise, from fixed draws (``_normals``: a row's choice never
-        depends on the other rows); the best mean wins if it beats the safety's. All of it is one compiled call
-        (``round_kernels.jump_round``, which skips the simulations that cannot change the choice); a shot a cap stops
-        with a ball in the air is ruled here with the largest caps (``_worth``) and the call made again.
-        """
-        t, p = rows.table, rows.params
-        n = self.config.jump_samples
-        strikes, kind = np.zeros((len(which), 5)), np.empty(len(which), dtype=np.int64)
-        tips, launch = jump_launches(tuple(rows.scale[which, 2].tolist()), p)
-        known = np.full((len(which), MAX_JUMPS + (finalists + 1) * n), np.nan)
-        replay = np.zeros(7)
-        balls = rows.balls[which] if rows.balls is not None else np.empty((0, *rows.pos.shape[1:2], 9))
-        args = (physics_address(), cues, rows.pos[which], rows.on[which], rows.lowest[which], balls, rows.racks[which],
-                safeties, rows.noise[which], rows.silent[which], *jump_geometry(t, p), rows.scale[which, 1], ELEVATIONS,
-                tips, launch, FACTORS, np.int64(finalists), np.int64(n), _normals((finalists + 1) * n), LIMITS,
-                *_sim_constants(t, p), known, replay, strikes, kind)
-        while RK.jump_round(*args) == RK.REPLAY:
-            r, slot = int(replay[0]), int(replay[1])
-            at = which[r:r + 1]
-            known[r, slot] = self._worth(rows.states(at, cues[r:r + 1]), rows.shot_racks(at), np.zeros(1, np.int64),
-                                         replay[None, 2:], t, p)[0]
-        return strikes, kind
-
     @staticmethod
     def _worth(states: np.ndarray, racks: np.ndarray, which: np.ndarray, shots: np.ndarray, t: physics.Table,
                p: physics.PhysicsParams) -> np.ndarray:
@@ -256,32 +253,6 @@ class GhostBallAgent(ViewAgent):
         void it), 2 when it pots, 1 otherwise."""
         foul, potted, void = ruled_rows(states, racks, which, shots, t, p, JUMP_MAX_EVENTS, JUMP_MAX_TIME)
         return np.where(foul | void, 0.0, np.where(potted > 0, 2.0, 1.0))
-
-    @staticmethod
-    def _push_rolls(rows: "_Rows", which: np.ndarray, cues: np.ndarray) -> np.ndarray:
-        """Push-outs of rows ``which`` (cue balls at ``cues``): soft rolls every 20° at two lengths (``_rolls``),
-        all simulated in one compiled call (``settled_rows``), the pots they leave found in one more; per row the
-        index of the first roll whose best pot's ease is nearest 0.5, of those that keep every ball on the table,
-        or -1 when none does."""
-        if not len(which):
-            return np.empty(0, dtype=np.int64)
-        t, p = rows.table, rows.params
-        rolls = _rolls(p)
-        states = rows.states(which, cues)
-        per = np.repeat(np.arange(len(which)), len(rolls))
-        ends = settled_rows(states, per, np.tile(rolls, (len(which), 1)), t, p, max_events=256, max_time=20.0)
-        on_end = ends[:, :, S_MOTION] <= int(physics.Motion.ROLLING)
-        keeps = on_end[:, 0] & np.all(on_end == (states[:, :, S_MOTION] <= int(physics.Motion.ROLLING))[per], axis=1)
-        kept = np.flatnonzero(keeps)
-        at = which[per[kept]]
-        found, n = pot_rows(ends[kept, 0, :2], ends[kept, :, :2], on_end[kept], rows.lowest[at], t, p, rows.aim[at],
-                            combos=False)
-        gaps = np.full(len(per), np.inf)
-        gaps[kept] = np.abs(np.where(n > 0, found[:, 0, K.O_EASE], 0.0) - 0.5)
-        gaps = gaps.reshape(len(which), len(rolls))
-        first = np.argmin(gaps, axis=1)  # the first of the nearest, as a strict < scan keeps
-        return np.where(gaps[np.arange(len(which)), first] < 1.0, first, -1)
-
 
 class _Rows(NamedTuple):
     """The positions of a decision round as arrays, one row per table: what every stage reads.
@@ -367,13 +338,19 @@ def _spots(pos: np.ndarray, on: np.ndarray, lowest: np.ndarray, t: physics.Table
     """The ball-in-hand spots (N, 2) of layouts (``round_kernels.spot_rows``: the easiest pot behind the lowest
     ball, turned 10° or 20° at most, else the nearest free point 0.3 m below it), one compiled call."""
     out = np.empty((len(pos), 3))
-    dist, c, s = _spot_lines()
     RK.spot_rows(np.require(pos, np.float64, "CW"), np.require(on, np.bool_, "CW"), np.require(lowest, np.int64, "CW"),
-                 np.require(aim, np.float64, "CW"), *pocket_geometry(t), dist, c, s, float(p.R), float(t.width),
-                 float(t.length), float(t.head_string_y), _rims(t), SPOT_MARGIN, placement.GAP, out)
+                 np.require(aim, np.float64, "CW"), *_spot_constants(t, p), out)
     if len(out) and not out[:, 0].all():
         raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
     return out[:, 1:]
+
+
+@lru_cache(maxsize=8)
+def _spot_constants(t: physics.Table, p: physics.PhysicsParams) -> tuple:
+    """``round_kernels.spot_rows``' arguments from ``aims`` to ``gap`` that a table and its physics fix (built
+    once)."""
+    return (*pocket_geometry(t), *_spot_lines(), float(p.R), float(t.width), float(t.length), float(t.head_string_y),
+            _rims(t), SPOT_MARGIN, placement.GAP)
 
 
 def _spot_lines() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -397,6 +374,34 @@ def _same_rows(N: int, noise: NoiseConfig, scale: actions.ActionScale = actions.
     share ``noise`` and ``scale``: built once per N (shared: never write to them)."""
     return (np.tile(noise.sigmas, (N, 1)), np.full(N, noise.silent), np.full(N, aim_sigma(noise)),
             np.tile(scale.row, (N, 1)))
+
+
+def _round_work(N: int, samples: int, finalists: int = FINALISTS) -> tuple:
+    """``round_kernels.decide_round``'s buffers of N rows from ``known`` (NaN: no worth known yet) to ``push``."""
+    return (np.full((N, MAX_JUMPS + (finalists + 1) * samples), np.nan), np.zeros(7), np.empty((N, 5)),
+            np.empty(N, np.bool_), np.empty(N, np.bool_), np.empty((N, 2)), np.empty(N, np.bool_), np.empty(N, np.int64),
+            np.empty(N, np.int64), np.empty((N, 2)), np.empty((N, K.OPT_W)), np.empty(N, np.bool_))
+
+
+@lru_cache(maxsize=8)
+def _round_constants(t: physics.Table, p: physics.PhysicsParams, cfg: GhostBallConfig, callback: bool) -> tuple:
+    """``round_kernels.decide_round``'s arguments from ``aims`` to ``simultaneous`` that the table, the physics and
+    the config fix (built once): ``plan_rows``' (``_plan_constants``, the empty template, ``_aim_constants``), the
+    push-outs' and the jumps' (``_rolls``, ``jump_geometry``, ``_normals``, ``_sim_constants``); the simulations'
+    physics callback only with ``callback`` (else 0: the round returns ``ROUND_PHYSICS`` when it needs it)."""
+    n = cfg.jump_samples
+    g, clearance, offsets = jump_geometry(t, p)[-3:]
+    return (*_plan_constants(t, p, cfg), empty_packed(physics.N_BALLS), *_aim_constants(t, p, cfg),
+            physics_address() if callback else 0, np.bool_(cfg.jumps), _rolls(p), _PUSH_EVENTS, _PUSH_TIME, g,
+            clearance, offsets, ELEVATIONS, FACTORS, np.int64(FINALISTS), np.int64(n), _normals((FINALISTS + 1) * n),
+            LIMITS, *_sim_constants(t, p)[6:])
+
+
+#: The push-outs' simulation caps [events, s].
+_PUSH_EVENTS, _PUSH_TIME = np.int64(256), 20.0
+_NO_OBSERVATIONS = np.empty((0, OBS_SIZE))
+_NO_BALLS = np.empty((0, physics.N_BALLS, 9))
+_NO_LAUNCHES = (np.empty((0, len(ELEVATIONS))), np.empty((0, len(ELEVATIONS), 2)))
 
 
 @lru_cache(maxsize=8)

@@ -9,6 +9,7 @@ the positions they leave described for a value network; ``playout_kernels`` its 
 
 from pathlib import Path
 
+import agents.protocol_kernels
 import nineball_env.kernels
 import physics.events
 import physics.kernels
@@ -27,7 +28,9 @@ def _files(*modules) -> list[Path]:
 
 
 #: Files whose code or codes the shot kernels compile into their own machine code (``kernels`` calls the physics'
-#: ``run_shot`` and the env's rules kernels): numba's cache checks only this room's files, so a change to any of
-#: these drops the room's cache on import, as ``physics.kernels`` and ``nineball_env.kernels`` do for theirs.
-KERNEL_SOURCES = tuple(_files(physics.kernels, nineball_env.kernels, physics.events, physics.params, physics.state))
+#: ``run_shot`` and the env's rules kernels, ``round_kernels.decide_round`` reads observations with
+#: ``agents.protocol_kernels``): numba's cache checks only this room's files, so a change to any of these drops the
+#: room's cache on import, as ``physics.kernels`` and ``nineball_env.kernels`` do for theirs.
+KERNEL_SOURCES = tuple(_files(physics.kernels, nineball_env.kernels, physics.events, physics.params, physics.state,
+                              agents.protocol_kernels))
 drop_stale_numba_cache(Path(__file__).resolve().parent, *KERNEL_SOURCES)

@@ -16,9 +16,10 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.shots.kernels import (AIM_MAX_EVENTS, ANYWHERE, MAX_OPTIONS, O_BALL, O_CUT, O_D_CUE, O_D_OBJ,
-                                  O_DIRECTION, O_EASE, O_PHI, O_TARGET, OPT_W, SHOT_CODE, SPOT_MAX_CUT, STRIKE, corrected_phi_row,
-                                  jump_candidate_rows, pot_options_row, spot_pots)
+from agents.protocol_kernels import observed_rows
+from agents.shots.kernels import (AIM_MAX_EVENTS, ANYWHERE, MAX_OPTIONS, NO_COMBOS, O_BALL, O_CUT, O_D_CUE, O_D_OBJ,
+                                  O_DIRECTION, O_EASE, O_PHI, O_TARGET, OPT_W, ROLLING, SHOT_CODE, SPOT_MAX_CUT, STRIKE,
+                                  corrected_phi_row, jump_candidate_rows, pot_options_row, spot_pots)
 from nineball_env.kernels.aiming import path_clear
 from nineball_env.kernels.codes import BallInHandCode, PhaseCode, RackCol
 from nineball_env.kernels.placement import nearest_free
@@ -309,6 +310,67 @@ def plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, 
     return asks
 
 
+@njit(cache=True)
+def start_state(start, pos, on, balls, r, cx, cy):
+    """The packed state (n, 9) row ``r`` decides from into ``start`` (``_Rows.states``): ``balls[r]`` when ``balls``
+    has rows, else the balls at rest at ``pos[r]`` where ``on[r]`` and off the table elsewhere; the cue ball at rest
+    at (cx, cy)."""
+    for b in range(start.shape[0]):
+        if balls.shape[0]:
+            for c in range(STATE_W):
+                start[b, c] = balls[r, b, c]
+        else:
+            for c in range(STATE_W):
+                start[b, c] = 0.0
+            start[b, 0], start[b, 1] = pos[r, b, 0], pos[r, b, 1]
+            start[b, S_MOTION] = STATIONARY if on[r, b] else POCKETED
+            start[b, S_POCKET] = -1.0
+    start[0, 0], start[0, 1] = cx, cy
+    for c in range(2, 7):
+        start[0, c] = 0.0
+    start[0, S_MOTION], start[0, S_POCKET] = STATIONARY, -1.0
+
+
+@njit(cache=True)
+def push_roll(address, start, low, sigma, rolls, aims, axes, m, width, length, R, segments, jaws, pockets, p, rail, tol,
+              max_events, max_time, work, ends, kept, options, shot, log, status):
+    """GhostBall's push-out from packed state ``start`` (n, 9) at ball ``low``: every soft roll of ``rolls`` (K, 5)
+    simulated (the physics through the C function at ``address``, these caps), the best direct pot of what each
+    leaves (``pot_options_row``, aim noise ``sigma`` [deg]) when it keeps every ball on the table as it was and
+    the cue ball on it. Returns the index of the first roll whose best pot's ease is nearest 0.5, -1 when no roll
+    keeps the balls, -2 - k when the physics refuses the layout of roll k. ``work`` (n, 9), ``ends`` (n, 2),
+    ``kept`` (n,) bool, ``options``, ``shot``, ``log``, ``status``: scratch buffers."""
+    nb = start.shape[0]
+    top, top_gap = np.int64(-1), np.inf
+    for k in range(rolls.shape[0]):
+        for b in range(nb):
+            for c in range(STATE_W):
+                work[b, c] = start[b, c]
+        shot[0] = rolls[k, 0]
+        shot[1] = math.radians(rolls[k, 1])
+        shot[2] = math.radians(rolls[k, 2])
+        shot[3] = rolls[k, 3]
+        shot[4] = rolls[k, 4]
+        _, _, code, _, _ = simulate(address, work, shot, STRIKE, segments, jaws, pockets, p, width, length, rail, tol,
+                                    max_events, max_time, log, status)
+        if code != 0:
+            return -2 - k
+        keeps = work[0, S_MOTION] <= ROLLING
+        for b in range(nb):
+            kept[b] = work[b, S_MOTION] <= ROLLING
+            ends[b, 0], ends[b, 1] = work[b, 0], work[b, 1]
+            if kept[b] != (start[b, S_MOTION] <= ROLLING):
+                keeps = False
+        if not keeps:
+            continue
+        n = pot_options_row(work[0, 0], work[0, 1], ends, kept, low, aims, axes, m, width, length, R, sigma, NO_COMBOS,
+                            SPOT_MAX_CUT, options)
+        gap = abs((options[0, O_EASE] if n > 0 else 0.0) - 0.5)
+        if gap < top_gap:  # the first of the nearest
+            top, top_gap = k, gap
+    return top
+
+
 #: The most a sample or candidate can be worth (``jump_worth``: a legal pot), what the pruning of ``jump_round`` bounds
 #: the samples not yet simulated by.
 TOP_WORTH = 2.0
@@ -389,20 +451,7 @@ def jump_round(address, cue, pos, on, lowest, balls, racks, safeties, sigma, sil
         size = counts[r]
         if size == 0:
             continue
-        for b in range(nb):  # the packed state (``_Rows.states``) and rack (``_Rows.shot_racks``) of the row
-            if balls.shape[0]:
-                for c in range(STATE_W):
-                    start[b, c] = balls[r, b, c]
-            else:
-                for c in range(STATE_W):
-                    start[b, c] = 0.0
-                start[b, 0], start[b, 1] = pos[r, b, 0], pos[r, b, 1]
-                start[b, S_MOTION] = STATIONARY if on[r, b] else POCKETED
-                start[b, S_POCKET] = -1.0
-        start[0, 0], start[0, 1] = cue[r, 0], cue[r, 1]
-        for c in range(2, 7):
-            start[0, c] = 0.0
-        start[0, S_MOTION], start[0, S_POCKET] = STATIONARY, -1.0
+        start_state(start, pos, on, balls, r, cue[r, 0], cue[r, 1])  # the packed state and rack of the row
         for c in range(racks.shape[1]):
             rack[c] = racks[r, c]
         rack[RackCol.PHASE], rack[RackCol.IN_HAND] = P_NORMAL, NO_HAND
@@ -472,6 +521,112 @@ def jump_round(address, cue, pos, on, lowest, balls, racks, safeties, sigma, sil
             elif total > top_sum and s == n - 1:
                 top, top_sum = j - 1, total
     return runs
+
+
+#: ``decide_round``'s returns: done; a row found no free spot for the cue ball; a jump stopped in the air (replay it:
+#: ``jump_round``'s ``REPLAY``); a rack is over (``replay[0]`` the row); the physics refused a push-out's layout
+#: (``replay[0]`` the row, ``replay[2:7]`` the roll); the simulations need the physics (``address`` is 0 or the
+#: jumps' launches ``tips``, ``launch`` have no rows: the caller builds them and calls again).
+ROUND_DONE, ROUND_NO_SPOT, ROUND_REPLAY, ROUND_OVER, ROUND_REFUSED, ROUND_PHYSICS = range(6)
+
+
+@njit(cache=True)
+def decide_round(obs, pos_at, on_at, phase_at, n_phase, hand_at, n_hand, fouls_at, breaker_at, pos, on, racks, lowest,
+                 balls, aim, scale, sigma, silent, tips, launch, aims, axes, m, dist, c, s, R, reach2, width, length,
+                 head_y, rims, margin, gap, phys, cfg, template, aim_address, iterations, segments, jaws, pockets, p,
+                 rail, tol, address, jumps, rolls, push_events, push_time, g, clearance, offsets, elevations, factors,
+                 finalists, n, e, limits, max_events, max_time, simultaneous, known, replay, shots, has_shot, placed,
+                 spots, pass_back, intent, stage, cues, best, push, out):
+    """GhostBall's whole round (``GhostBallAgent._round``) in one call: the layouts and racks read from the
+    observations ``obs`` when it has rows (``protocol_kernels.observed_rows``, the arguments from ``pos_at`` to
+    ``breaker_at``, into ``pos``, ``on``, ``racks``, ``lowest``), else as given (``balls``: the packed balls of view
+    rows, or no rows); the geometry (``plan_rows``, the arguments from ``aims`` to ``tol`` and the outputs from
+    ``shots`` to ``best``, ``out``); the push-outs it asks for (``push_roll`` of ``rolls``, capped at ``push_events``,
+    ``push_time``) and, with ``jumps``, the jumps of the rows that stay a safety (``jump_round`` of those rows, the
+    arguments from ``g`` to ``simultaneous``, the tips and launches ``tips``, ``launch`` and noise ``sigma``,
+    ``silent`` per row, the worth of shots stopped in the air from ``known`` (N, W)), the simulations through the
+    physics' C function at ``address``; the changed rows' actions encoded again (``push[i]``: a push-out).
+    Returns ``ROUND_DONE`` or why it stopped (``ROUND_*``; ``ROUND_REPLAY``: ``replay`` as ``jump_round`` fills it,
+    its row a row of this round)."""
+    N, nb = pos.shape[0], pos.shape[1]
+    if obs.shape[0]:
+        over = observed_rows(obs, pos_at, on_at, phase_at, n_phase, hand_at, n_hand, fouls_at, breaker_at, width,
+                             length, R, pos, on, racks, lowest)
+        if over >= 0:
+            replay[0] = over
+            return ROUND_OVER
+    asks = plan_rows(pos, on, lowest, racks, aim, scale, aims, axes, m, dist, c, s, R, reach2, width, length, head_y,
+                     rims, margin, gap, phys, cfg, template, aim_address, iterations, segments, jaws, pockets, p, rail,
+                     tol, shots, has_shot, placed, spots, pass_back, intent, stage, cues, best, out)
+    if asks < 0:
+        return ROUND_NO_SPOT
+    if asks == 0:
+        return ROUND_DONE
+    if (address == 0 or tips.shape[0] != N) and ((asks & ASK_PUSH) != 0 or (jumps and (asks & ASK_JUMP) != 0)):
+        return ROUND_PHYSICS
+    changed = False
+    for i in range(N):
+        push[i] = False
+    if (asks & ASK_PUSH) != 0:
+        start = np.empty((nb, STATE_W))
+        work = np.empty((nb, STATE_W))
+        ends = np.empty((nb, 2))
+        kept = np.empty(nb, dtype=np.bool_)
+        options = np.empty((MAX_OPTIONS, OPT_W))
+        shot = np.empty(5)
+        log = np.empty((push_events, LOG_W))
+        status = np.empty(4, dtype=np.int64)
+        for i in range(N):
+            if (stage[i] & ASK_PUSH) == 0:
+                continue
+            start_state(start, pos, on, balls, i, cues[i, 0], cues[i, 1])
+            roll = push_roll(address, start, lowest[i], aim[i], rolls, aims, axes, m, width, length, R, segments,
+                             jaws, pockets, p, rail, tol, push_events, push_time, work, ends, kept, options, shot, log,
+                             status)
+            if roll < -1:
+                replay[0] = i
+                for q in range(5):
+                    replay[2 + q] = rolls[-2 - roll, q]
+                return ROUND_REFUSED
+            if roll >= 0:
+                for q in range(5):
+                    shots[i, q] = rolls[roll, q]
+                intent[i], push[i], changed = PUSH_OUT, True, True
+    M = 0
+    if jumps and (asks & ASK_JUMP) != 0:
+        for i in range(N):
+            if (stage[i] & ASK_JUMP) != 0 and not push[i]:
+                M += 1
+    if M:
+        weak = np.empty(M, dtype=np.int64)
+        M = 0
+        for i in range(N):
+            if (stage[i] & ASK_JUMP) != 0 and not push[i]:
+                weak[M] = i
+                M += 1
+        v_max = np.empty(M)
+        for r in range(M):
+            v_max[r] = scale[weak[r], 1]
+        w_balls = balls[weak] if balls.shape[0] else balls
+        w_known = known[weak]
+        strikes = np.zeros((M, 5))
+        kind = np.empty(M, dtype=np.int64)
+        if jump_round(address, cues[weak], pos[weak], on[weak], lowest[weak], w_balls, racks[weak], shots[weak],
+                      sigma[weak], silent[weak], aims, axes, m, width, length, R, reach2, g, clearance, offsets, v_max,
+                      elevations, tips[weak], launch[weak], factors, finalists, n, e, limits, segments, jaws, pockets,
+                      p, rail, tol, max_events, max_time, simultaneous, w_known, replay, strikes, kind) == REPLAY:
+            replay[0] = weak[int(replay[0])]
+            return ROUND_REPLAY
+        for r in range(M):
+            if kind[r] >= 0:
+                i = weak[r]
+                for q in range(5):
+                    shots[i, q] = strikes[r, q]
+                intent[i] = JUMP if kind[r] == 0 else JUMP_POT
+                changed = True
+    if changed:
+        encode_rows(shots, has_shot, placed, spots, racks, push, pass_back, R, width, length, head_y, scale, out)
+    return ROUND_DONE
 
 
 @njit(cache=True)

@@ -191,43 +191,46 @@ def _reference_jumps(agent: GhostBallAgent, rows, which, cues, safeties, finalis
 @pytest.mark.parametrize("max_events", [1000, 12])
 def test_the_jumps_choose_as_if_every_sample_were_simulated(monkeypatch, max_events):
     # jump_round stops simulating a finalist that cannot win and the safety once the choice is settled: the same
-    # choices as all the simulations (12 events: most jumps stop in the air, ruled again with the largest caps)
+    # choices as all the simulations (12 events: most jumps stop in the air, ruled again with the largest caps). The
+    # rows that may jump, their cue balls and safeties come from the same round without jumps.
     from agents.players import ghost_ball as G
 
     monkeypatch.setattr(G, "JUMP_MAX_EVENTS", max_events)
     G._sim_constants.cache_clear()
+    G._round_constants.cache_clear()
+    agent, plain = GhostBallAgent(), GhostBallAgent(G.GhostBallConfig(jumps=False))
     replays = []
-    jump_round = RK.jump_round
+    worth = agent._worth
 
     def counted(*args):
-        got = jump_round(*args)
-        replays.append(got == RK.REPLAY)
-        return got
+        replays.append(len(args[2]))
+        return worth(*args)
 
-    monkeypatch.setattr(RK, "jump_round", counted)
-    agent = GhostBallAgent()
-    calls = []
-    jumps = agent._jumps
-
-    def recorded(rows, which, cues, safeties):
-        out = jumps(rows, which, cues, safeties)
-        calls.append(((rows, which, cues, safeties), tuple(x.copy() for x in out)))
-        return out
-
-    agent._jumps = recorded
+    monkeypatch.setattr(agent, "_worth", counted)
     try:
-        agent.act_batch(DATA["obs"])
-        agent.decide_batch(_views())
+        rounds = []
+        for rows, decide in ((G._Rows.from_observations(DATA["obs"], make_noise("icga")),
+                              lambda who: who.decide_observations(DATA["obs"])),
+                             (G._Rows.from_views(_views()), lambda who: who.decide_batch(_views()))):
+            _, plain_intents = decide(plain)
+            _, intents = decide(agent)
+            n = len(rows.pos)
+            shots, stage, cues = plain._work[n][2].copy(), plain._work[n][8].copy(), plain._work[n][9].copy()
+            rounds.append((rows, plain_intents, shots, stage, cues, intents, agent._work[n][2].copy()))
+        n_replays = len(replays)
     finally:
         G._sim_constants.cache_clear()
+        G._round_constants.cache_clear()
     jumped = 0
-    for args, (strikes, kind) in calls:
-        want_strikes, want_kind = _reference_jumps(agent, *args)
-        np.testing.assert_array_equal(kind, want_kind)
-        np.testing.assert_array_equal(strikes, want_strikes)
-        jumped += int(np.count_nonzero(kind >= 0))
+    for rows, plain_intents, safeties, stage, cues, intents, shots in rounds:
+        weak = np.flatnonzero(((stage & RK.ASK_JUMP) != 0) & (plain_intents != "push-out"))
+        want_strikes, want_kind = _reference_jumps(agent, rows, weak, cues[weak], safeties[weak])
+        names = np.array(["safety", "jump", "jump-pot"])[want_kind + 1]
+        np.testing.assert_array_equal(intents[weak], names)
+        np.testing.assert_array_equal(shots[weak], np.where((want_kind >= 0)[:, None], want_strikes, safeties[weak]))
+        jumped += int(np.count_nonzero(want_kind >= 0))
     assert jumped >= 50
-    assert any(replays) == (max_events < 1000)
+    assert (n_replays > 0) == (max_events < 1000)
 
 
 def _reference_aim(cue, obj, target, direction, strike, iterations=2):
@@ -278,3 +281,34 @@ def test_the_throw_corrected_aims_equal_whole_simulations():
             zip(pots, target)]
     np.testing.assert_array_equal(got, want)
     assert np.count_nonzero(got != shots[pots, 1]) > 50
+
+
+def test_act_batch_rows_do_not_depend_on_the_batch_and_its_buffers_are_not_returned():
+    # one compiled call decides the round in buffers kept per batch size: a row's action and intent are the recorded
+    # ones whatever rows share its batch (shuffled, repeated), and an earlier answer is never overwritten
+    agent = GhostBallAgent()
+    obs, want, intents = DATA["obs"], DATA["obs_actions"], DATA["obs_intents"]
+    got = agent.act_batch(obs)
+    assert np.array_equal(got, want) and list(agent.intents) == list(intents)
+    order = np.random.default_rng(3).permutation(len(obs))
+    again = agent.act_batch(obs[order])
+    assert np.array_equal(again, want[order]) and list(agent.intents) == list(intents[order])
+    assert np.array_equal(got, want)
+    pairs = np.repeat(order[:40], 2)
+    assert np.array_equal(agent.act_batch(obs[pairs]), want[pairs])
+    over = obs[:8].copy()
+    over[5, observation.LAYOUT["phase"]] = 0.0
+    with pytest.raises(ValueError, match=r"the rack is over, there is no decision to make \(row 5\)"):
+        agent.act_batch(over)
+    assert np.array_equal(agent.act_batch(obs[:8]), want[:8])
+
+
+def test_the_jump_counters_count_the_rounds_jumps():
+    agent = GhostBallAgent()
+    agent.act_batch(DATA["obs"])
+    counted = dict(agent.jumps)
+    assert counted == {"jump": int(np.sum(agent.intents == "jump")), "jump-pot": int(np.sum(agent.intents == "jump-pot"))}
+    assert counted["jump"] > 0 and counted["jump-pot"] > 0
+    agent.decide_batch(_views())
+    _, intents = GhostBallAgent().decide_batch(_views())
+    assert agent.jumps["jump"] == counted["jump"] + int(np.sum(intents == "jump"))
