@@ -68,7 +68,9 @@ class SB3VecEnvAdapter(VecEnv):
         seeds = None if all(s is None for s in self._seeds) else list(self._seeds)
         obs, infos = self.venv.reset(seed=seeds)
         extra = self._extra(infos)
-        self.reset_infos = [{**self.base.table_info(k), **extra[k]} for k in range(self.num_envs)]
+        self.reset_infos = self.base.table_infos()
+        for info, more in zip(self.reset_infos, extra):
+            info.update(more)
         self._reset_seeds()
         self._reset_options()
         return obs
@@ -83,16 +85,19 @@ class SB3VecEnvAdapter(VecEnv):
         obs, reward, terminated, truncated, infos = self.venv.step(acts)
         dones = terminated | truncated
         extra = self._extra(infos)
-        table_info, final_table_info = self.base.table_info, self.base.final_table_info
-        per_env = []
-        for k, (done, cut) in enumerate(zip(dones.tolist(), (truncated & ~terminated).tolist())):
-            if done:
-                info = {**final_table_info(k), **extra[k], "TimeLimit.truncated": cut,
-                        "terminal_observation": np.array(infos["final_obs"][k])}
-                self.reset_infos[k] = table_info(k)
-            else:
-                info = {**table_info(k), **extra[k], "TimeLimit.truncated": cut}
-            per_env.append(info)
+        per_env = self.base.table_infos()  # each table's info, one pass (of its new rack where its episode ended)
+        cuts = (truncated & ~terminated).tolist()
+        ended = np.flatnonzero(dones).tolist()
+        for k, final in zip(ended, self.base.final_table_infos(ended)):  # SB3 returns the final info
+            final.update(extra[k])
+            final["TimeLimit.truncated"] = cuts[k]
+            final["terminal_observation"] = np.array(infos["final_obs"][k])
+            self.reset_infos[k], per_env[k] = per_env[k], final
+        for k, done in enumerate(dones.tolist()):
+            if not done:
+                info = per_env[k]
+                info.update(extra[k])
+                info["TimeLimit.truncated"] = cuts[k]
         return obs, reward.astype(np.float32), dones, per_env
 
     def close(self) -> None:

@@ -258,38 +258,61 @@ def reward_parts(tables: TableBatch, k: int) -> dict[str, float]:
 
 
 def info(tables: TableBatch, k: int, stepped: bool, parts: dict[str, float]) -> dict[str, Any]:
-    """The ``info`` of one step of table k: the learner's decision (the first of the step when ``stepped``, none on
-    a reset), the opponent's decisions after it, and the state after them (learner first), read off the records.
-    One pass over the records; the ruling parts of a record come from a cache (``_ruling``)."""
-    n = int(tables.n_rec[k])
-    records = tables.rec_i[k, :n].tolist() if n else []
-    if stepped:
-        mine = records[0]
-        placement = tuple(tables.rec_f[k, 0, _PLACE_X:_PLACE_Y + 1].tolist()) if mine[_PLACED] else _NO_PLACEMENT
-        out = _decision_info(mine, placement)
-        theirs = records[1:]
-    else:
-        out = _no_decision()
-        theirs = records
-    fouls, pocketed, rulings = 0, [], []
-    for r in theirs:
-        if r[_FOULS]:
-            fouls += 1
-        if r[_N_POCKETED]:
-            pocketed += r[_POCKETED:_POCKETED + r[_N_POCKETED]]
-        rulings.append(_ruling(r)[1])
-    out["opponent"] = {"decisions": len(theirs), "fouls": fouls, "pocketed": tuple(pocketed),
-                       "rulings": tuple(rulings)}
-    rack = tables.rack[k].tolist()
-    won = tables.won[k].tolist()
-    out["phase"] = PHASE_NAMES[rack[_PHASE]]
-    out["ball_in_hand"] = BALL_IN_HAND_NAMES[rack[_IN_HAND]]
-    out["foul_counts"] = (rack[_COUNT0], rack[_COUNT0 + 1])
-    out["score"] = (won[0], won[1])
-    out["racks"] = tuple(_RACK_WINNERS[r[_AFTER + _WINNER] == LEARNER] for r in records
-                         if r[_AFTER + _PHASE] == _OVER)
-    out["redeals"] = int(tables.redeals[k])
+    """The ``info`` of one step of table k (``infos`` for one table) with the reward parts ``parts``."""
+    out = infos(tables, [k], [stepped])[0]
     out["reward_parts"] = parts
+    return out
+
+
+def infos(tables: TableBatch, ks: list[int], stepped: list[bool]) -> list[dict[str, Any]]:
+    """The ``info`` of one step of each of tables ``ks``: the learner's decision (the first of the step where
+    ``stepped``, none on a reset), the opponent's decisions after it, the state after them (learner first) and the
+    reward parts (the step's where ``stepped``, zeros on a reset), read off the records. The tables' arrays are read
+    in one ``tolist`` each for all of ``ks``; the ruling parts of a record come from a cache (``_ruling``)."""
+    lone = len(ks) == 1
+    rows = ks[0] if lone else ks  # a lone table: a plain index is cheaper than fancy indexing
+    ns = tables.n_rec[rows].tolist()
+    n_max = ns if lone else max(ns)
+    recs = tables.rec_i[rows, :n_max].tolist() if n_max else None
+    racks, wons, redeals = tables.rack[rows].tolist(), tables.won[rows].tolist(), tables.redeals[rows].tolist()
+    if lone:
+        ns, recs, racks, wons, redeals = [ns], [recs], [racks], [wons], [redeals]
+    parts = places = None
+    if any(stepped):
+        parts = tables.parts[rows].tolist()
+        places = tables.rec_f[rows, 0, _PLACE_X:_PLACE_Y + 1].tolist()
+        if lone:
+            parts, places = [parts], [places]
+    out = []
+    for i, mine_too in enumerate(stepped):
+        n = ns[i]
+        records = recs[i][:n] if n else []
+        if mine_too:
+            mine = records[0]
+            one = _decision_info(mine, tuple(places[i]) if mine[_PLACED] else _NO_PLACEMENT)
+            theirs = records[1:]
+        else:
+            one = _no_decision()
+            theirs = records
+        fouls, pocketed, rulings = 0, [], []
+        for r in theirs:
+            if r[_FOULS]:
+                fouls += 1
+            if r[_N_POCKETED]:
+                pocketed += r[_POCKETED:_POCKETED + r[_N_POCKETED]]
+            rulings.append(_ruling(r)[1])
+        one["opponent"] = {"decisions": len(theirs), "fouls": fouls, "pocketed": tuple(pocketed),
+                           "rulings": tuple(rulings)}
+        rack, won = racks[i], wons[i]
+        one["phase"] = PHASE_NAMES[rack[_PHASE]]
+        one["ball_in_hand"] = BALL_IN_HAND_NAMES[rack[_IN_HAND]]
+        one["foul_counts"] = (rack[_COUNT0], rack[_COUNT0 + 1])
+        one["score"] = (won[0], won[1])
+        one["racks"] = tuple(_RACK_WINNERS[r[_AFTER + _WINNER] == LEARNER] for r in records
+                             if r[_AFTER + _PHASE] == _OVER)
+        one["redeals"] = redeals[i]
+        one["reward_parts"] = dict(zip(REWARD_PARTS, parts[i])) if mine_too else dict.fromkeys(REWARD_PARTS, 0.0)
+        out.append(one)
     return out
 
 
