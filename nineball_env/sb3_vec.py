@@ -42,6 +42,21 @@ def unbatch_info(infos: dict[str, Any], k: int) -> dict[str, Any]:
     return out
 
 
+def unbatch_infos(infos: dict[str, Any], n: int) -> list[dict[str, Any]]:
+    """``unbatch_info`` of every table 0..n-1 in one pass over the keys (each mask read once): the same dicts, keys
+    in the same order."""
+    out: list[dict[str, Any]] = [{} for _ in range(n)]
+    for key, value in infos.items():
+        if key.startswith("_"):
+            continue
+        mask = infos.get("_" + key)
+        nested = unbatch_infos(value, n) if isinstance(value, dict) else None
+        keep = range(n) if mask is None else [k for k, m in enumerate(np.asarray(mask)[:n].tolist()) if m]
+        for k in keep:
+            out[k][key] = value[k] if nested is None else nested[k]
+    return out
+
+
 class SB3VecEnvAdapter(VecEnv):
     """A stable-baselines3 ``VecEnv`` over a ``NineBallVectorEnv`` (see the module docstring); it sets the vector
     env's ``autoreset_mode`` to ``SAME_STEP``."""
@@ -62,7 +77,7 @@ class SB3VecEnvAdapter(VecEnv):
         keys = {key: value for key, value in infos.items() if key not in _FINAL_KEYS}
         if not keys:
             return [{}] * self.num_envs
-        return [unbatch_info(keys, k) for k in range(self.num_envs)]
+        return unbatch_infos(keys, self.num_envs)
 
     def reset(self) -> np.ndarray:
         seeds = None if all(s is None for s in self._seeds) else list(self._seeds)
@@ -121,4 +136,4 @@ class SB3VecEnvAdapter(VecEnv):
         return [None for _ in range(self.num_envs)]
 
 
-__all__ = ["SB3VecEnvAdapter", "unbatch_info"]
+__all__ = ["SB3VecEnvAdapter", "unbatch_info", "unbatch_infos"]

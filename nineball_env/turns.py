@@ -147,8 +147,9 @@ class Finals:
             grown[:, :self.rec_i.shape[1]] = self.rec_i
             self.rec_i = grown
         self.mask[ks] = True
-        for name in ("obs", "parts", "rack", "won", "redeals", "done", "n_rec"):
-            getattr(self, name)[ks] = getattr(tables, name)[ks]
+        self.obs[ks], self.parts[ks], self.rack[ks], self.won[ks] = (tables.obs[ks], tables.parts[ks], tables.rack[ks],
+                                                                     tables.won[ks])
+        self.redeals[ks], self.done[ks], self.n_rec[ks] = tables.redeals[ks], tables.done[ks], tables.n_rec[ks]
         self.rec_i[ks, :tables.rec_i.shape[1]] = tables.rec_i[ks]
         self.rec_f[ks] = tables.rec_f[ks, :1]
 
@@ -159,37 +160,45 @@ def _rounds(tables: TableBatch, seats: Seats, order: np.ndarray, acts: np.ndarra
     rounds, each one batched query per Python opponent object for the tables awaiting one (``_opponent_actions``)
     and one call of the compiled turn for them and for the tables dealt since the last call: the tables ``renew``
     (see ``step``) deals again as their steps end, and a deal a Python opponent won before the learner's first
-    decision, dealt again (at most ``MAX_REDEALS`` times)."""
+    decision, dealt again (at most ``MAX_REDEALS`` times). The rounds' bookkeeping is on plain lists (a handful of
+    tables a round: cheaper than numpy's indexing)."""
     finals: Finals | None = None
-    fresh = np.zeros(tables.rack.shape[0], dtype=np.bool_)  # dealt in this step, the learner yet to decide
-    fresh[resetting] = True
+    fresh = [False] * tables.rack.shape[0]  # dealt in this step, the learner yet to decide
+    for k in resetting.tolist():
+        fresh[k] = True
+    renewing = None if renew is None else renew.tolist()
     play, given = order, acts
     while True:
         tables.turn(play, seats.kinds, given)
-        waiting = tables.status[play] == _EXTERNAL  # (the tables out of ``play`` await no one: their steps ended)
-        active = play[waiting]
-        dealt: list[np.ndarray] = []
-        if active.size < play.size:
-            ended = play[~waiting]
-            lost = ended[fresh[ended] & tables.done[ended]] if seats.external else _NO_TABLES
-            if renew is not None:
-                over = ended[~fresh[ended] & (tables.done[ended] | renew[ended])]
-                if over.size:
+        status = tables.status.tolist()
+        ks = play.tolist()
+        active = [k for k in ks if status[k] == _EXTERNAL]  # (the others await no one: their steps ended)
+        dealt: list[int] = []
+        if len(active) < len(ks):
+            done = tables.done.tolist()
+            ended = [k for k in ks if status[k] != _EXTERNAL]
+            lost = [k for k in ended if fresh[k] and done[k]] if seats.external else []
+            if renewing is not None:
+                over = [k for k in ended if not fresh[k] and (done[k] or renewing[k])]
+                if over:
+                    rows = np.array(over, dtype=np.int64)
                     if finals is None:
                         finals = Finals(tables)
-                    finals.save(tables, over)
-                    tables.begin(over)
-                    _deal(tables, seats, over)
-                    fresh[over] = True
-                    dealt.append(over)
-            if lost.size:
-                _redeal(tables, seats, lost)
-                dealt.append(lost)
-        if active.size:
-            given = _opponent_actions(tables, seats, active)
-            play = np.concatenate([active, *dealt]) if dealt else active
+                    finals.save(tables, rows)
+                    tables.begin(rows)
+                    _deal(tables, seats, rows)
+                    for k in over:
+                        fresh[k] = True
+                    dealt += over
+            if lost:
+                _redeal(tables, seats, np.array(lost, dtype=np.int64))
+                dealt += lost
+        if active:
+            rows = np.array(active, dtype=np.int64)
+            given = _opponent_actions(tables, seats, rows)
+            play = np.array(active + dealt, dtype=np.int64) if dealt else rows
         elif dealt:
-            play, given = np.concatenate(dealt) if len(dealt) > 1 else dealt[0], None
+            play, given = np.array(dealt, dtype=np.int64), None
         else:
             return finals
 
@@ -204,7 +213,11 @@ def _deal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
         rng = tables.rngs[k]
         opponents.reseed(seats.opponents[k], rng)
         tables.deal(k, seats.draw_breaker(rng))
-    plain = ks if not seeded else np.array([k for k in ks.tolist() if k not in set(seeded)], dtype=np.int64)
+    if seeded:
+        skip = set(seeded)
+        plain = np.array([k for k in ks.tolist() if k not in skip], dtype=np.int64)
+    else:
+        plain = ks
     if plain.size:
         tables.deal_drawn(plain)
     tables.dealt[ks] = True
@@ -267,29 +280,22 @@ def info(tables: TableBatch, k: int, stepped: bool, parts: dict[str, float]) -> 
 def infos(tables: TableBatch, ks: list[int], stepped: list[bool]) -> list[dict[str, Any]]:
     """The ``info`` of one step of each of tables ``ks``: the learner's decision (the first of the step where
     ``stepped``, none on a reset), the opponent's decisions after it, the state after them (learner first) and the
-    reward parts (the step's where ``stepped``, zeros on a reset), read off the records. The tables' arrays are read
-    in one ``tolist`` each for all of ``ks``; the ruling parts of a record come from a cache (``_ruling``)."""
-    lone = len(ks) == 1
-    rows = ks[0] if lone else ks  # a lone table: a plain index is cheaper than fancy indexing
-    ns = tables.n_rec[rows].tolist()
-    n_max = ns if lone else max(ns)
-    recs = tables.rec_i[rows, :n_max].tolist() if n_max else None
-    racks, wons, redeals = tables.rack[rows].tolist(), tables.won[rows].tolist(), tables.redeals[rows].tolist()
-    if lone:
-        ns, recs, racks, wons, redeals = [ns], [recs], [racks], [wons], [redeals]
-    parts = places = None
-    if any(stepped):
-        parts = tables.parts[rows].tolist()
-        places = tables.rec_f[rows, 0, _PLACE_X:_PLACE_Y + 1].tolist()
-        if lone:
-            parts, places = [parts], [places]
+    reward parts (the step's where ``stepped``, zeros on a reset), read off the records. The tables' small arrays
+    are read in one ``tolist`` each for all of ``ks`` (whole when ``ks`` is every table), a table's records in one;
+    the ruling parts of a record come from a cache (``_ruling``)."""
+    rows = _EVERY if len(ks) == tables.rack.shape[0] and ks == list(range(len(ks))) else ks
+    ns, racks, wons = tables.n_rec[rows].tolist(), tables.rack[rows].tolist(), tables.won[rows].tolist()
+    redeals = tables.redeals[rows].tolist()
+    parts = tables.parts[rows].tolist() if True in stepped else None
+    rec_i, rec_f = tables.rec_i, tables.rec_f
     out = []
     for i, mine_too in enumerate(stepped):
         n = ns[i]
-        records = recs[i][:n] if n else []
+        records = rec_i[ks[i], :n].tolist() if n else []
         if mine_too:
             mine = records[0]
-            one = _decision_info(mine, tuple(places[i]) if mine[_PLACED] else _NO_PLACEMENT)
+            placement = tuple(rec_f[ks[i], 0, _PLACE_X:_PLACE_Y + 1].tolist()) if mine[_PLACED] else _NO_PLACEMENT
+            one = _decision_info(mine, placement)
             theirs = records[1:]
         else:
             one = _no_decision()
@@ -316,6 +322,7 @@ def infos(tables: TableBatch, ks: list[int], stepped: list[bool]) -> list[dict[s
     return out
 
 
+_EVERY = slice(None)
 _RACK_WINNERS = ("opponent", "learner")  # by winner == LEARNER
 _RULINGS: dict[tuple[int, ...], tuple[dict[str, Any], str]] = {}  # ``_ruling``'s cache
 _RULINGS_MAX = 1 << 14
