@@ -213,14 +213,14 @@ def _deal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
         rng = tables.rngs[k]
         opponents.reseed(seats.opponents[k], rng)
         tables.deal(k, seats.draw_breaker(rng))
+        tables.dealt[k] = True
     if seeded:
         skip = set(seeded)
         plain = np.array([k for k in ks.tolist() if k not in skip], dtype=np.int64)
     else:
         plain = ks
     if plain.size:
-        tables.deal_drawn(plain)
-    tables.dealt[ks] = True
+        tables.deal_drawn(plain)  # (marks them dealt)
 
 
 def _opponent_actions(tables: TableBatch, seats: Seats, active: np.ndarray) -> np.ndarray:
@@ -282,46 +282,54 @@ def infos(tables: TableBatch, ks: list[int], stepped: list[bool]) -> list[dict[s
     ``stepped``, none on a reset), the opponent's decisions after it, the state after them (learner first) and the
     reward parts (the step's where ``stepped``, zeros on a reset), read off the records. The tables' small arrays
     are read in one ``tolist`` each for all of ``ks`` (whole when ``ks`` is every table), a table's records in one;
-    the ruling parts of a record come from a cache (``_ruling``)."""
-    rows = _EVERY if len(ks) == tables.rack.shape[0] and ks == list(range(len(ks))) else ks
+    the ruling parts of a record come from a cache (``_ruling``); each info is one dict display (fresh dicts: an
+    info is the caller's to change)."""
+    B = tables.rack.shape[0]
+    rows = _EVERY if (B == 1 or ks == list(range(B))) and len(ks) == B else ks
     ns, racks, wons = tables.n_rec[rows].tolist(), tables.rack[rows].tolist(), tables.won[rows].tolist()
     redeals = tables.redeals[rows].tolist()
     parts = tables.parts[rows].tolist() if True in stepped else None
     rec_i, rec_f = tables.rec_i, tables.rec_f
     out = []
     for i, mine_too in enumerate(stepped):
-        n = ns[i]
-        records = rec_i[ks[i], :n].tolist() if n else []
-        if mine_too:
-            mine = records[0]
-            placement = tuple(rec_f[ks[i], 0, _PLACE_X:_PLACE_Y + 1].tolist()) if mine[_PLACED] else _NO_PLACEMENT
-            one = _decision_info(mine, placement)
-            theirs = records[1:]
-        else:
-            one = _no_decision()
-            theirs = records
-        fouls, pocketed, rulings = 0, [], []
-        for r in theirs:
+        k, n = ks[i], ns[i]
+        records = rec_i[k, :n].tolist() if n else _NO_RECORDS
+        fouls, pocketed, rulings, ended = 0, [], [], []
+        for r in records[1:] if mine_too else records:  # the opponent's decisions
             if r[_FOULS]:
                 fouls += 1
             if r[_N_POCKETED]:
                 pocketed += r[_POCKETED:_POCKETED + r[_N_POCKETED]]
             rulings.append(_ruling(r)[1])
-        one["opponent"] = {"decisions": len(theirs), "fouls": fouls, "pocketed": tuple(pocketed),
-                           "rulings": tuple(rulings)}
+        for r in records:
+            if r[_AFTER + _PHASE] == _OVER:
+                ended.append(_RACK_WINNERS[r[_AFTER + _WINNER] == LEARNER])
         rack, won = racks[i], wons[i]
-        one["phase"] = PHASE_NAMES[rack[_PHASE]]
-        one["ball_in_hand"] = BALL_IN_HAND_NAMES[rack[_IN_HAND]]
-        one["foul_counts"] = (rack[_COUNT0], rack[_COUNT0 + 1])
-        one["score"] = (won[0], won[1])
-        one["racks"] = tuple(_RACK_WINNERS[r[_AFTER + _WINNER] == LEARNER] for r in records
-                             if r[_AFTER + _PHASE] == _OVER)
-        one["redeals"] = redeals[i]
-        one["reward_parts"] = dict(zip(REWARD_PARTS, parts[i])) if mine_too else dict.fromkeys(REWARD_PARTS, 0.0)
-        out.append(one)
+        if mine_too:
+            r = records[0]
+            placed = r[_PLACED]
+            out.append({
+                "ruling": _ruling(r)[0].copy(), "pocketed": tuple(r[_POCKETED:_POCKETED + r[_N_POCKETED]]),
+                "placement": tuple(rec_f[k, 0, _PLACE_X:_PLACE_Y + 1].tolist()) if placed else _NO_PLACEMENT,
+                "placement_adjusted": bool(placed and r[_ADJUSTED]), "n_events": r[_N_EVENTS],
+                "voided": bool(r[_VOIDED]),
+                "opponent": {"decisions": n - 1, "fouls": fouls, "pocketed": tuple(pocketed),
+                             "rulings": tuple(rulings)},
+                "phase": PHASE_NAMES[rack[_PHASE]], "ball_in_hand": BALL_IN_HAND_NAMES[rack[_IN_HAND]],
+                "foul_counts": (rack[_COUNT0], rack[_COUNT0 + 1]), "score": (won[0], won[1]), "racks": tuple(ended),
+                "redeals": redeals[i], "reward_parts": dict(zip(REWARD_PARTS, parts[i]))})
+        else:
+            out.append({
+                "ruling": {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}, "pocketed": (),
+                "placement": _NO_PLACEMENT, "placement_adjusted": False, "n_events": 0, "voided": False,
+                "opponent": {"decisions": n, "fouls": fouls, "pocketed": tuple(pocketed), "rulings": tuple(rulings)},
+                "phase": PHASE_NAMES[rack[_PHASE]], "ball_in_hand": BALL_IN_HAND_NAMES[rack[_IN_HAND]],
+                "foul_counts": (rack[_COUNT0], rack[_COUNT0 + 1]), "score": (won[0], won[1]), "racks": tuple(ended),
+                "redeals": redeals[i], "reward_parts": dict.fromkeys(REWARD_PARTS, 0.0)})
     return out
 
 
+_NO_RECORDS: list[list[int]] = []
 _EVERY = slice(None)
 _RACK_WINNERS = ("opponent", "learner")  # by winner == LEARNER
 _RULINGS: dict[tuple[int, ...], tuple[dict[str, Any], str]] = {}  # ``_ruling``'s cache
@@ -357,13 +365,6 @@ def _text(r: list[int]) -> str:
         return VOID_TEXT
     return describe_row(foul_rules(r[_FOULS]), cited_rules(tuple(r[_CITED:_CITED + r[_N_CITED]])), bool(r[_SPOTTED]),
                         r[_AFTER:_AFTER + RACK_W])
-
-
-def _decision_info(r: list[int], placement: tuple[float, float]) -> dict[str, Any]:
-    """``decision_info`` of a record's ints and its placement (a fresh dict)."""
-    return {"ruling": _ruling(r)[0].copy(), "pocketed": tuple(r[_POCKETED:_POCKETED + r[_N_POCKETED]]),
-            "placement": placement, "placement_adjusted": bool(r[_PLACED] and r[_ADJUSTED]),
-            "n_events": r[_N_EVENTS], "voided": bool(r[_VOIDED])}
 
 
 def decision_info(outcome: Outcome | None) -> dict[str, Any]:
