@@ -484,6 +484,12 @@ class TableBatch:
             self.parts.fill(0.0)
             self.dealt[0] = self._to_deal[0] = False
             return
+        if len(ks) <= _FEW:  # a few tables: a row at a time is cheaper than fancy indexing
+            for k in ks.tolist() if isinstance(ks, np.ndarray) else ks:
+                self.n_rec[k] = self.n_opp[k] = self.redeals[k] = 0
+                self.parts[k] = 0.0
+                self.dealt[k] = self._to_deal[k] = False
+            return
         self.n_rec[ks] = 0
         self.n_opp[ks] = 0
         self.parts[ks] = 0.0
@@ -538,9 +544,14 @@ class TableBatch:
         order = np.asarray(order, dtype=np.int64)
         lone = len(self._rngs) == 1  # a lone table: no fancy indexing
         if acts is not None and len(acts):
-            acting = order[:len(acts)] if not lone else _ALL
-            self._acts[acting] = acts
-            self._has_act[acting] = True
+            if not lone and len(acts) <= _FEW:  # a few tables: a row at a time is cheaper than fancy indexing
+                for i, k in enumerate(order[:len(acts)].tolist()):
+                    self._acts[k] = acts[i]
+                    self._has_act[k] = True
+            else:
+                acting = order[:len(acts)] if not lone else _ALL
+                self._acts[acting] = acts
+                self._has_act[acting] = True
         noise_gens = self._gens
         if noise_rngs is not None:
             noise_gens = self._gens.copy()
@@ -560,8 +571,12 @@ class TableBatch:
                 self._grow()
                 order = full
         finally:
-            if acts is not None:
-                self._has_act[order if not lone else _ALL] = False  # (a table that was over keeps no action for later)
+            if acts is not None:  # (a table that was over keeps no action for later)
+                if not lone and len(order) <= _FEW:
+                    for k in order.tolist():
+                        self._has_act[k] = False
+                else:
+                    self._has_act[order if not lone else _ALL] = False
             if shots is not None:
                 self._has_shot[:] = False
         return self.status
@@ -745,4 +760,5 @@ class Game:
 
 
 _ROW0 = np.zeros(1, dtype=np.int64)
+_FEW = 4  # up to this many tables, rows are set one at a time (numpy's fancy indexing costs ~2 us a call)
 _ALL = slice(None)

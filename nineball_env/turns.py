@@ -134,11 +134,10 @@ class Finals:
     def __init__(self, tables: TableBatch) -> None:
         B = tables.rack.shape[0]
         self.mask = np.zeros(B, dtype=np.bool_)
-        self.obs, self.parts, self.rack = (np.zeros_like(a) for a in (tables.obs, tables.parts, tables.rack))
-        self.won, self.redeals, self.done = (np.zeros_like(a) for a in (tables.won, tables.redeals, tables.done))
-        self.n_rec = np.zeros_like(tables.n_rec)
-        self.rec_i = np.zeros_like(tables.rec_i)
-        self.rec_f = np.zeros_like(tables.rec_f[:, :1])  # the placement of the step's first decision is all read
+        zeros = [np.zeros(a.shape, a.dtype) for a in (tables.obs, tables.parts, tables.rack, tables.won,
+                                                      tables.redeals, tables.done, tables.n_rec, tables.rec_i)]
+        self.obs, self.parts, self.rack, self.won, self.redeals, self.done, self.n_rec, self.rec_i = zeros
+        self.rec_f = np.zeros((B, 1, tables.rec_f.shape[2]))  # the placement of the step's first decision is all read
 
     def save(self, tables: TableBatch, ks: np.ndarray) -> None:
         """Keep tables ``ks`` as they stand now."""
@@ -146,12 +145,14 @@ class Finals:
             grown = np.zeros_like(tables.rec_i)
             grown[:, :self.rec_i.shape[1]] = self.rec_i
             self.rec_i = grown
-        self.mask[ks] = True
-        self.obs[ks], self.parts[ks], self.rack[ks], self.won[ks] = (tables.obs[ks], tables.parts[ks], tables.rack[ks],
-                                                                     tables.won[ks])
-        self.redeals[ks], self.done[ks], self.n_rec[ks] = tables.redeals[ks], tables.done[ks], tables.n_rec[ks]
-        self.rec_i[ks, :tables.rec_i.shape[1]] = tables.rec_i[ks]
-        self.rec_f[ks] = tables.rec_f[ks, :1]
+        d = tables.rec_i.shape[1]
+        for k in ks.tolist():  # a table or two a step: a row at a time is cheaper than fancy indexing
+            self.mask[k] = True
+            self.obs[k], self.parts[k], self.rack[k] = tables.obs[k], tables.parts[k], tables.rack[k]
+            self.won[k], self.redeals[k], self.done[k], self.n_rec[k] = (tables.won[k], tables.redeals[k],
+                                                                         tables.done[k], tables.n_rec[k])
+            self.rec_i[k, :d] = tables.rec_i[k]
+            self.rec_f[k, 0] = tables.rec_f[k, 0]
 
 
 def _rounds(tables: TableBatch, seats: Seats, order: np.ndarray, acts: np.ndarray | None, resetting: np.ndarray,
