@@ -196,7 +196,7 @@ class NineBallEnv(GameEnv, gym.Env):
         turns.step(tables, self._seats, _NONE, None, _TABLE0)
         if self._game is None:
             self._game = Game.view(tables)
-        info = turns.info(tables, 0, False, dict.fromkeys(rewards.REWARD_PARTS, 0.0))
+        info = turns.infos(tables, _LONE, _RESET)[0]
         if self.render_mode == "human":
             self.render()
         return tables.obs[0].copy(), info
@@ -207,11 +207,10 @@ class NineBallEnv(GameEnv, gym.Env):
         if tables.done[0]:
             raise RuntimeError("the episode is over: call reset()")
         turns.step(tables, self._seats, _TABLE0, act[None])  # a rejected action changes nothing
-        parts = turns.reward_parts(tables, 0)
-        info = turns.info(tables, 0, True, parts)
+        info = turns.infos(tables, _LONE, _STEPPED)[0]
         if self.render_mode == "human":
             self.render()
-        return tables.obs[0].copy(), float(sum(parts.values())), bool(tables.done[0]), False, info
+        return tables.obs[0].copy(), float(sum(info["reward_parts"].values())), bool(tables.done[0]), False, info
 
 
 def batch_of(config: GameConfig, rngs: list[np.random.Generator], noise: NoiseConfig, scale: actions.ActionScale,
@@ -236,4 +235,5 @@ def batch_of(config: GameConfig, rngs: list[np.random.Generator], noise: NoiseCo
 
 
 _TABLE0 = np.zeros(1, dtype=np.int64)
+_LONE, _RESET, _STEPPED = [0], [False], [True]  # ``turns.infos``' arguments for the lone table
 _NONE = np.zeros(0, dtype=np.int64)

@@ -394,6 +394,7 @@ class TableBatch:
                         np.ascontiguousarray(t.pockets, dtype=np.float64), params_array(p), t.rail, OVERLAP_TOL,
                         int(config.max_events))
         self._turn_args: tuple | None = None  # what every call of the compiled turn passes after ``seats`` (``_run``)
+        self._call: tuple | None = None  # the latest call's arguments (``_run``)
         self._claimed = np.zeros(1, dtype=np.int64)
         for k, breaker in enumerate(breakers or ()):
             self.deal(k, breaker)
@@ -401,7 +402,7 @@ class TableBatch:
     def __getstate__(self) -> dict:
         """The tables without the generators' addresses (they mean nothing in a copy), the shot log buffer or the
         turn's scratch."""
-        skip = ("_gens", "_logs", "_pool", "_turn_args", "_claimed")
+        skip = ("_gens", "_logs", "_pool", "_turn_args", "_call", "_claimed")
         return {k: v for k, v in self.__dict__.items() if k not in skip}
 
     def __setstate__(self, state: dict) -> None:
@@ -413,7 +414,7 @@ class TableBatch:
             generator_row(rng, self._gens[k])
         self._logs = np.empty((len(self._rngs), min(self.log_capacity, self.config.max_events), LOG_W))
         self._pool = None
-        self._turn_args = None
+        self._turn_args = self._call = None
 
     # -- state --------------------------------------------------------------------------------------
 
@@ -483,6 +484,12 @@ class TableBatch:
             self.parts.fill(0.0)
             self.dealt[0] = self._to_deal[0] = False
             return
+        if len(ks) <= _FEW:  # a few tables: a row at a time is cheaper than fancy indexing
+            for k in ks.tolist() if isinstance(ks, np.ndarray) else ks:
+                self.n_rec[k] = self.n_opp[k] = self.redeals[k] = 0
+                self.parts[k] = 0.0
+                self.dealt[k] = self._to_deal[k] = False
+            return
         self.n_rec[ks] = 0
         self.n_opp[ks] = 0
         self.parts[ks] = 0.0
@@ -502,6 +509,9 @@ class TableBatch:
         """New matches on tables ``ks``, each broken by the turn's ``first_breaker`` (drawn from the table's generator
         when it is -1, as ``integers(2)`` draws), dealt by the compiled turn that follows (``turn``; no call of their
         own: a reset is one call); it may deal them again (a redeal)."""
+        if len(self._rngs) == 1:  # a lone table: whole arrays are cheaper than fancy indexing
+            self._to_deal[0] = self.dealt[0] = True
+            return
         self._to_deal[ks] = True
         self.dealt[ks] = True
 
@@ -534,9 +544,14 @@ class TableBatch:
         order = np.asarray(order, dtype=np.int64)
         lone = len(self._rngs) == 1  # a lone table: no fancy indexing
         if acts is not None and len(acts):
-            acting = order[:len(acts)] if not lone else _ALL
-            self._acts[acting] = acts
-            self._has_act[acting] = True
+            if not lone and len(acts) <= _FEW:  # a few tables: a row at a time is cheaper than fancy indexing
+                for i, k in enumerate(order[:len(acts)].tolist()):
+                    self._acts[k] = acts[i]
+                    self._has_act[k] = True
+            else:
+                acting = order[:len(acts)] if not lone else _ALL
+                self._acts[acting] = acts
+                self._has_act[acting] = True
         noise_gens = self._gens
         if noise_rngs is not None:
             noise_gens = self._gens.copy()
@@ -556,8 +571,12 @@ class TableBatch:
                 self._grow()
                 order = full
         finally:
-            if acts is not None:
-                self._has_act[order if not lone else _ALL] = False  # (a table that was over keeps no action for later)
+            if acts is not None:  # (a table that was over keeps no action for later)
+                if not lone and len(order) <= _FEW:
+                    for k in order.tolist():
+                        self._has_act[k] = False
+                else:
+                    self._has_act[order if not lone else _ALL] = False
             if shots is not None:
                 self._has_shot[:] = False
         return self.status
@@ -566,9 +585,12 @@ class TableBatch:
         """One pass of the compiled turn over ``order`` on ``threads`` threads (this one and pool workers, each
         claiming the next table when free); how many tables stopped short (FULL or an error)."""
         self._claimed[0] = 0  # the tables' shared counter (one pass of the turn at a time)
-        if self._turn_args is None:  # the same arrays on every call, until ``_grow`` replaces the records
-            self._turn_args = self._table_args(physics_address())
-        args = self._turn_call(order, seats, noise_gens, self._turn_args)
+        args = self._call
+        if args is None or args[0] is not order or args[8] is not seats or args[7] is not noise_gens:
+            if self._turn_args is None:  # the same arrays on every call, until ``_grow`` replaces the records
+                self._turn_args = self._table_args(physics_address())
+            args = self._call = self._turn_call(order, seats, noise_gens, self._turn_args)  # (kept: a lone table
+            # passes the same order, seats and generators every time)
         if order.size <= 1:
             return play_turns(*args)
         threads = self.threads or numba.config.NUMBA_NUM_THREADS
@@ -607,7 +629,7 @@ class TableBatch:
             new = np.zeros((n, 2 * d, old.shape[2]), dtype=old.dtype)
             new[:, :d] = old
             setattr(self, name, new)
-        self._turn_args = None
+        self._turn_args = self._call = None
 
     def raise_for(self, ks: np.ndarray) -> None:
         """Raise the error of the first table of ``ks`` whose turn failed (``Status`` past OVER), if any."""
@@ -738,4 +760,5 @@ class Game:
 
 
 _ROW0 = np.zeros(1, dtype=np.int64)
+_FEW = 4  # up to this many tables, rows are set one at a time (numpy's fancy indexing costs ~2 us a call)
 _ALL = slice(None)

@@ -42,6 +42,21 @@ def unbatch_info(infos: dict[str, Any], k: int) -> dict[str, Any]:
     return out
 
 
+def unbatch_infos(infos: dict[str, Any], n: int) -> list[dict[str, Any]]:
+    """``unbatch_info`` of every table 0..n-1 in one pass over the keys (each mask read once): the same dicts, keys
+    in the same order."""
+    out: list[dict[str, Any]] = [{} for _ in range(n)]
+    for key, value in infos.items():
+        if key.startswith("_"):
+            continue
+        mask = infos.get("_" + key)
+        nested = unbatch_infos(value, n) if isinstance(value, dict) else None
+        keep = range(n) if mask is None else [k for k, m in enumerate(np.asarray(mask)[:n].tolist()) if m]
+        for k in keep:
+            out[k][key] = value[k] if nested is None else nested[k]
+    return out
+
+
 class SB3VecEnvAdapter(VecEnv):
     """A stable-baselines3 ``VecEnv`` over a ``NineBallVectorEnv`` (see the module docstring); it sets the vector
     env's ``autoreset_mode`` to ``SAME_STEP``."""
@@ -62,13 +77,15 @@ class SB3VecEnvAdapter(VecEnv):
         keys = {key: value for key, value in infos.items() if key not in _FINAL_KEYS}
         if not keys:
             return [{}] * self.num_envs
-        return [unbatch_info(keys, k) for k in range(self.num_envs)]
+        return unbatch_infos(keys, self.num_envs)
 
     def reset(self) -> np.ndarray:
         seeds = None if all(s is None for s in self._seeds) else list(self._seeds)
         obs, infos = self.venv.reset(seed=seeds)
         extra = self._extra(infos)
-        self.reset_infos = [{**self.base.table_info(k), **extra[k]} for k in range(self.num_envs)]
+        self.reset_infos = self.base.table_infos()
+        for info, more in zip(self.reset_infos, extra):
+            info.update(more)
         self._reset_seeds()
         self._reset_options()
         return obs
@@ -83,16 +100,19 @@ class SB3VecEnvAdapter(VecEnv):
         obs, reward, terminated, truncated, infos = self.venv.step(acts)
         dones = terminated | truncated
         extra = self._extra(infos)
-        table_info, final_table_info = self.base.table_info, self.base.final_table_info
-        per_env = []
-        for k, (done, cut) in enumerate(zip(dones.tolist(), (truncated & ~terminated).tolist())):
-            if done:
-                info = {**final_table_info(k), **extra[k], "TimeLimit.truncated": cut,
-                        "terminal_observation": np.array(infos["final_obs"][k])}
-                self.reset_infos[k] = table_info(k)
-            else:
-                info = {**table_info(k), **extra[k], "TimeLimit.truncated": cut}
-            per_env.append(info)
+        per_env = self.base.table_infos()  # each table's info, one pass (of its new rack where its episode ended)
+        cuts = (truncated & ~terminated).tolist()
+        ended = np.flatnonzero(dones).tolist()
+        for k, final in zip(ended, self.base.final_table_infos(ended)):  # SB3 returns the final info
+            final.update(extra[k])
+            final["TimeLimit.truncated"] = cuts[k]
+            final["terminal_observation"] = np.array(infos["final_obs"][k])
+            self.reset_infos[k], per_env[k] = per_env[k], final
+        for k, done in enumerate(dones.tolist()):
+            if not done:
+                info = per_env[k]
+                info.update(extra[k])
+                info["TimeLimit.truncated"] = cuts[k]
         return obs, reward.astype(np.float32), dones, per_env
 
     def close(self) -> None:
@@ -116,4 +136,4 @@ class SB3VecEnvAdapter(VecEnv):
         return [None for _ in range(self.num_envs)]
 
 
-__all__ = ["SB3VecEnvAdapter", "unbatch_info"]
+__all__ = ["SB3VecEnvAdapter", "unbatch_info", "unbatch_infos"]

@@ -134,11 +134,10 @@ class Finals:
     def __init__(self, tables: TableBatch) -> None:
         B = tables.rack.shape[0]
         self.mask = np.zeros(B, dtype=np.bool_)
-        self.obs, self.parts, self.rack = (np.zeros_like(a) for a in (tables.obs, tables.parts, tables.rack))
-        self.won, self.redeals, self.done = (np.zeros_like(a) for a in (tables.won, tables.redeals, tables.done))
-        self.n_rec = np.zeros_like(tables.n_rec)
-        self.rec_i = np.zeros_like(tables.rec_i)
-        self.rec_f = np.zeros_like(tables.rec_f[:, :1])  # the placement of the step's first decision is all read
+        zeros = [np.zeros(a.shape, a.dtype) for a in (tables.obs, tables.parts, tables.rack, tables.won,
+                                                      tables.redeals, tables.done, tables.n_rec, tables.rec_i)]
+        self.obs, self.parts, self.rack, self.won, self.redeals, self.done, self.n_rec, self.rec_i = zeros
+        self.rec_f = np.zeros((B, 1, tables.rec_f.shape[2]))  # the placement of the step's first decision is all read
 
     def save(self, tables: TableBatch, ks: np.ndarray) -> None:
         """Keep tables ``ks`` as they stand now."""
@@ -146,11 +145,14 @@ class Finals:
             grown = np.zeros_like(tables.rec_i)
             grown[:, :self.rec_i.shape[1]] = self.rec_i
             self.rec_i = grown
-        self.mask[ks] = True
-        for name in ("obs", "parts", "rack", "won", "redeals", "done", "n_rec"):
-            getattr(self, name)[ks] = getattr(tables, name)[ks]
-        self.rec_i[ks, :tables.rec_i.shape[1]] = tables.rec_i[ks]
-        self.rec_f[ks] = tables.rec_f[ks, :1]
+        d = tables.rec_i.shape[1]
+        for k in ks.tolist():  # a table or two a step: a row at a time is cheaper than fancy indexing
+            self.mask[k] = True
+            self.obs[k], self.parts[k], self.rack[k] = tables.obs[k], tables.parts[k], tables.rack[k]
+            self.won[k], self.redeals[k], self.done[k], self.n_rec[k] = (tables.won[k], tables.redeals[k],
+                                                                         tables.done[k], tables.n_rec[k])
+            self.rec_i[k, :d] = tables.rec_i[k]
+            self.rec_f[k, 0] = tables.rec_f[k, 0]
 
 
 def _rounds(tables: TableBatch, seats: Seats, order: np.ndarray, acts: np.ndarray | None, resetting: np.ndarray,
@@ -159,37 +161,45 @@ def _rounds(tables: TableBatch, seats: Seats, order: np.ndarray, acts: np.ndarra
     rounds, each one batched query per Python opponent object for the tables awaiting one (``_opponent_actions``)
     and one call of the compiled turn for them and for the tables dealt since the last call: the tables ``renew``
     (see ``step``) deals again as their steps end, and a deal a Python opponent won before the learner's first
-    decision, dealt again (at most ``MAX_REDEALS`` times)."""
+    decision, dealt again (at most ``MAX_REDEALS`` times). The rounds' bookkeeping is on plain lists (a handful of
+    tables a round: cheaper than numpy's indexing)."""
     finals: Finals | None = None
-    fresh = np.zeros(tables.rack.shape[0], dtype=np.bool_)  # dealt in this step, the learner yet to decide
-    fresh[resetting] = True
+    fresh = [False] * tables.rack.shape[0]  # dealt in this step, the learner yet to decide
+    for k in resetting.tolist():
+        fresh[k] = True
+    renewing = None if renew is None else renew.tolist()
     play, given = order, acts
     while True:
         tables.turn(play, seats.kinds, given)
-        waiting = tables.status[play] == _EXTERNAL  # (the tables out of ``play`` await no one: their steps ended)
-        active = play[waiting]
-        dealt: list[np.ndarray] = []
-        if active.size < play.size:
-            ended = play[~waiting]
-            lost = ended[fresh[ended] & tables.done[ended]] if seats.external else _NO_TABLES
-            if renew is not None:
-                over = ended[~fresh[ended] & (tables.done[ended] | renew[ended])]
-                if over.size:
+        status = tables.status.tolist()
+        ks = play.tolist()
+        active = [k for k in ks if status[k] == _EXTERNAL]  # (the others await no one: their steps ended)
+        dealt: list[int] = []
+        if len(active) < len(ks):
+            done = tables.done.tolist()
+            ended = [k for k in ks if status[k] != _EXTERNAL]
+            lost = [k for k in ended if fresh[k] and done[k]] if seats.external else []
+            if renewing is not None:
+                over = [k for k in ended if not fresh[k] and (done[k] or renewing[k])]
+                if over:
+                    rows = np.array(over, dtype=np.int64)
                     if finals is None:
                         finals = Finals(tables)
-                    finals.save(tables, over)
-                    tables.begin(over)
-                    _deal(tables, seats, over)
-                    fresh[over] = True
-                    dealt.append(over)
-            if lost.size:
-                _redeal(tables, seats, lost)
-                dealt.append(lost)
-        if active.size:
-            given = _opponent_actions(tables, seats, active)
-            play = np.concatenate([active, *dealt]) if dealt else active
+                    finals.save(tables, rows)
+                    tables.begin(rows)
+                    _deal(tables, seats, rows)
+                    for k in over:
+                        fresh[k] = True
+                    dealt += over
+            if lost:
+                _redeal(tables, seats, np.array(lost, dtype=np.int64))
+                dealt += lost
+        if active:
+            rows = np.array(active, dtype=np.int64)
+            given = _opponent_actions(tables, seats, rows)
+            play = np.array(active + dealt, dtype=np.int64) if dealt else rows
         elif dealt:
-            play, given = np.concatenate(dealt) if len(dealt) > 1 else dealt[0], None
+            play, given = np.array(dealt, dtype=np.int64), None
         else:
             return finals
 
@@ -204,10 +214,14 @@ def _deal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
         rng = tables.rngs[k]
         opponents.reseed(seats.opponents[k], rng)
         tables.deal(k, seats.draw_breaker(rng))
-    plain = ks if not seeded else np.array([k for k in ks.tolist() if k not in set(seeded)], dtype=np.int64)
+        tables.dealt[k] = True
+    if seeded:
+        skip = set(seeded)
+        plain = np.array([k for k in ks.tolist() if k not in skip], dtype=np.int64)
+    else:
+        plain = ks
     if plain.size:
-        tables.deal_drawn(plain)
-    tables.dealt[ks] = True
+        tables.deal_drawn(plain)  # (marks them dealt)
 
 
 def _opponent_actions(tables: TableBatch, seats: Seats, active: np.ndarray) -> np.ndarray:
@@ -258,41 +272,66 @@ def reward_parts(tables: TableBatch, k: int) -> dict[str, float]:
 
 
 def info(tables: TableBatch, k: int, stepped: bool, parts: dict[str, float]) -> dict[str, Any]:
-    """The ``info`` of one step of table k: the learner's decision (the first of the step when ``stepped``, none on
-    a reset), the opponent's decisions after it, and the state after them (learner first), read off the records.
-    One pass over the records; the ruling parts of a record come from a cache (``_ruling``)."""
-    n = int(tables.n_rec[k])
-    records = tables.rec_i[k, :n].tolist() if n else []
-    if stepped:
-        mine = records[0]
-        placement = tuple(tables.rec_f[k, 0, _PLACE_X:_PLACE_Y + 1].tolist()) if mine[_PLACED] else _NO_PLACEMENT
-        out = _decision_info(mine, placement)
-        theirs = records[1:]
-    else:
-        out = _no_decision()
-        theirs = records
-    fouls, pocketed, rulings = 0, [], []
-    for r in theirs:
-        if r[_FOULS]:
-            fouls += 1
-        if r[_N_POCKETED]:
-            pocketed += r[_POCKETED:_POCKETED + r[_N_POCKETED]]
-        rulings.append(_ruling(r)[1])
-    out["opponent"] = {"decisions": len(theirs), "fouls": fouls, "pocketed": tuple(pocketed),
-                       "rulings": tuple(rulings)}
-    rack = tables.rack[k].tolist()
-    won = tables.won[k].tolist()
-    out["phase"] = PHASE_NAMES[rack[_PHASE]]
-    out["ball_in_hand"] = BALL_IN_HAND_NAMES[rack[_IN_HAND]]
-    out["foul_counts"] = (rack[_COUNT0], rack[_COUNT0 + 1])
-    out["score"] = (won[0], won[1])
-    out["racks"] = tuple(_RACK_WINNERS[r[_AFTER + _WINNER] == LEARNER] for r in records
-                         if r[_AFTER + _PHASE] == _OVER)
-    out["redeals"] = int(tables.redeals[k])
+    """The ``info`` of one step of table k (``infos`` for one table) with the reward parts ``parts``."""
+    out = infos(tables, [k], [stepped])[0]
     out["reward_parts"] = parts
     return out
 
 
+def infos(tables: TableBatch, ks: list[int], stepped: list[bool]) -> list[dict[str, Any]]:
+    """The ``info`` of one step of each of tables ``ks``: the learner's decision (the first of the step where
+    ``stepped``, none on a reset), the opponent's decisions after it, the state after them (learner first) and the
+    reward parts (the step's where ``stepped``, zeros on a reset), read off the records. The tables' small arrays
+    are read in one ``tolist`` each for all of ``ks`` (whole when ``ks`` is every table), a table's records in one;
+    the ruling parts of a record come from a cache (``_ruling``); each info is one dict display (fresh dicts: an
+    info is the caller's to change)."""
+    B = tables.rack.shape[0]
+    rows = _EVERY if (B == 1 or ks == list(range(B))) and len(ks) == B else ks
+    ns, racks, wons = tables.n_rec[rows].tolist(), tables.rack[rows].tolist(), tables.won[rows].tolist()
+    redeals = tables.redeals[rows].tolist()
+    parts = tables.parts[rows].tolist() if True in stepped else None
+    rec_i, rec_f = tables.rec_i, tables.rec_f
+    out = []
+    for i, mine_too in enumerate(stepped):
+        k, n = ks[i], ns[i]
+        records = rec_i[k, :n].tolist() if n else _NO_RECORDS
+        fouls, pocketed, rulings, ended = 0, [], [], []
+        for r in records[1:] if mine_too else records:  # the opponent's decisions
+            if r[_FOULS]:
+                fouls += 1
+            if r[_N_POCKETED]:
+                pocketed += r[_POCKETED:_POCKETED + r[_N_POCKETED]]
+            rulings.append(_ruling(r)[1])
+        for r in records:
+            if r[_AFTER + _PHASE] == _OVER:
+                ended.append(_RACK_WINNERS[r[_AFTER + _WINNER] == LEARNER])
+        rack, won = racks[i], wons[i]
+        if mine_too:
+            r = records[0]
+            placed = r[_PLACED]
+            out.append({
+                "ruling": _ruling(r)[0].copy(), "pocketed": tuple(r[_POCKETED:_POCKETED + r[_N_POCKETED]]),
+                "placement": tuple(rec_f[k, 0, _PLACE_X:_PLACE_Y + 1].tolist()) if placed else _NO_PLACEMENT,
+                "placement_adjusted": bool(placed and r[_ADJUSTED]), "n_events": r[_N_EVENTS],
+                "voided": bool(r[_VOIDED]),
+                "opponent": {"decisions": n - 1, "fouls": fouls, "pocketed": tuple(pocketed),
+                             "rulings": tuple(rulings)},
+                "phase": PHASE_NAMES[rack[_PHASE]], "ball_in_hand": BALL_IN_HAND_NAMES[rack[_IN_HAND]],
+                "foul_counts": (rack[_COUNT0], rack[_COUNT0 + 1]), "score": (won[0], won[1]), "racks": tuple(ended),
+                "redeals": redeals[i], "reward_parts": dict(zip(REWARD_PARTS, parts[i]))})
+        else:
+            out.append({
+                "ruling": {"declaration": "", "foul": False, "fouls": (), "cited": (), "text": ""}, "pocketed": (),
+                "placement": _NO_PLACEMENT, "placement_adjusted": False, "n_events": 0, "voided": False,
+                "opponent": {"decisions": n, "fouls": fouls, "pocketed": tuple(pocketed), "rulings": tuple(rulings)},
+                "phase": PHASE_NAMES[rack[_PHASE]], "ball_in_hand": BALL_IN_HAND_NAMES[rack[_IN_HAND]],
+                "foul_counts": (rack[_COUNT0], rack[_COUNT0 + 1]), "score": (won[0], won[1]), "racks": tuple(ended),
+                "redeals": redeals[i], "reward_parts": dict.fromkeys(REWARD_PARTS, 0.0)})
+    return out
+
+
+_NO_RECORDS: list[list[int]] = []
+_EVERY = slice(None)
 _RACK_WINNERS = ("opponent", "learner")  # by winner == LEARNER
 _RULINGS: dict[tuple[int, ...], tuple[dict[str, Any], str]] = {}  # ``_ruling``'s cache
 _RULINGS_MAX = 1 << 14
@@ -327,13 +366,6 @@ def _text(r: list[int]) -> str:
         return VOID_TEXT
     return describe_row(foul_rules(r[_FOULS]), cited_rules(tuple(r[_CITED:_CITED + r[_N_CITED]])), bool(r[_SPOTTED]),
                         r[_AFTER:_AFTER + RACK_W])
-
-
-def _decision_info(r: list[int], placement: tuple[float, float]) -> dict[str, Any]:
-    """``decision_info`` of a record's ints and its placement (a fresh dict)."""
-    return {"ruling": _ruling(r)[0].copy(), "pocketed": tuple(r[_POCKETED:_POCKETED + r[_N_POCKETED]]),
-            "placement": placement, "placement_adjusted": bool(r[_PLACED] and r[_ADJUSTED]),
-            "n_events": r[_N_EVENTS], "voided": bool(r[_VOIDED])}
 
 
 def decision_info(outcome: Outcome | None) -> dict[str, Any]:

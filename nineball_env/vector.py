@@ -135,6 +135,7 @@ class NineBallVectorEnv(VectorEnv):
         self._started = False
         self._finals: turns.Finals | None = None  # where the tables that ended in the latest step stood (SAME_STEP)
         self._all = np.arange(self.num_envs)
+        self._all_list = self._all.tolist()
         self.array_infos = True  # steps and resets return ``step_infos`` (False: ``{}``; see the module docstring)
 
     @property
@@ -227,9 +228,14 @@ class NineBallVectorEnv(VectorEnv):
     def final_table_info(self, k: int) -> dict[str, Any]:
         """Table k's final info of the latest step (``SAME_STEP`` mode, table k's episode ended in it) as NineBall-v0
         gives it (``table_info`` gives its new rack's)."""
-        if self._finals is None or not self._finals.mask[k]:
-            raise ValueError(f"table {k}: its episode did not end in the latest step (same-step autoreset)")
-        return turns.info(self._finals, k, True, turns.reward_parts(self._finals, k))
+        return self.final_table_infos([k])[0]
+
+    def final_table_infos(self, ks: list[int]) -> list[dict[str, Any]]:
+        """``final_table_info`` of each of tables ``ks``, read in one pass (``turns.infos``)."""
+        for k in ks:
+            if self._finals is None or not self._finals.mask[k]:
+                raise ValueError(f"table {k}: its episode did not end in the latest step (same-step autoreset)")
+        return turns.infos(self._finals, ks, [True] * len(ks)) if ks else []
 
     def set_opponent(self, k: int, opponent: Any) -> None:
         """Table k plays ``opponent`` from its next decision on (compiled when it is an aiming policy that breaks as
@@ -244,9 +250,14 @@ class NineBallVectorEnv(VectorEnv):
     def table_info(self, k: int) -> dict[str, Any]:
         """Table k's latest info (of its last step or reset) as NineBall-v0 gives it: ruling texts, opponent rulings
         and the racks by name, built on request from the turn's records."""
-        stepped = bool(self._stepped[k])
-        parts = turns.reward_parts(self.tables, k) if stepped else dict.fromkeys(rewards.REWARD_PARTS, 0.0)
-        return turns.info(self.tables, k, stepped, parts)
+        return self.table_infos([k])[0]
+
+    def table_infos(self, ks: list[int] | None = None) -> list[dict[str, Any]]:
+        """``table_info`` of each of tables ``ks`` (None: every table), read in one pass (``turns.infos``)."""
+        if ks is None:
+            return turns.infos(self.tables, self._all_list, self._stepped.tolist())
+        stepped = self._stepped.tolist()
+        return turns.infos(self.tables, ks, [stepped[k] for k in ks]) if ks else []
 
     # -- internals --------------------------------------------------------------------------------
 

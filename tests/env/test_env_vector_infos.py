@@ -110,3 +110,33 @@ def test_without_array_infos_steps_and_resets_return_no_infos_of_the_env_and_pla
         assert two[4] == {} and all(np.array_equal(x, y) for x, y in zip(one[:4], two[:4]))
         assert all(_equal(plain.table_info(k), bare.table_info(k)) for k in range(3))
     assert bare.reset(options={"reset_mask": np.array([True, False, True])})[1] == {}
+
+
+def test_table_infos_in_one_pass_equal_table_info_table_by_table() -> None:
+    """``table_infos`` (every table, or some) and ``final_table_infos`` read all tables at once and give what
+    ``table_info`` / ``final_table_info`` give one table at a time, as fresh dicts (an info is the caller's to
+    change), with a Python opponent, a race to 2, shaping and same-step autoresets."""
+    import gymnasium as gym
+
+    from agents.players.random_agent import RandomAgent
+
+    B = 5
+    venv = gym.make_vec("NineBall-v0", num_envs=B, max_episode_steps=4, autoreset_mode="SameStep", noise="icga",
+                        match_race=2, opponent=RandomAgent(seed=4), reward_shaping={"pot": 0.1, "opponent_foul": 0.2})
+    venv.reset(seed=8)
+    assert all(_equal(a, venv.table_info(k)) for k, a in enumerate(venv.table_infos()))
+    rng, finals, placed = np.random.default_rng(1), 0, 0
+    for _ in range(25):
+        venv.step(rng.uniform(-1, 1, (B, 9)))
+        every = venv.table_infos()
+        assert all(_equal(a, venv.table_info(k)) for k, a in enumerate(every))
+        assert all(_equal(a, venv.table_info(k)) for k, a in zip([3, 1], venv.table_infos([3, 1])))
+        assert venv.table_infos([]) == []
+        ended = np.flatnonzero(venv._finals.mask).tolist() if venv._finals is not None else []
+        assert all(_equal(a, venv.final_table_info(k)) for k, a in zip(ended, venv.final_table_infos(ended)))
+        finals += len(ended)
+        placed += sum(not math.isnan(a["placement"][0]) for a in every)
+        every[0]["reward_parts"]["rack"] = 7.0
+        every[0]["opponent"]["decisions"] = -1
+        assert venv.table_info(0)["reward_parts"]["rack"] != 7.0 and venv.table_info(0)["opponent"]["decisions"] >= 0
+    assert finals > 5 and placed > 3

@@ -257,3 +257,69 @@ def test_make_vec_builds_the_native_vector_env_with_make_kwargs():
     short = gym.make_vec("NineBall-v0", num_envs=3, max_episode_steps=4, opponent=RandomAgent(1))
     assert isinstance(short, NineBallVectorEnv) and short.max_episode_steps == 4
     assert gym.make_vec("NineBall-v0", num_envs=2, vectorization_mode="sync").__class__.__name__ == "SyncVectorEnv"
+
+
+@pytest.mark.extra("train")
+def test_sb3_adapter_infos_are_table_info_and_the_wrappers_keys():
+    """The adapter's per-env infos are built in one pass (``table_infos``, ``final_table_infos``, ``unbatch_infos``)
+    and are what a table at a time gives: a finished table's final info, else its info, then the keys a vector
+    wrapper adds (masked ones left out, nested ones too), ``TimeLimit.truncated`` and the terminal observation;
+    ``reset_infos`` holds a finished table's new rack's info."""
+    import gymnasium as gym
+    from gymnasium.vector import VectorWrapper
+
+    from nineball_env.sb3_vec import SB3VecEnvAdapter, unbatch_info, unbatch_infos
+
+    class Tagged(VectorWrapper):
+        def _tag(self, info):
+            n = self.num_envs
+            slot = np.arange(n) * self.calls
+            self.calls += 1
+            return dict(info, slot=slot, _slot=slot % 3 != 1, deep={"x": slot * 0.5, "_x": slot % 2 == 0},
+                        _deep=np.ones(n, dtype=bool))
+
+        def reset(self, **kw):
+            self.calls = 1
+            obs, info = self.env.reset(**kw)
+            return obs, self._tag(info)
+
+        def step(self, actions):
+            *out, info = self.env.step(actions)
+            return (*out, self._tag(info))
+
+    B = 5
+    venv = NineBallVectorEnv(B, max_episode_steps=3, match_race=2, noise="icga", reward_shaping={"pot": 0.1})
+    vec = SB3VecEnvAdapter(Tagged(venv))
+    vec.seed(4)
+    vec.reset()
+    assert all(_equal(vec.reset_infos[k], {**venv.table_info(k), **unbatch_info({"slot": np.arange(B),
+               "_slot": np.arange(B) % 3 != 1, "deep": {"x": np.arange(B) * 0.5, "_x": np.arange(B) % 2 == 0},
+               "_deep": np.ones(B, dtype=bool)}, k)}) for k in range(B))
+    rng, finished = np.random.default_rng(3), 0
+    for _ in range(12):
+        calls = vec.venv.calls
+        obs, rewards, dones, infos = vec.step(rng.uniform(-1, 1, (B, 9)).astype(np.float32))
+        slot = np.arange(B) * calls
+        extra = {"slot": slot, "_slot": slot % 3 != 1, "deep": {"x": slot * 0.5, "_x": slot % 2 == 0},
+                 "_deep": np.ones(B, dtype=bool)}
+        assert [repr(d) for d in unbatch_infos(extra, B)] == [repr(unbatch_info(extra, k)) for k in range(B)]
+        for k in range(B):
+            cut = bool(venv._elapsed[k] == 0 and dones[k] and not venv._finals.done[k]) if dones[k] else False
+            if dones[k]:
+                finished += 1
+                expected = {**venv.final_table_info(k), **unbatch_info(extra, k), "TimeLimit.truncated": cut}
+                assert np.array_equal(infos[k].pop("terminal_observation"), venv._finals.obs[k])
+                assert _equal(vec.reset_infos[k], venv.table_info(k))
+            else:
+                expected = {**venv.table_info(k), **unbatch_info(extra, k), "TimeLimit.truncated": False}
+            assert _equal(infos[k], expected), k
+    assert finished >= B
+
+
+def _equal(x, y) -> bool:
+    """Equal values, NaN equal to NaN, keys in the same order, tuples and arrays element by element."""
+    if isinstance(x, dict) and isinstance(y, dict):
+        return list(x) == list(y) and all(_equal(x[k], y[k]) for k in x)
+    if isinstance(x, (tuple, np.ndarray)) or isinstance(y, (tuple, np.ndarray)):
+        return type(x) is type(y) and len(x) == len(y) and all(_equal(u, v) for u, v in zip(x, y))
+    return type(x) is type(y) and (x == y or (x != x and y != y))
