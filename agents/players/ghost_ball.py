@@ -184,32 +184,35 @@ class GhostBallAgent(ViewAgent):
         head = (obs, *OBSERVED_COLUMNS, pos, on, racks, lowest, balls, aim, scale_rows, sigma, silent)
         launches = jump_launches(tuple(scale_rows[:, 2].tolist()), p) if self._physics else _NO_LAUNCHES
         args = (*head, *launches, *_round_constants(t, p, cfg, self._physics or cfg.correct_throw), *work, out)
-        replayed = False
-        while True:
-            code = RK.decide_round(*args)
-            if code == RK.ROUND_DONE:
-                break
-            if code == RK.ROUND_PHYSICS:
-                self._physics = True
-                args = (*head, *jump_launches(tuple(scale_rows[:, 2].tolist()), p), *_round_constants(t, p, cfg, True),
-                        *work, out)
-                continue
-            if code == RK.ROUND_OVER:
-                raise rack_over(int(replay[0]))
-            if code == RK.ROUND_NO_SPOT:
-                raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
-            rows = rows if rows is not None else _Rows.from_observations(obs, noise, t, p, scale)
-            r = int(replay[0])
-            at, cue = np.array([r]), work[9][r:r + 1]
-            if code == RK.ROUND_REFUSED:  # the physics' own message, else ours
-                physics.simulate(physics.BallState.from_packed(rows.states(at, cue)[0]),
-                                 Shot(*replay[2:].tolist()), t, p, max_events=int(_PUSH_EVENTS), max_time=_PUSH_TIME)
-                raise ValueError(f"state: the physics refuses the layout of push-out roll of row {r}")
-            known[r, int(replay[1])] = self._worth(rows.states(at, cue), rows.shot_racks(at), np.zeros(1, np.int64),
-                                                   replay[None, 2:], t, p)[0]
-            replayed = True
-        if replayed:
-            known.fill(np.nan)
+        ruled = False  # worths ruled here into ``known`` (kept per batch size) never outlive the round, raised or not
+        try:
+            while True:
+                code = RK.decide_round(*args)
+                if code == RK.ROUND_DONE:
+                    break
+                if code == RK.ROUND_PHYSICS:
+                    self._physics = True
+                    args = (*head, *jump_launches(tuple(scale_rows[:, 2].tolist()), p),
+                            *_round_constants(t, p, cfg, True), *work, out)
+                    continue
+                if code == RK.ROUND_OVER:
+                    raise rack_over(int(replay[0]))
+                if code == RK.ROUND_NO_SPOT:
+                    raise ValueError("placement: no free spot for the cue ball in the region (R-BIH)")
+                rows = rows if rows is not None else _Rows.from_observations(obs, noise, t, p, scale)
+                r = int(replay[0])
+                at, cue = np.array([r]), work[9][r:r + 1]
+                if code == RK.ROUND_REFUSED:  # the physics' own message, else ours
+                    physics.simulate(physics.BallState.from_packed(rows.states(at, cue)[0]),
+                                     Shot(*replay[2:].tolist()), t, p, max_events=int(_PUSH_EVENTS),
+                                     max_time=_PUSH_TIME)
+                    raise ValueError(f"state: the physics refuses the layout of push-out roll of row {r}")
+                known[r, int(replay[1])] = self._worth(rows.states(at, cue), rows.shot_racks(at), np.zeros(1, np.int64),
+                                                       replay[None, 2:], t, p)[0]
+                ruled = True
+        finally:
+            if ruled:
+                known.fill(np.nan)
         if cfg.jumps:
             self.jumps["jump"] += int(np.count_nonzero(intent == RK.JUMP))
             self.jumps["jump-pot"] += int(np.count_nonzero(intent == RK.JUMP_POT))

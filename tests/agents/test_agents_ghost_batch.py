@@ -312,3 +312,27 @@ def test_the_jump_counters_count_the_rounds_jumps():
     agent.decide_batch(_views())
     _, intents = GhostBallAgent().decide_batch(_views())
     assert agent.jumps["jump"] == counted["jump"] + int(np.sum(intents == "jump"))
+
+
+def test_a_jump_ruled_in_python_never_outlives_its_round_even_when_the_round_raises(monkeypatch):
+    # the worths Python rules for jumps a cap stops in the air go into a buffer kept per batch size: a round that
+    # raises after one (here a placement with no free spot) must not leave it for the next round of that size
+    from agents.protocol import observed
+
+    agent = GhostBallAgent()
+    obs = DATA["obs"][:2]
+    agent.act_batch(obs)  # builds the buffers of two rows
+    known, replay, cues = agent._work[2][0], agent._work[2][1], agent._work[2][9]
+    answers = iter([RK.ROUND_REPLAY, RK.ROUND_NO_SPOT])
+
+    def decide_round(*args):
+        replay[:] = (0, 3, 2.0, 90.0, 0.0, 0.0, 0.0)
+        cues[0] = observed(obs)[0][0, 0]
+        return next(answers)
+
+    monkeypatch.setattr(RK, "decide_round", decide_round)
+    with pytest.raises(ValueError, match="no free spot"):
+        agent.act_batch(obs)
+    assert np.isnan(known).all()
+    monkeypatch.undo()
+    assert np.array_equal(agent.act_batch(obs), DATA["obs_actions"][:2])
