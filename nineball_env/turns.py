@@ -14,7 +14,7 @@ A step, in order (each line names what does it):
    (``opponents.query_batch``), each round played by another call of the compiled turn; a deal a Python opponent
    wins before the learner's first decision is dealt again here (the compiled turn redeals its own);
 5. the observation (``TableBatch.encode``), the reward (the turn's reward parts, ``rewards.REWARD_PARTS``) and
-   the infos, read off the turn's decision records (``info``; the vector env's ``vector.step_infos``).
+   the infos, read off the turn's decision records (``infos``; the vector env's ``vector.step_infos``).
 
 A *seat* is what a table has besides its tables' arrays: its opponent and who sits where (``Seats``).
 """
@@ -128,7 +128,7 @@ _NO_TABLES = np.zeros(0, dtype=np.int64)
 class Finals:
     """Where tables stood when their step ended, before a same-step autoreset dealt them again (``step``'s
     ``renew``): the learner's observation, the reward parts, the step's records, the rack, score and redeals, and
-    whether the match was decided, under ``TableBatch``'s names so that ``info`` and ``vector.step_infos`` read them
+    whether the match was decided, under ``TableBatch``'s names so that ``infos`` and ``vector.step_infos`` read them
     as they read the tables. Rows of the tables in ``mask`` only (the others hold no records)."""
 
     def __init__(self, tables: TableBatch) -> None:
@@ -264,18 +264,6 @@ def _redeal(tables: TableBatch, seats: Seats, ks: np.ndarray) -> None:
 
 
 # -- infos -------------------------------------------------------------------------------------------------------------
-
-
-def reward_parts(tables: TableBatch, k: int) -> dict[str, float]:
-    """Table k's reward parts of this step (``REWARD_PARTS``, summed by the turn); the reward is their sum."""
-    return dict(zip(REWARD_PARTS, tables.parts[k].tolist()))
-
-
-def info(tables: TableBatch, k: int, stepped: bool, parts: dict[str, float]) -> dict[str, Any]:
-    """The ``info`` of one step of table k (``infos`` for one table) with the reward parts ``parts``."""
-    out = infos(tables, [k], [stepped])[0]
-    out["reward_parts"] = parts
-    return out
 
 
 def infos(tables: TableBatch, ks: list[int], stepped: list[bool]) -> list[dict[str, Any]]:
