@@ -120,10 +120,23 @@ def _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, tol, floor=1.0, relative_belo
     Stops when the bracket or the Newton step falls below ``tol`` × (floor + |t|), or × |t| once t <
     ``relative_below``. A root that Newton–bisection has not reached in _MAX_ITER steps (one many binades below
     the bracket's scale) is then bisected on the binary exponent.
+
+    A quadratic (c4 = c3 = 0: a straight cushion) or a cubic (c4 = 0: f' at a critical point) is evaluated without
+    its zero leading terms: for a finite t (a finite bracket), 0·t + c is c, so every non-zero value is the same to the
+    bit (a zero can differ only in its sign, which no test here reads), in half the dependent operations of the
+    quadratic's Newton step.
     """
+    finite = -INF < lo and hi < INF
+    quadratic = finite and c4 == 0.0 and c3 == 0.0
+    cubic = finite and c4 == 0.0 and not quadratic
     t = 0.5 * (lo + hi)
     for _ in range(_MAX_ITER):
-        ft = poly4(c4, c3, c2, c1, c0, t)
+        if quadratic:
+            ft = (c2 * t + c1) * t + c0
+        elif cubic:
+            ft = ((c3 * t + c2) * t + c1) * t + c0
+        else:
+            ft = poly4(c4, c3, c2, c1, c0, t)
         if ft == 0.0:
             return t
         if (ft > 0.0) == (flo > 0.0):
@@ -131,7 +144,12 @@ def _bracket_root(c4, c3, c2, c1, c0, lo, hi, flo, tol, floor=1.0, relative_belo
             flo = ft
         else:
             hi = t
-        dft = ((4.0 * c4 * t + 3.0 * c3) * t + 2.0 * c2) * t + c1
+        if quadratic:
+            dft = 2.0 * c2 * t + c1
+        elif cubic:
+            dft = (3.0 * c3 * t + 2.0 * c2) * t + c1
+        else:
+            dft = ((4.0 * c4 * t + 3.0 * c3) * t + 2.0 * c2) * t + c1
         tn = t - ft / dft if dft != 0.0 else 0.5 * (lo + hi)
         if not (lo < tn < hi):
             tn = 0.5 * (lo + hi)
