@@ -93,7 +93,7 @@ def _decay_wz(wz, dt, p):
     return min(wz + dw, 0.0)
 
 
-@kernel
+@kernel(inline="llvm")  # per moving ball per event (steps.advance_all): the call, its array passed as a struct, cost
 def evolve(state, x, y, vx, vy, wx, wy, wz, dt, p):
     """State after ``dt`` seconds in the same motion state (dt ≤ the transition time)."""
     if state == STATIONARY or state >= POCKETED or dt == 0.0:
