@@ -591,6 +591,9 @@ def spot_pots(pos, on, lowest, sigma, aims, axes, m, dist, c, s, R, width, lengt
     cue_spot_points(pos, on, lowest, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, points,
                     pocket_of, free, counts)
     others = np.empty((pos.shape[1], 2))
+    targets = np.empty((6, 3))  # per pocket: the target point and half window (``pocket_target``)
+    clear = np.empty(6, dtype=np.bool_)
+    reach2 = (2.0 * R) ** 2
     for i in range(N):
         # ``pot_options_row``'s direct pot into the spot's pocket alone (its other pockets' pots are not looked at):
         # the same obstacles (the object balls but ``lowest[i]``, which no cue position changes) and arguments
@@ -601,12 +604,14 @@ def spot_pots(pos, on, lowest, sigma, aims, axes, m, dist, c, s, R, width, lengt
                 others[n_others, 0], others[n_others, 1] = pos[i, b, 0], pos[i, b, 1]
                 n_others += 1
         ox, oy = pos[i, low, 0], pos[i, low, 1]
+        for k in range(6):  # a pocket whose path from the ball is blocked has no pot from any spot (``_direct``)
+            ok, targets[k, 0], targets[k, 1], targets[k, 2] = pocket_target(ox, oy, k, aims, axes, m)
+            clear[k] = ok and path_clear(ox, oy, targets[k, 0], targets[k, 1], others, n_others, reach2)
         for j in range(per):
             found[i, j] = False
             if j >= counts[i] or not free[i, j]:
                 continue
             k = pocket_of[i, j]
-            ok, tx, ty, half = pocket_target(ox, oy, k, aims, axes, m)
-            found[i, j] = ok and _direct(points[i, j, 0], points[i, j, 1], ox, oy, tx, ty, half, low, low, k, others,
-                                         n_others, others, n_others, width, length, R, sigma[i], SPOT_MAX_CUT, m, 0.0,
-                                         options[i, j])
+            found[i, j] = clear[k] and _direct(points[i, j, 0], points[i, j, 1], ox, oy, targets[k, 0], targets[k, 1],
+                                               targets[k, 2], low, low, k, others, n_others, others, n_others, width,
+                                               length, R, sigma[i], SPOT_MAX_CUT, m, 0.0, options[i, j])
