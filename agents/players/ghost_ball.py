@@ -181,7 +181,7 @@ class GhostBallAgent(ViewAgent):
         them (``ROUND_PHYSICS``), so that a round without simulations compiles none of the physics."""
         cfg, N = self.config, len(pos)
         work = self._work.get(N)
-        if work is None:
+        if work is None or work[0].shape[1] != _known_width(cfg.jump_samples):  # (a config with other samples)
             work = self._work[N] = _round_work(N, cfg.jump_samples)
         known, replay, intent = work[0], work[1], work[7]
         out = np.empty((N, actions.N_ACTION), dtype=np.float32)
@@ -398,9 +398,15 @@ def _same_rows(N: int, noise: NoiseConfig, scale: actions.ActionScale = actions.
             np.tile(scale.row, (N, 1)))
 
 
+def _known_width(samples: int, finalists: int = FINALISTS) -> int:
+    """The columns of a round's ``known`` worths: one per jump candidate, then one per noisy sample of each finalist
+    and of the safety."""
+    return MAX_JUMPS + (finalists + 1) * samples
+
+
 def _round_work(N: int, samples: int, finalists: int = FINALISTS) -> tuple:
     """``round_kernels.decide_round``'s buffers of N rows from ``known`` (NaN: no worth known yet) to ``push``."""
-    return (np.full((N, MAX_JUMPS + (finalists + 1) * samples), np.nan), np.zeros(7), np.empty((N, 5)),
+    return (np.full((N, _known_width(samples, finalists)), np.nan), np.zeros(7), np.empty((N, 5)),
             np.empty(N, np.bool_), np.empty(N, np.bool_), np.empty((N, 2)), np.empty(N, np.bool_), np.empty(N, np.int64),
             np.empty(N, np.int64), np.empty((N, 2)), np.empty((N, K.OPT_W)), np.empty(N, np.bool_))
 

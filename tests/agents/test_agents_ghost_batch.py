@@ -76,6 +76,20 @@ def test_a_new_config_decides_the_next_round_of_the_same_size():
     assert changed and np.array_equal(got, default)
 
 
+def test_a_config_with_more_jump_samples_gets_room_for_their_worths():
+    """The round's buffers are kept per batch size: a config with other ``jump_samples`` gets buffers of its width
+    (a kept narrower ``known`` had the kernel read past its rows)."""
+    from agents.players.ghost_ball import _known_width
+
+    obs = DATA["obs"][:8]
+    agent = GhostBallAgent()
+    agent.act_batch(obs)
+    agent.config = GhostBallConfig(jump_samples=16)
+    got = agent.act_batch(obs)
+    assert agent._work[len(obs)][0].shape[1] == _known_width(16) > _known_width(8)
+    assert np.array_equal(got, GhostBallAgent(GhostBallConfig(jump_samples=16)).act_batch(obs))
+
+
 def test_act_batch_of_no_rows():
     assert GhostBallAgent().act_batch(np.zeros((0, 54), dtype=np.float32)).shape == (0, 9)
 
