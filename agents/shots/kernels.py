@@ -590,19 +590,28 @@ def spot_pots(pos, on, lowest, sigma, aims, axes, m, dist, c, s, R, width, lengt
     counts = np.empty(N, dtype=np.int64)
     cue_spot_points(pos, on, lowest, aims, axes, m, dist, c, s, R, width, length, head_y, rims, margin, points,
                     pocket_of, free, counts)
-    cue_on = np.empty(pos.shape[1], dtype=np.bool_)
-    rows = np.empty((MAX_OPTIONS, OPT_W))
+    others = np.empty((pos.shape[1], 2))
+    targets = np.empty((6, 3))  # per pocket: the target point and half window (``pocket_target``)
+    clear = np.empty(6, dtype=np.bool_)
+    reach2 = (2.0 * R) ** 2
     for i in range(N):
-        cue_on[:] = on[i]
-        cue_on[0] = True
+        # ``pot_options_row``'s direct pot into the spot's pocket alone (its other pockets' pots are not looked at):
+        # the same obstacles (the object balls but ``lowest[i]``, which no cue position changes) and arguments
+        low = lowest[i]
+        n_others = np.int64(0)
+        for b in range(1, pos.shape[1]):
+            if on[i, b] and b != low:
+                others[n_others, 0], others[n_others, 1] = pos[i, b, 0], pos[i, b, 1]
+                n_others += 1
+        ox, oy = pos[i, low, 0], pos[i, low, 1]
+        for k in range(6):  # a pocket whose path from the ball is blocked has no pot from any spot (``_direct``)
+            ok, targets[k, 0], targets[k, 1], targets[k, 2] = pocket_target(ox, oy, k, aims, axes, m)
+            clear[k] = ok and path_clear(ox, oy, targets[k, 0], targets[k, 1], others, n_others, reach2)
         for j in range(per):
             found[i, j] = False
             if j >= counts[i] or not free[i, j]:
                 continue
-            n = pot_options_row(points[i, j, 0], points[i, j, 1], pos[i], cue_on, lowest[i], aims, axes, m, width,
-                                length, R, sigma[i], NO_COMBOS, SPOT_MAX_CUT, rows)
-            for q in range(n):
-                if rows[q, O_POCKET] == pocket_of[i, j]:
-                    options[i, j] = rows[q]
-                    found[i, j] = True
-                    break
+            k = pocket_of[i, j]
+            found[i, j] = clear[k] and _direct(points[i, j, 0], points[i, j, 1], ox, oy, targets[k, 0], targets[k, 1],
+                                               targets[k, 2], low, low, k, others, n_others, others, n_others, width,
+                                               length, R, sigma[i], SPOT_MAX_CUT, m, 0.0, options[i, j])

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.players.ghost_ball import GhostBallAgent
+from agents.players.ghost_ball import GhostBallAgent, GhostBallConfig
 from agents.protocol import INTENTS, TableView, observed_layouts
 from agents.shots import round_kernels as RK
 from agents.shots.aim import corrected_phis
@@ -59,6 +59,35 @@ def test_act_batch_equals_act_row_by_row(rows):
         for row, action, intent in zip(chunk, got, batch.intents):
             assert np.array_equal(single.act(row), action) and single.intent == intent
     assert batch.jumps == single.jumps and sum(batch.jumps.values()) > 0
+
+
+def test_a_new_config_decides_the_next_round_of_the_same_size():
+    """The kernel arguments a round builds are kept per batch size and reused only while every input is the same
+    object: an agent given another config decides as a fresh agent with it."""
+    obs = DATA["obs"][:8]
+    agent = GhostBallAgent()
+    default = agent.act_batch(obs)
+    changed = False
+    for config in (GhostBallConfig(jumps=False), GhostBallConfig(correct_throw=False), GhostBallConfig()):
+        agent.config = config
+        got = agent.act_batch(obs)
+        assert np.array_equal(got, GhostBallAgent(config).act_batch(obs))
+        changed |= not np.array_equal(got, default)
+    assert changed and np.array_equal(got, default)
+
+
+def test_a_config_with_more_jump_samples_gets_room_for_their_worths():
+    """The round's buffers are kept per batch size: a config with other ``jump_samples`` gets buffers of its width
+    (a kept narrower ``known`` had the kernel read past its rows)."""
+    from agents.players.ghost_ball import _known_width
+
+    obs = DATA["obs"][:8]
+    agent = GhostBallAgent()
+    agent.act_batch(obs)
+    agent.config = GhostBallConfig(jump_samples=16)
+    got = agent.act_batch(obs)
+    assert agent._work[len(obs)][0].shape[1] == _known_width(16) > _known_width(8)
+    assert np.array_equal(got, GhostBallAgent(GhostBallConfig(jump_samples=16)).act_batch(obs))
 
 
 def test_act_batch_of_no_rows():

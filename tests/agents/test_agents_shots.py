@@ -109,3 +109,46 @@ def test_path_clear():
 def test_direction_deg():
     assert direction_deg((0, 0), (0, 1)) == pytest.approx(90.0)
     assert direction_deg((0, 0), (-1, 0)) == pytest.approx(180.0)
+
+
+def test_spot_pots_equal_the_pocket_s_row_of_every_pot_option():
+    """``kernels.spot_pots`` looks only at the spot's pocket: its pot is the one ``pot_rows`` (every pocket, no
+    combinations, cuts to 80°) finds into that pocket from the spot, bit for bit, and it finds one exactly when
+    ``pot_rows`` does."""
+    from agents.shots import kernels as K
+    from agents.shots.pots import SPOT_MARGIN, _AXES, _aims, _model_array, DEFAULT_POCKETS, pot_rows, spot_lines
+
+    rng = np.random.default_rng(7)
+    N = 60
+    on = np.zeros((N, 10), bool)
+    for i in range(N):
+        on[i, rng.choice(np.arange(1, 10), int(rng.integers(1, 10)), replace=False)] = True
+    on[:, 0] = True
+    pos = rng.uniform([0.03, 0.03], [1.24, 2.51], (N, 10, 2))
+    lowest = np.array([int(np.flatnonzero(on[i, 1:])[0]) + 1 for i in range(N)], dtype=np.int64)
+    sigma = rng.uniform(0.05, 0.5, N)
+    dist, c, s = spot_lines((0.2, 0.3, 0.45), (10.0, -10.0, 0.0, 20.0, -20.0, 35.0, -35.0))
+    per = 6 * len(dist)
+    geometry = (_aims(T), _AXES, _model_array(DEFAULT_POCKETS), dist, c, s, float(physics.DEFAULT_PARAMS.R),
+                float(T.width), float(T.length), float(T.head_string_y),
+                np.ascontiguousarray(T.pockets, dtype=np.float64), SPOT_MARGIN)
+    points, options, found = np.empty((N, per, 2)), np.empty((N, per, K.OPT_W)), np.empty((N, per), bool)
+    K.spot_pots(pos, on, lowest, sigma, *geometry, points, options, found)
+    pocket_of, free, counts = np.empty((N, per), np.int64), np.zeros((N, per), bool), np.empty(N, np.int64)
+    ref_points = np.empty((N, per, 2))
+    K.cue_spot_points(pos, on, lowest, *geometry, ref_points, pocket_of, free, counts)
+    checked = 0
+    for i in range(N):
+        for j in range(int(counts[i])):
+            if not free[i, j]:
+                assert not found[i, j]
+                continue
+            rows, n = pot_rows(points[i, j], pos[i][None], on[i][None], lowest[i:i + 1], T, sigma_phi=sigma[i:i + 1],
+                               combos=False, max_cut=80.0)
+            mine = [r for r in rows[0, :int(n[0])] if r[K.O_POCKET] == pocket_of[i, j]]
+            assert found[i, j] == bool(mine)
+            if mine:
+                assert options[i, j].tobytes() == mine[0].tobytes()
+                checked += 1
+        assert not found[i, int(counts[i]):].any()
+    assert checked > 200
