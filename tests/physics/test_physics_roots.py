@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from physics.kernels.roots import (
     _CRIT_RELATIVE_BELOW, _CRIT_TOL, _ROOT_TOL, _bracket_root, _positive_on, _quadratic_roots_in, _search, _split,
-    first_crossing, first_crossing_poly, poly4,
+    _MAX_ITER, first_crossing, first_crossing_poly, poly4,
 )
 
 
@@ -246,3 +246,54 @@ def test_the_search_stops_at_the_first_crossing_with_the_same_result():
         c4, c3, c2, c1, c0 = (float(v) for v in c)
         T = float(10.0 ** rng.uniform(-1.0, 0.7))
         assert _search(c4, c3, c2, c1, c0, T) == _eager_search(c4, c3, c2, c1, c0, T)
+
+
+def _bracket_root_as_quartic(c4, c3, c2, c1, c0, lo, hi, flo, tol, floor=1.0, relative_below=0.0):
+    """``_bracket_root`` as it was before its quadratic and cubic forms: every value through ``poly4`` (reference)."""
+    t = 0.5 * (lo + hi)
+    for _ in range(_MAX_ITER):
+        ft = poly4.py_func(c4, c3, c2, c1, c0, t)
+        if ft == 0.0:
+            return t
+        if (ft > 0.0) == (flo > 0.0):
+            lo, flo = t, ft
+        else:
+            hi = t
+        dft = ((4.0 * c4 * t + 3.0 * c3) * t + 2.0 * c2) * t + c1
+        tn = t - ft / dft if dft != 0.0 else 0.5 * (lo + hi)
+        if not (lo < tn < hi):
+            tn = 0.5 * (lo + hi)
+        if hi - lo <= tol * (floor + abs(hi)) or abs(tn - t) <= 0.1 * tol * (floor + abs(t)):
+            if abs(tn) >= relative_below:
+                return tn
+            floor, relative_below = 0.0, 0.0
+        t = tn
+    return None  # the exponent bisection: not compared here
+
+
+@pytest.mark.parametrize("cubic", [False, True])
+def test_bracket_root_of_a_quadratic_or_cubic_is_the_quartic_path_s_to_the_bit(cubic):
+    """The quadratic and cubic forms (no zero leading terms) give the quartic evaluation's root bit for bit, over
+    roots from 1e-12 to 1e3, at and near the bracket's ends, and the critical points' relative precision."""
+    rng = np.random.default_rng(38)
+    compared = 0
+    for _ in range(3000):
+        roots = np.sort(10.0 ** rng.uniform(-12, 3, 3 if cubic else 2)) * rng.choice([-1.0, 1.0], 3 if cubic else 2)
+        scale = 10.0 ** rng.uniform(-6, 6)
+        c = np.poly(roots) * scale
+        c3, c2, c1, c0 = (c if cubic else np.concatenate([[0.0], c])).tolist()
+        r = float(roots[-1])
+        width = abs(r) * 10.0 ** rng.uniform(-14, 0) + 10.0 ** rng.uniform(-15, -3)
+        lo, hi = r - width * rng.uniform(0.0, 1.0), r + width * rng.uniform(0.0, 1.0)
+        flo = ((c3 * lo + c2) * lo + c1) * lo + c0
+        fhi = ((c3 * hi + c2) * hi + c1) * hi + c0
+        if not (lo < hi) or flo == 0.0 or fhi == 0.0 or (flo > 0.0) == (fhi > 0.0):
+            continue
+        tol, below = (_CRIT_TOL, _CRIT_RELATIVE_BELOW) if cubic else (_ROOT_TOL, 0.0)
+        want = _bracket_root_as_quartic(0.0, c3, c2, c1, c0, lo, hi, flo, tol, 1.0, below)
+        if want is None:
+            continue
+        got = _bracket_root(0.0, c3, c2, c1, c0, lo, hi, flo, tol, 1.0, below)
+        assert got == want and math.copysign(1.0, got) == math.copysign(1.0, want), (c3, c2, c1, c0, lo, hi)
+        compared += 1
+    assert compared > 1000
