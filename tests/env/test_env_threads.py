@@ -3,6 +3,7 @@ plays it (``kernels.turn.play_turns``)."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
@@ -11,6 +12,8 @@ from nineball_env.vector import NineBallVectorEnv
 
 @pytest.mark.parametrize("kwargs", [dict(noise="icga", match_race=2), dict(reward_shaping={"pot": 0.1})])
 def test_two_threads_play_like_one(kwargs) -> None:
+    if numba.config.NUMBA_NUM_THREADS < 2:  # a one-CPU machine (or affinity): as tests/physics/test_physics_batch.py
+        pytest.skip(f"numba has {numba.config.NUMBA_NUM_THREADS} thread(s) here; the test needs 2")
     runs = []
     for threads in (1, 2):
         venv = NineBallVectorEnv(24, threads=threads, max_episode_steps=20, **kwargs)
